@@ -1,0 +1,272 @@
+// seq2seq train: data -> split -> vocabularies -> trainer loop with progress,
+// periodic development BLEU, checkpoints and resume -> model file with its
+// provenance.
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "common/error.h"
+#include "eval/evaluate.h"
+#include "text/parallel_corpus.h"
+#include "train/trainer.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace s2s::cli {
+
+namespace {
+constexpr const char* kHelp = R"(usage: seq2seq train --data TSV --output PATH [flags]
+
+Trains an attention (or fixed-context) Seq2Seq model on English <tab>
+translation pairs. A development split is held out by English sentence.
+data and split:
+  --data TSV              training pairs (e.g. ../shared/data/fra-eng.txt)
+  --target-language L     fr (words, default) or zh (characters)
+  --dev-fraction F        share of English sentences held out (default 0.03)
+  --split-seed N          seed of the split (default 1)
+  --max-source-words N    skip longer training pairs (default 40)
+  --export-dev TSV        write the development split (all references) to TSV
+vocabulary:
+  --min-frequency N       keep tokens seen at least N times (default 2)
+  --max-source-vocab N    cap the source vocabulary (default 0 = none)
+  --max-target-vocab N    cap the target vocabulary (default 0 = none)
+model:
+  --attention KIND        additive (default), dot, scaled-dot, general, none
+  --embedding N --hidden N --decoder-hidden N --attention-size N --output-hidden N
+training:
+  --steps N               total updates (default 10000)
+  --batch-size N          sentences per batch (default 64)
+  --learning-rate F       peak Adam learning rate (default 0.002)
+  --warmup N              warm-up steps (default 200)
+  --dropout F             (default 0.2)    --label-smoothing F (default 0.1)
+  --clip F                gradient norm clip (default 5)
+  --threads N             gradient shards in parallel (default 2)
+  --seed N                initialization, data order, dropout (default 1)
+evaluation and checkpoints:
+  --eval-every N          development BLEU every N steps (default 1000, 0 = never)
+  --eval-sentences N      development sentences for those checks (default 500)
+  --checkpoint-dir DIR    write DIR/checkpoint.s2s(.optimizer) (default checkpoints/NAME)
+  --checkpoint-every N    (default 500)
+  --resume                continue from the checkpoint in --checkpoint-dir
+  --max-minutes F         stop (with a checkpoint) after this long; resume later
+output:
+  --output PATH           the model file to write at the end
+  --name NAME             the model's name in its provenance (default: output file stem)
+  --dtype f32|f16         tensor storage in the output file (default f32)
+)";
+
+struct PreparedData {
+    std::vector<Example> train;
+    std::vector<SourceWithReferences> dev;
+    Vocabulary source_vocabulary, target_vocabulary;
+    long train_pairs = 0, skipped_pairs = 0;
+};
+
+PreparedData prepare_data(const std::vector<SentencePair>& pairs, const Args& args, const TokenizerSettings& source_tokenizer,
+                          const TokenizerSettings& target_tokenizer) {
+    const CorpusSplit split = split_by_source(pairs, args.real("dev-fraction", 0.03, 0.0, 0.5),
+                                              static_cast<uint64_t>(args.integer("split-seed", 1, 0, 1L << 40)));
+    const long max_words = args.integer("max-source-words", 40, 1, 1000);
+    std::vector<std::vector<std::string>> sources, targets;
+    PreparedData out;
+    for (const SentencePair& pair : split.train) {
+        auto source = tokenize(pair.source, source_tokenizer);
+        auto target = tokenize(pair.target, target_tokenizer);
+        if (source.empty() || target.empty() || count_words(source) > max_words) {
+            ++out.skipped_pairs;
+            continue;
+        }
+        sources.push_back(std::move(source));
+        targets.push_back(std::move(target));
+    }
+    const int min_frequency = static_cast<int>(args.integer("min-frequency", 2, 1, 1000000));
+    out.source_vocabulary = Vocabulary::build(sources, min_frequency, static_cast<int>(args.integer("max-source-vocab", 0, 0, 1000000)));
+    out.target_vocabulary = Vocabulary::build(targets, min_frequency, static_cast<int>(args.integer("max-target-vocab", 0, 0, 1000000)));
+    for (size_t k = 0; k < sources.size(); ++k) {
+        Example e{out.source_vocabulary.encode(sources[k]), out.target_vocabulary.encode(targets[k])};
+        e.source.push_back(Vocabulary::kEos);
+        e.target.push_back(Vocabulary::kEos);
+        out.train.push_back(std::move(e));
+    }
+    out.dev = split.dev;
+    out.train_pairs = static_cast<long>(out.train.size());
+    return out;
+}
+
+void export_dev(const std::vector<SourceWithReferences>& dev, const std::string& path) {
+    std::ofstream out(path);
+    if (!out) throw IoError("cannot write " + path);
+    for (const auto& entry : dev) {
+        for (const auto& reference : entry.references) out << entry.source << '\t' << reference << '\n';
+    }
+}
+
+std::string today() {
+    const std::time_t now = std::time(nullptr);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%d", std::gmtime(&now));
+    return buffer;
+}
+
+}  // namespace
+
+int run_train(const std::vector<std::string>& argv) {
+    const Args args("train", argv,
+                    {"data", "target-language", "dev-fraction", "split-seed", "max-source-words", "export-dev",
+                     "min-frequency", "max-source-vocab", "max-target-vocab", "attention", "embedding", "hidden",
+                     "decoder-hidden", "attention-size", "output-hidden", "steps", "batch-size", "learning-rate",
+                     "warmup", "dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
+                     "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "output", "name", "dtype"},
+                    {"resume", "help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    const std::string data_path = args.required("data");
+    const std::string output = args.required("output");
+    const std::string name = args.string("name", std::filesystem::path(output).stem().string());
+    const std::string language = args.string("target-language", "fr");
+    if (language != "fr" && language != "zh") throw UsageError("--target-language must be fr or zh, not '" + language + "'");
+    const std::string dtype_name = args.string("dtype", "f32");
+    if (dtype_name != "f32" && dtype_name != "f16") throw UsageError("--dtype must be f32 or f16");
+
+    Model model;
+    model.source_tokenizer = {TokenizerKind::kWords, "en"};
+    model.target_tokenizer = {language == "zh" ? TokenizerKind::kCharacters : TokenizerKind::kWords, language};
+    ModelConfig& config = model.config;
+    config.attention = attention_kind_from_name(args.string("attention", "additive"));
+    config.embedding_size = static_cast<int>(args.integer("embedding", 128, 1, 4096));
+    config.encoder_hidden_size = static_cast<int>(args.integer("hidden", 128, 1, 4096));
+    config.decoder_hidden_size = static_cast<int>(args.integer("decoder-hidden", 256, 1, 4096));
+    config.attention_size = static_cast<int>(args.integer("attention-size", 128, 1, 4096));
+    config.output_hidden_size = static_cast<int>(args.integer("output-hidden", 256, 1, 4096));
+
+    TrainerOptions options;
+    options.total_steps = args.integer("steps", 10000, 1, 100000000);
+    options.batch_size = static_cast<int>(args.integer("batch-size", 64, 1, 4096));
+    options.learning_rate = static_cast<float>(args.real("learning-rate", 2e-3, 1e-6, 1.0));
+    options.warmup_steps = static_cast<int>(args.integer("warmup", 200, 1, 1000000));
+    options.dropout = static_cast<float>(args.real("dropout", 0.2, 0.0, 0.9));
+    options.label_smoothing = static_cast<float>(args.real("label-smoothing", 0.1, 0.0, 0.5));
+    options.clip_norm = static_cast<float>(args.real("clip", 5.0, 0.0, 1e6));
+    options.threads = static_cast<int>(args.integer("threads", 2, 1, 64));
+    options.seed = static_cast<uint64_t>(args.integer("seed", 1, 0, 1L << 40));
+    const long eval_every = args.integer("eval-every", 1000, 0, 100000000);
+    const long eval_sentences = args.integer("eval-sentences", 500, 1, 100000000);
+    const long checkpoint_every = args.integer("checkpoint-every", 500, 1, 100000000);
+    const double max_minutes = args.real("max-minutes", 0.0, 0.0, 1e7);
+    const std::string checkpoint_dir = args.string("checkpoint-dir", "checkpoints/" + name);
+    const std::string checkpoint = checkpoint_dir + "/checkpoint.s2s";
+
+    std::fprintf(stderr, "reading %s\n", data_path.c_str());
+    const std::vector<SentencePair> pairs = read_sentence_pairs(data_path);
+    PreparedData data = prepare_data(pairs, args, model.source_tokenizer, model.target_tokenizer);
+    if (args.has("export-dev")) export_dev(data.dev, args.string("export-dev", ""));
+    model.source_vocabulary = data.source_vocabulary;
+    model.target_vocabulary = data.target_vocabulary;
+    config.source_vocab_size = model.source_vocabulary.size();
+    config.target_vocab_size = model.target_vocabulary.size();
+    config.validate();
+    model.params = random_parameters(config, options.seed);
+    std::fprintf(stderr, "%zu pairs: %ld for training (%ld skipped), %zu development sentences; vocabularies %d / %d; %ld parameters\n",
+                 pairs.size(), data.train_pairs, data.skipped_pairs, data.dev.size(), config.source_vocab_size,
+                 config.target_vocab_size, model.params.count());
+
+    std::vector<SourceWithReferences> dev_sample(data.dev.begin(),
+                                                 data.dev.begin() + std::min<long>(eval_sentences, static_cast<long>(data.dev.size())));
+    nlohmann::json history = nlohmann::json::array();
+    double previous_seconds = 0.0;
+    Trainer trainer(model, data.train, options);
+    if (args.has("resume") && std::filesystem::exists(checkpoint)) {
+        trainer.load_checkpoint(checkpoint);
+        const Model saved = load_model(checkpoint);
+        const auto& training = saved.provenance.value("training", nlohmann::json::object());
+        previous_seconds = training.value("wall_seconds", 0.0);
+        history = training.value("dev_bleu_history", nlohmann::json::array());
+        std::fprintf(stderr, "resumed from %s at step %ld\n", checkpoint.c_str(), trainer.steps_done());
+    } else if (args.has("resume")) {
+        std::fprintf(stderr, "no checkpoint at %s; starting from scratch\n", checkpoint.c_str());
+    }
+    std::filesystem::create_directories(checkpoint_dir);
+
+    const auto started = std::chrono::steady_clock::now();
+    auto elapsed = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+    long tokens_this_run = 0;
+    auto record_provenance = [&](bool finished) {
+        const double seconds = previous_seconds + elapsed();
+        model.provenance = {
+            {"name", name},
+            {"created", today()},
+            {"data", {{"file", std::filesystem::path(data_path).filename().string()},
+                      {"fnv1a64", file_fnv1a64_hex(data_path)},
+                      {"pairs", pairs.size()},
+                      {"source", "Tatoeba Project (tatoeba.org), via manythings.org/anki"},
+                      {"license", "CC-BY 2.0 France"},
+                      {"attribution", "Tatoeba.org and manythings.org/anki"}}},
+            {"split", {{"method", "by English sentence, FNV-1a hash"},
+                       {"dev_fraction", args.real("dev-fraction", 0.03, 0.0, 0.5)},
+                       {"seed", args.integer("split-seed", 1, 0, 1L << 40)},
+                       {"train_pairs", data.train_pairs},
+                       {"dev_sentences", data.dev.size()}}},
+            {"training", {{"steps", trainer.steps_done()},
+                          {"finished", finished},
+                          {"batch_size", options.batch_size},
+                          {"learning_rate", options.learning_rate},
+                          {"warmup_steps", options.warmup_steps},
+                          {"dropout", options.dropout},
+                          {"label_smoothing", options.label_smoothing},
+                          {"clip_norm", options.clip_norm},
+                          {"threads", options.threads},
+                          {"seed", options.seed},
+                          {"min_frequency", args.integer("min-frequency", 2, 1, 1000000)},
+                          {"max_source_words", args.integer("max-source-words", 40, 1, 1000)},
+                          {"wall_seconds", seconds},
+                          {"tokens_per_second", elapsed() > 0 ? tokens_this_run / elapsed() : 0.0},
+                          {"dev_bleu_history", history}}},
+        };
+    };
+
+    ProgressBar progress(options.total_steps, trainer.steps_done(), 100);
+    bool out_of_time = false;
+    while (trainer.steps_done() < options.total_steps) {
+        const StepReport report = trainer.step();
+        tokens_this_run += report.target_tokens + report.source_tokens;
+        const long done = trainer.steps_done();
+        progress.update(done, report.loss_per_token, report.target_tokens + report.source_tokens);
+        if (eval_every > 0 && done % eval_every == 0 && !dev_sample.empty()) {
+            const Evaluation evaluation = evaluate_model(model, dev_sample, DecodeOptions{}, options.threads);
+            history.push_back({{"step", done}, {"bleu", evaluation.report.overall.bleu}});
+            char line[160];
+            std::snprintf(line, sizeof line, "step %ld: development BLEU %.2f on %zu sentences (%.1f s)", done,
+                          evaluation.report.overall.bleu, dev_sample.size(), evaluation.seconds);
+            progress.message(line);
+        }
+        out_of_time = max_minutes > 0 && elapsed() > max_minutes * 60.0;
+        if (done % checkpoint_every == 0 || done == options.total_steps || out_of_time) {
+            record_provenance(false);
+            trainer.save_checkpoint(checkpoint);
+        }
+        if (out_of_time) break;
+    }
+    progress.finish();
+    if (out_of_time) {
+        std::fprintf(stderr, "stopped after %.1f minutes at step %ld; continue with the same command and --resume\n",
+                     max_minutes, trainer.steps_done());
+        return 0;
+    }
+
+    std::fprintf(stderr, "evaluating on %zu development sentences\n", data.dev.size());
+    const Evaluation final_evaluation = evaluate_model(model, data.dev, DecodeOptions{}, options.threads);
+    record_provenance(true);
+    model.provenance["dev_bleu"] = to_json(final_evaluation.report);
+    save_model(model, output, dtype_name == "f16" ? TensorDtype::kFloat16 : TensorDtype::kFloat32);
+    std::fprintf(stderr, "development BLEU %.2f; wrote %s (%s of training)\n", final_evaluation.report.overall.bleu,
+                 output.c_str(), format_duration(model.provenance["training"]["wall_seconds"].get<double>()).c_str());
+    return 0;
+}
+
+}  // namespace s2s::cli

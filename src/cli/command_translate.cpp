@@ -1,0 +1,59 @@
+// seq2seq translate: one source line on stdin gives one line on stdout.
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "common/error.h"
+#include "decode/translator.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+namespace s2s::cli {
+
+namespace {
+constexpr const char* kHelp = R"(usage: seq2seq translate --model PATH [--beam N] [--max-length N] [--alternatives K] [--json]
+
+Reads English sentences from stdin, one per line, and writes one line per
+input line to stdout: the translation, or with --json a JSON object with
+text, sourceTokens, targetTokens, attention (rows = target tokens, columns =
+source tokens, each row sums to 1), score and the beam's hypotheses.
+  --model PATH        a .s2s model file (for example models/en-fr.s2s)
+  --beam N            beam size, 1 (greedy, default) to 16
+  --max-length N      most output tokens (default: 2 x source length + 10)
+  --alternatives K    with --json, the K most likely tokens at each position
+  --json              one JSON object per line
+)";
+}  // namespace
+
+int run_translate(const std::vector<std::string>& argv) {
+    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives"}, {"json", "help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (!args.positional().empty()) {
+        throw UsageError("`seq2seq translate` reads its sentences from stdin; unexpected argument '" +
+                         args.positional()[0] + "' (try: echo \"Go.\" | seq2seq translate --model models/en-fr.s2s)");
+    }
+    const Model model = load_model(args.required("model"));
+    DecodeOptions options;
+    options.beam_size = static_cast<int>(args.integer("beam", 1, 1, DecodeOptions::kMaxBeamSize));
+    options.max_length = static_cast<int>(args.integer("max-length", 0, 0, DecodeOptions::kMaxLength));
+    options.alternatives = static_cast<int>(args.integer("alternatives", 0, 0, 50));
+    const bool json = args.has("json");
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const Translation t = translate(model, line, options);
+        if (json) {
+            // Invalid UTF-8 was repaired by the tokenizer, so dump() cannot throw.
+            std::cout << to_json(t).dump() << '\n';
+        } else {
+            std::cout << (t.best() ? t.best()->text : "") << '\n';
+        }
+        std::cout.flush();
+    }
+    return 0;
+}
+
+}  // namespace s2s::cli

@@ -1,0 +1,54 @@
+// seq2seq: the native command line (translate, eval, train, bench).
+#include "cli/commands.h"
+#include "common/error.h"
+
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage = R"(seq2seq: attention Seq2Seq (GRU encoder-decoder, Bahdanau attention)
+
+usage: seq2seq COMMAND [flags]
+
+commands:
+  translate  translate stdin lines to stdout lines (--model PATH [--beam N] [--json])
+  eval       corpus BLEU-4 of a model on a TSV file, overall and by length (--model PATH --data TSV)
+  train      train a model from a TSV file, with progress, checkpoints and resume (--data TSV --output PATH)
+  bench      measure translation speed and the machine's GEMM rate (--model PATH)
+
+Run `seq2seq COMMAND --help` for a command's flags. Exit codes: 0 ok, 2 bad usage, input or file.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    try {
+        if (command == "translate") return s2s::cli::run_translate(args);
+        if (command == "eval") return s2s::cli::run_eval(args);
+        if (command == "train") return s2s::cli::run_train(args);
+        if (command == "bench") return s2s::cli::run_bench(args);
+        std::fprintf(stderr, "seq2seq: unknown command '%s'; use translate, eval, train or bench (seq2seq --help)\n",
+                     command.c_str());
+        return 2;
+    } catch (const s2s::Error& e) {
+        std::fprintf(stderr, "seq2seq %s: error: %s\n", command.c_str(), e.what());
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "seq2seq %s: error: out of memory\n", command.c_str());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "seq2seq %s: internal error: %s (please report it)\n", command.c_str(), e.what());
+        return 1;
+    }
+}

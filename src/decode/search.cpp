@@ -1,0 +1,178 @@
+#include "decode/search.h"
+
+#include "common/error.h"
+#include "model/decoder.h"
+#include "text/vocabulary.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace s2s {
+namespace {
+
+int resolve_max_length(const DecodeOptions& options, int source_length) {
+    // Translations here are rarely more than twice as long as their source;
+    // the constant leaves room for short sources with long outputs.
+    int length = options.max_length > 0 ? options.max_length : 2 * source_length + 10;
+    return std::min(length, DecodeOptions::kMaxLength);
+}
+
+void validate(const ModelConfig& config, const std::vector<int>& source, const DecodeOptions& options) {
+    if (options.beam_size < 1 || options.beam_size > DecodeOptions::kMaxBeamSize) {
+        throw UsageError("beam size " + std::to_string(options.beam_size) + " is out of range; use 1 to " +
+                         std::to_string(DecodeOptions::kMaxBeamSize));
+    }
+    if (options.max_length < 0) throw UsageError("max length must be 0 (automatic) or positive");
+    if (options.alternatives < 0 || options.alternatives > 50) throw UsageError("alternatives must be 0 to 50");
+    if (source.empty()) throw InputError("nothing to translate: the source is empty");
+    for (int id : source) {
+        if (id < 0 || id >= config.source_vocab_size) throw InputError("source token id " + std::to_string(id) + " is outside the vocabulary");
+    }
+    for (int id : options.forced_prefix) {
+        if (id < 0 || id >= config.target_vocab_size || id == Vocabulary::kPad || id == Vocabulary::kBos) {
+            throw UsageError("forced token id " + std::to_string(id) + " is not a target word of this model");
+        }
+    }
+}
+
+// The k best tokens of one column of log probabilities, best first; ties go
+// to the lower id so that greedy and beam search agree.
+std::vector<TokenChoice> top_tokens(const Matrix& log_probs, int column, int k) {
+    const int V = static_cast<int>(log_probs.rows());
+    std::vector<int> ids(V);
+    std::iota(ids.begin(), ids.end(), 0);
+    k = std::min(k, V);
+    auto better = [&](int a, int b) {
+        const float la = log_probs(a, column), lb = log_probs(b, column);
+        return la > lb || (la == lb && a < b);
+    };
+    std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), better);
+    std::vector<TokenChoice> out(k);
+    for (int i = 0; i < k; ++i) out[i] = {ids[i], log_probs(ids[i], column)};
+    return out;
+}
+
+// <pad> and <bos> are never outputs.
+void forbid_special_outputs(Matrix& log_probs) {
+    log_probs.row(Vocabulary::kPad).setConstant(-1e30f);
+    log_probs.row(Vocabulary::kBos).setConstant(-1e30f);
+}
+
+void append_step(Hypothesis& h, int token, float log_prob, const Matrix& attention, int column,
+                 const Matrix& log_probs, int alternatives) {
+    h.tokens.push_back(token);
+    h.token_log_probs.push_back(log_prob);
+    h.log_prob += log_prob;
+    const auto a = attention.col(column);
+    h.attention.emplace_back(a.data(), a.data() + a.size());
+    if (alternatives > 0) h.alternatives.push_back(top_tokens(log_probs, column, alternatives));
+    h.finished = token == Vocabulary::kEos;
+    h.normalized_score = h.log_prob / static_cast<double>(h.tokens.size());
+}
+
+// The token at output position t: forced while inside the prefix.
+bool forced_token(const DecodeOptions& options, size_t position, int& token) {
+    if (position >= options.forced_prefix.size()) return false;
+    token = options.forced_prefix[position];
+    return true;
+}
+
+struct Candidate {
+    double log_prob;  // of the extended hypothesis
+    int parent;       // index into the live hypotheses
+    int token;
+};
+
+}  // namespace
+
+Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
+                         const DecodeOptions& options) {
+    validate(config, source, options);
+    const EncodedSource encoded = encode_source(params, config, source);
+    const int max_length = resolve_max_length(options, encoded.length);
+    Hypothesis h;
+    Matrix state = encoded.initial_state;
+    std::vector<int> previous = {Vocabulary::kBos};
+    DecoderStep step;
+    for (int t = 0; t < max_length; ++t) {
+        decoder_step(params, config, encoded, previous, state, step);
+        forbid_special_outputs(step.log_probs);
+        int token;
+        if (!forced_token(options, h.tokens.size(), token)) token = top_tokens(step.log_probs, 0, 1)[0].token;
+        append_step(h, token, step.log_probs(token, 0), step.attention, 0, step.log_probs, options.alternatives);
+        if (h.finished) break;
+        state = step.states;
+        previous[0] = token;
+    }
+    return h;
+}
+
+std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
+                               const DecodeOptions& options) {
+    if (options.beam_size == 1) return {greedy_decode(params, config, source, options)};
+    validate(config, source, options);
+    const int beam = options.beam_size;
+    const EncodedSource encoded = encode_source(params, config, source);
+    const int max_length = resolve_max_length(options, encoded.length);
+
+    std::vector<Hypothesis> live(1);
+    Matrix states = encoded.initial_state;  // (D, live)
+    std::vector<Hypothesis> finished;
+    DecoderStep step;
+    for (int t = 0; t < max_length && !live.empty(); ++t) {
+        std::vector<int> previous;
+        for (const auto& h : live) previous.push_back(h.tokens.empty() ? Vocabulary::kBos : h.tokens.back());
+        decoder_step(params, config, encoded, previous, states, step);
+        forbid_special_outputs(step.log_probs);
+
+        // Each live hypothesis proposes its `beam` best extensions (or its
+        // forced token); the best `beam` of all proposals survive.
+        std::vector<Candidate> candidates;
+        for (int k = 0; k < static_cast<int>(live.size()); ++k) {
+            int token;
+            if (forced_token(options, static_cast<size_t>(t), token)) {
+                candidates.push_back({live[k].log_prob + step.log_probs(token, k), k, token});
+                continue;
+            }
+            for (const TokenChoice& c : top_tokens(step.log_probs, k, beam)) {
+                candidates.push_back({live[k].log_prob + c.log_prob, k, c.token});
+            }
+        }
+        std::stable_sort(candidates.begin(), candidates.end(),
+                         [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
+
+        std::vector<Hypothesis> next;
+        std::vector<int> parents;
+        for (const Candidate& c : candidates) {
+            if (static_cast<int>(next.size() + finished.size()) >= beam) break;
+            Hypothesis h = live[c.parent];
+            append_step(h, c.token, step.log_probs(c.token, c.parent), step.attention, c.parent, step.log_probs,
+                        options.alternatives);
+            if (h.finished) {
+                finished.push_back(std::move(h));
+            } else {
+                next.push_back(std::move(h));
+                parents.push_back(c.parent);
+            }
+        }
+        // Enough finished hypotheses: the live ones can only get longer and,
+        // by raw log probability, worse.
+        if (static_cast<int>(finished.size()) >= beam) break;
+        Matrix next_states(states.rows(), static_cast<Eigen::Index>(parents.size()));
+        for (size_t k = 0; k < parents.size(); ++k) next_states.col(k) = step.states.col(parents[k]);
+        states = std::move(next_states);
+        live = std::move(next);
+    }
+    // Hypotheses cut at max_length still count, after every finished one.
+    for (auto& h : live) {
+        if (static_cast<int>(finished.size()) >= beam) break;
+        finished.push_back(std::move(h));
+    }
+    std::stable_sort(finished.begin(), finished.end(), [](const Hypothesis& a, const Hypothesis& b) {
+        if (a.finished != b.finished) return a.finished;
+        return a.normalized_score > b.normalized_score;
+    });
+    return finished;
+}
+
+}  // namespace s2s

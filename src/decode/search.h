@@ -1,0 +1,52 @@
+// Greedy and beam search over the decoder, returning for every hypothesis
+// its tokens, its attention matrix and its scores.
+#pragma once
+
+#include "model/config.h"
+#include "model/parameters.h"
+
+#include <vector>
+
+namespace s2s {
+
+struct DecodeOptions {
+    int beam_size = 1;     // 1 = greedy; at most kMaxBeamSize
+    int max_length = 0;    // output tokens including <eos>; 0 = 2 * source length + 10
+    // Tokens forced at the start of the output (the page's "what if": choose
+    // another word at position t and decode the rest from there).
+    std::vector<int> forced_prefix;
+    // For each output position, also return the k most likely tokens the
+    // model considered there (0 = none).
+    int alternatives = 0;
+
+    static constexpr int kMaxBeamSize = 16;   // a beam wider than this only costs time at this model size
+    static constexpr int kMaxLength = 512;    // a hard cap: no input can make decoding run away
+};
+
+// One alternative the model considered at a position: token id and log p.
+struct TokenChoice {
+    int token = 0;
+    float log_prob = 0.0f;
+};
+
+struct Hypothesis {
+    std::vector<int> tokens;                      // output ids, ending with <eos> when finished
+    std::vector<std::vector<float>> attention;    // one row per output token, S columns, each row sums to 1
+    std::vector<float> token_log_probs;           // log p of each output token
+    std::vector<std::vector<TokenChoice>> alternatives;  // per position, when requested
+    double log_prob = 0.0;                        // sum of token_log_probs
+    double normalized_score = 0.0;                // log_prob / number of tokens (length normalization)
+    bool finished = false;                        // ended with <eos> (not cut at max_length)
+};
+
+// source: ids ending with <eos>. Returns hypotheses best first (one for
+// greedy, up to beam_size for beam search). Throws UsageError for a bad
+// option (beam_size out of range, a forced token outside the vocabulary).
+std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
+                               const DecodeOptions& options);
+
+// Greedy decoding on its own (the reference that beam size 1 must equal).
+Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
+                         const DecodeOptions& options);
+
+}  // namespace s2s

@@ -1,0 +1,87 @@
+#include "decode/translator.h"
+
+#include "common/error.h"
+
+namespace s2s {
+namespace {
+
+TranslationHypothesis describe(const Model& model, const Hypothesis& h) {
+    TranslationHypothesis out;
+    std::vector<std::string> words;
+    for (int id : h.tokens) {
+        out.target_tokens.push_back(model.target_vocabulary.token(id));
+        if (id != Vocabulary::kEos) words.push_back(out.target_tokens.back());
+    }
+    out.text = detokenize(words, model.target_tokenizer);
+    out.attention = h.attention;
+    for (const auto& position : h.alternatives) {
+        std::vector<std::pair<std::string, float>> choices;
+        for (const TokenChoice& c : position) choices.emplace_back(model.target_vocabulary.token(c.token), c.log_prob);
+        out.alternatives.push_back(std::move(choices));
+    }
+    out.score = h.normalized_score;
+    out.log_prob = h.log_prob;
+    out.finished = h.finished;
+    return out;
+}
+
+}  // namespace
+
+Translation translate(const Model& model, const std::string& text, const DecodeOptions& options) {
+    Translation result;
+    std::vector<std::string> tokens = tokenize(text, model.source_tokenizer);
+    if (tokens.empty()) return result;
+    if (static_cast<int>(tokens.size()) > kMaxSourceTokens - 1) {
+        tokens.resize(kMaxSourceTokens - 1);
+        result.truncated = true;
+    }
+    std::vector<int> ids = model.source_vocabulary.encode(tokens);
+    ids.push_back(Vocabulary::kEos);
+    for (int id : ids) result.source_tokens.push_back(model.source_vocabulary.token(id));
+    for (const Hypothesis& h : decode(model.params, model.config, ids, options)) {
+        result.hypotheses.push_back(describe(model, h));
+    }
+    return result;
+}
+
+Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
+                                  DecodeOptions options) {
+    options.forced_prefix.clear();
+    for (const std::string& word : prefix) {
+        const int id = model.target_vocabulary.id(word);
+        if (id == Vocabulary::kUnk && word != "<unk>") {
+            throw InputError("'" + word + "' is not in this model's target vocabulary; pick one of the suggested words");
+        }
+        options.forced_prefix.push_back(id);
+    }
+    return translate(model, text, options);
+}
+
+nlohmann::json to_json(const Translation& translation) {
+    auto hypothesis_json = [](const TranslationHypothesis& h) {
+        nlohmann::json alternatives = nlohmann::json::array();
+        for (const auto& position : h.alternatives) {
+            nlohmann::json choices = nlohmann::json::array();
+            for (const auto& [token, log_prob] : position) choices.push_back({{"token", token}, {"logProb", log_prob}});
+            alternatives.push_back(choices);
+        }
+        nlohmann::json j = {{"text", h.text},         {"targetTokens", h.target_tokens}, {"attention", h.attention},
+                            {"score", h.score},       {"logProb", h.log_prob},          {"finished", h.finished}};
+        if (!h.alternatives.empty()) j["alternatives"] = alternatives;
+        return j;
+    };
+    nlohmann::json out;
+    const TranslationHypothesis* best = translation.best();
+    out["text"] = best ? best->text : "";
+    out["sourceTokens"] = translation.source_tokens;
+    out["targetTokens"] = best ? best->target_tokens : std::vector<std::string>{};
+    out["attention"] = best ? nlohmann::json(best->attention) : nlohmann::json::array();
+    out["score"] = best ? best->score : 0.0;
+    out["truncated"] = translation.truncated;
+    nlohmann::json hypotheses = nlohmann::json::array();
+    for (const auto& h : translation.hypotheses) hypotheses.push_back(hypothesis_json(h));
+    out["hypotheses"] = hypotheses;
+    return out;
+}
+
+}  // namespace s2s

@@ -1,0 +1,55 @@
+#include "eval/evaluate.h"
+
+#include "decode/translator.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#ifndef __EMSCRIPTEN__
+#include <thread>
+#endif
+
+namespace s2s {
+
+BleuReport score_translations(const std::vector<SourceWithReferences>& data, const std::vector<std::string>& hypotheses,
+                              const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer) {
+    std::vector<Tokens> hypothesis_tokens;
+    std::vector<std::vector<Tokens>> references;
+    std::vector<int> source_words;
+    for (size_t k = 0; k < data.size(); ++k) {
+        hypothesis_tokens.push_back(tokenize(hypotheses.at(k), target_tokenizer));
+        std::vector<Tokens> refs;
+        for (const auto& r : data[k].references) refs.push_back(tokenize(r, target_tokenizer));
+        references.push_back(std::move(refs));
+        source_words.push_back(count_words(tokenize(data[k].source, source_tokenizer)));
+    }
+    return bleu_report(hypothesis_tokens, references, source_words);
+}
+
+Evaluation evaluate_model(const Model& model, const std::vector<SourceWithReferences>& data, const DecodeOptions& options,
+                          int threads) {
+    const auto start = std::chrono::steady_clock::now();
+    Evaluation out;
+    out.hypotheses.resize(data.size());
+    std::atomic<size_t> next{0};
+    auto work = [&]() {
+        for (size_t k = next++; k < data.size(); k = next++) {
+            const Translation t = translate(model, data[k].source, options);
+            out.hypotheses[k] = t.best() ? t.best()->text : "";
+        }
+    };
+#ifndef __EMSCRIPTEN__
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+#else
+    (void)threads;
+    work();
+#endif
+    out.report = score_translations(data, out.hypotheses, model.source_tokenizer, model.target_tokenizer);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+}  // namespace s2s

@@ -1,0 +1,70 @@
+// Decoder: a GRU whose input at step t is [emb(y_{t-1}); c_t], where the
+// context c_t comes from attention over the encoder states (or is the fixed
+// final encoder state for the baseline), followed by the deep output layer:
+//   s_t    = GRU([emb(y_{t-1}); c_t], s_{t-1})
+//   o_t    = tanh(W_p [s_t; c_t; emb(y_{t-1})] + b_p)
+//   logits = W_o o_t + b_o
+// (Bahdanau et al., 2015, appendix A.2.2, with tanh in place of maxout.)
+#pragma once
+
+#include "model/encoder.h"
+
+#include <vector>
+
+namespace s2s {
+
+// ---- Training: all target steps at once (teacher forcing) ----
+
+struct DecoderActivations {
+    const TokenBatch* inputs = nullptr;  // y_{t-1}: <bos> then the target shifted (T * B)
+    Matrix embedded;            // (E, T * B), after dropout
+    Matrix embedding_dropout;   // (E, T * B) or empty
+    Matrix initial_state;       // s_0 (D, B)
+    Matrix keys;                // attention keys (K, S * B)
+    Matrix input_projection;    // W_x [emb; c] + b_x (3D, T * B)
+    Matrix gates;               // (3D, T * B)
+    Matrix state_product;       // (D, T * B)
+    Matrix states;              // s_t (D, T * B)
+    Matrix attention_weights;   // a_t (S, T * B); empty for the baseline
+    std::vector<Matrix> attention_hidden;  // per step (A, S * B), additive only
+    Matrix contexts;            // c_t (C, T * B)
+    Matrix output_input;        // [s_t; c_t; emb] (D + C + E, T * B)
+    Matrix output_hidden;       // o_t before dropout (P, T * B)
+    Matrix output_dropout;      // (P, T * B) or empty
+    Matrix logits;              // (Vt, T * B)
+};
+
+void decoder_forward(const Parameters& params, const ModelConfig& config, const EncoderActivations& encoder,
+                     const TokenBatch& inputs, float dropout, Random* random, DecoderActivations& out);
+
+// d_logits (Vt, T * B). Writes dL/dH into d_encoder_states (C, S * B) and
+// dL/d(final state) into d_encoder_final (C, B); accumulates into grad.
+void decoder_backward(const Parameters& params, const ModelConfig& config, const EncoderActivations& encoder,
+                      const DecoderActivations& act, const Matrix& d_logits, Matrix& d_encoder_states,
+                      Matrix& d_encoder_final, Parameters& grad);
+
+// ---- Inference: one sentence, one step at a time for K hypotheses ----
+
+struct EncodedSource {
+    int length = 0;        // S
+    Matrix states;         // H (C, S)
+    Matrix keys;           // (K, S)
+    Matrix final_state;    // (C, 1)
+    Matrix initial_state;  // s_0 (D, 1)
+};
+
+// tokens: source ids ending with <eos>.
+EncodedSource encode_source(const Parameters& params, const ModelConfig& config, const std::vector<int>& tokens);
+
+struct DecoderStep {
+    Matrix states;        // s_t (D, K)
+    Matrix attention;     // a_t (S, K); zeros for the baseline, which attends to nothing
+    Matrix log_probs;     // log p(y_t | ...) (Vt, K)
+};
+
+// previous_tokens: y_{t-1} for each of the K hypotheses; previous_states:
+// s_{t-1} (D, K).
+void decoder_step(const Parameters& params, const ModelConfig& config, const EncodedSource& source,
+                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out);
+
+}  // namespace s2s

@@ -1,0 +1,44 @@
+// A complete model: architecture, parameters, vocabularies, tokenizer
+// settings and provenance, as stored in one .s2s file (model_file.h).
+#pragma once
+
+#include "model/config.h"
+#include "model/model_file.h"
+#include "model/parameters.h"
+#include "text/tokenizer.h"
+#include "text/vocabulary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace s2s {
+
+struct Model {
+    ModelConfig config;
+    Parameters params;
+    Vocabulary source_vocabulary;
+    Vocabulary target_vocabulary;
+    TokenizerSettings source_tokenizer;
+    TokenizerSettings target_tokenizer{TokenizerKind::kWords, "fr"};
+    // Free-form record of where the model came from: data file and hash,
+    // split, training configuration, steps, wall time, development BLEU.
+    nlohmann::json provenance = nlohmann::json::object();
+};
+
+// The JSON header written into the model file.
+nlohmann::json model_header(const Model& model);
+
+// Float16 halves the file; the loss of quality is measured in the README.
+std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype = TensorDtype::kFloat32);
+void save_model(const Model& model, const std::string& path, TensorDtype dtype = TensorDtype::kFloat32);
+
+// Validates everything: the file format (model_file.h), the header fields,
+// that vocabulary sizes match the configuration, and that exactly the
+// expected tensors are present with the expected shapes. Throws
+// ModelFileError (IoError when the file cannot be read).
+Model model_from_bytes(const uint8_t* bytes, size_t size);
+Model load_model(const std::string& path);
+
+}  // namespace s2s

@@ -1,0 +1,79 @@
+// The .s2s model file: one binary file that carries everything a model needs.
+//
+// Layout (all integers little-endian):
+//   offset 0   magic        8 bytes  "S2SMODEL"
+//   offset 8   version      u32      kModelFormatVersion
+//   offset 12  header_size  u32      bytes of the JSON header that follows
+//   offset 16  header       JSON (UTF-8): architecture and sizes,
+//                           vocabularies, tokenizer settings, provenance
+//   then       table_count  u32      number of tensors
+//              table        table_count entries, each:
+//                 name_length u32, name bytes (UTF-8, <= 256),
+//                 dtype u32 (0 = float32, 1 = float16),
+//                 rows u32, cols u32,
+//                 offset u64 (from the start of the file, a multiple of 64),
+//                 byte_size u64 (= rows * cols * dtype size)
+//              data_checksum u64  FNV-1a 64 of all bytes from the first
+//                                 tensor's offset to the end of the file
+//   then       tensor data, each tensor at its offset, padding bytes zero
+//
+// Tensors are stored row-major. Every load validates magic, version, sizes,
+// offsets (inside the file, aligned, non-overlapping, in order), dtypes,
+// the checksum and the header JSON; every failure is a ModelFileError whose
+// message names the problem, never a crash or a huge allocation.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace s2s {
+
+inline constexpr char kModelMagic[8] = {'S', '2', 'S', 'M', 'O', 'D', 'E', 'L'};
+inline constexpr uint32_t kModelFormatVersion = 1;
+inline constexpr size_t kTensorAlignment = 64;
+
+enum class TensorDtype : uint32_t { kFloat32 = 0, kFloat16 = 1 };
+
+// A tensor to write: `data` holds rows * cols floats in row-major order.
+struct TensorToWrite {
+    std::string name;
+    int rows = 0;
+    int cols = 0;
+    const float* data = nullptr;
+    TensorDtype dtype = TensorDtype::kFloat32;  // float16 rounds to nearest even
+};
+
+struct LoadedTensor {
+    std::string name;
+    int rows = 0;
+    int cols = 0;
+    TensorDtype stored_dtype = TensorDtype::kFloat32;
+    std::vector<float> data;  // rows * cols floats, row-major, always float32 in memory
+};
+
+struct ModelFileContents {
+    nlohmann::json header;
+    std::vector<LoadedTensor> tensors;  // in file order
+};
+
+// Throws std::invalid_argument for caller mistakes (a header that is not an
+// object, bad or duplicate names, negative shapes) and ModelFileError for
+// values the file cannot hold (NaN, infinity, beyond the float16 range).
+std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::vector<TensorToWrite>& tensors);
+// Throws ModelFileError.
+ModelFileContents decode_model_file(const uint8_t* bytes, size_t size);
+
+// Writes atomically (to PATH.tmp, then rename). Throws IoError.
+void write_model_file(const std::string& path, const nlohmann::json& header, const std::vector<TensorToWrite>& tensors);
+// Throws IoError if the file cannot be read, ModelFileError if it is invalid.
+ModelFileContents read_model_file(const std::string& path);
+
+// IEEE 754 half precision conversions (round to nearest even).
+uint16_t float_to_half(float value);
+float half_to_float(uint16_t value);
+
+}  // namespace s2s

@@ -1,0 +1,282 @@
+#include "text/tokenizer.h"
+
+#include "common/error.h"
+#include "text/utf8.h"
+
+namespace s2s {
+namespace {
+
+// Beyond d2l's single ASCII space we also split on the other Unicode spaces
+// (and the zero-width ones): none of them can carry meaning inside a token,
+// and a stray one would otherwise create a distinct vocabulary entry.
+bool is_space(char32_t cp) {
+    switch (cp) {
+        case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20:
+        case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
+        case 0x202F: case 0x205F: case 0x3000: case 0xFEFF:
+            return true;
+        default:
+            return cp >= 0x2000 && cp <= 0x200B;
+    }
+}
+
+bool is_split_mark(char32_t cp) { return cp == ',' || cp == '.' || cp == '!' || cp == '?'; }
+
+bool is_ascii_digit(char32_t cp) { return cp >= '0' && cp <= '9'; }
+
+bool is_punctuation_code_point(char32_t cp) {
+    if (cp < 0x80) {
+        return (cp >= 0x21 && cp <= 0x2F) || (cp >= 0x3A && cp <= 0x40) || (cp >= 0x5B && cp <= 0x60) ||
+               (cp >= 0x7B && cp <= 0x7E);
+    }
+    switch (cp) {
+        case 0xA1: case 0xA7: case 0xAB: case 0xB6: case 0xB7: case 0xBB: case 0xBF:
+        case 0x30FB:  // katakana middle dot, common in Chinese names
+            return true;
+        default:
+            break;
+    }
+    return (cp >= 0x2010 && cp <= 0x2027) ||  // dashes, quotes, bullets, ellipsis
+           (cp >= 0x2030 && cp <= 0x205E) ||  // per mille, primes, guillemets ‹ ›, ...
+           (cp >= 0x3001 && cp <= 0x3003) ||  // 、 。 〃
+           (cp >= 0x3008 && cp <= 0x3011) ||  // 〈 〉 《 》 「 」 『 』 【 】
+           (cp >= 0x3014 && cp <= 0x301F) ||
+           (cp >= 0xFF01 && cp <= 0xFF0F) ||  // fullwidth ！ ＂ ... ／
+           (cp >= 0xFF1A && cp <= 0xFF20) ||  // fullwidth ： ； ... ＠
+           (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
+}
+
+bool is_latin_letter(char32_t cp) {
+    return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
+           (cp >= 0xC0 && cp <= 0x24F && cp != 0xD7 && cp != 0xF7);
+}
+
+bool is_special_token(const std::string& token) {
+    return token == "<pad>" || token == "<unk>" || token == "<bos>" || token == "<eos>";
+}
+
+char32_t upper_in_pairs(char32_t cp, bool upper_is_even) {
+    const bool even = (cp % 2) == 0;
+    return even != upper_is_even ? cp - 1 : cp;
+}
+
+// Inverse of the lowercase mapping in utf8.cpp, over the same blocks, for the
+// capital at the start of a detokenized sentence.
+char32_t upper_code_point(char32_t cp) {
+    if (cp < 0x80) return (cp >= 'a' && cp <= 'z') ? cp - 0x20 : cp;
+    if (cp < 0x100) {
+        if (cp == 0xFF) return 0x178;
+        return (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) ? cp - 0x20 : cp;
+    }
+    if (cp < 0x180) {
+        if (cp == 0x131) return 'I';  // dotless i
+        if (cp <= 0x137) return upper_in_pairs(cp, true);
+        if (cp == 0x138) return cp;
+        if (cp <= 0x148) return upper_in_pairs(cp, false);
+        if (cp == 0x149) return cp;
+        if (cp <= 0x177) return upper_in_pairs(cp, true);
+        if (cp == 0x178) return cp;
+        if (cp <= 0x17E) return upper_in_pairs(cp, false);
+        return cp;
+    }
+    if (cp >= 0x370 && cp <= 0x3FF) {
+        if (cp <= 0x373 || cp == 0x377) return upper_in_pairs(cp, true);
+        if (cp >= 0x37B && cp <= 0x37D) return cp + 0x82;
+        if (cp == 0x3AC) return 0x386;
+        if (cp >= 0x3AD && cp <= 0x3AF) return cp - 0x25;
+        if (cp == 0x3C2) return 0x3A3;  // final sigma
+        if (cp >= 0x3B1 && cp <= 0x3CB) return cp - 0x20;
+        if (cp == 0x3CC) return 0x38C;
+        if (cp == 0x3CD || cp == 0x3CE) return cp - 0x3F;
+        if (cp == 0x3D7) return 0x3CF;
+        if (cp >= 0x3D8 && cp <= 0x3EF) return upper_in_pairs(cp, true);
+        if (cp == 0x3F2) return 0x3F9;
+        if (cp == 0x3F3) return 0x37F;
+        if (cp == 0x3F8 || cp == 0x3FB) return cp - 1;
+        return cp;
+    }
+    if (cp >= 0x400 && cp <= 0x52F) {
+        if (cp >= 0x430 && cp <= 0x44F) return cp - 0x20;
+        if (cp >= 0x450 && cp <= 0x45F) return cp - 0x50;
+        if (cp >= 0x460 && cp <= 0x481) return upper_in_pairs(cp, true);
+        if (cp >= 0x48A && cp <= 0x4BF) return upper_in_pairs(cp, true);
+        if (cp == 0x4CF) return 0x4C0;
+        if (cp >= 0x4C1 && cp <= 0x4CE) return upper_in_pairs(cp, false);
+        if (cp >= 0x4D0) return upper_in_pairs(cp, true);
+        return cp;
+    }
+    return cp;
+}
+
+std::string encode_all(const std::vector<char32_t>& code_points) {
+    std::string out;
+    for (char32_t cp : code_points) out += encode_utf8(cp);
+    return out;
+}
+
+std::vector<std::string> tokenize_words(const std::vector<char32_t>& text) {
+    std::vector<std::string> tokens;
+    std::string word;
+    const auto flush = [&] {
+        if (!word.empty()) tokens.push_back(std::move(word));
+        word.clear();
+    };
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char32_t cp = text[i];
+        if (is_space(cp)) {
+            flush();
+            continue;
+        }
+        // A decimal point is part of a number, not the end of a sentence.
+        const bool decimal_point = cp == '.' && i > 0 && i + 1 < text.size() && is_ascii_digit(text[i - 1]) &&
+                                   is_ascii_digit(text[i + 1]);
+        if (is_split_mark(cp) && !decimal_point) {
+            flush();
+            tokens.push_back(std::string(1, static_cast<char>(cp)));
+            continue;
+        }
+        // Tatoeba spells the apostrophe both ways; one spelling keeps "j'ai"
+        // a single vocabulary entry.
+        word += encode_utf8(cp == 0x2019 ? char32_t{'\''} : cp);
+    }
+    flush();
+    return tokens;
+}
+
+std::vector<std::string> tokenize_characters(const std::vector<char32_t>& text) {
+    std::vector<std::string> tokens;
+    for (char32_t cp : text) {
+        if (!is_space(cp)) tokens.push_back(encode_utf8(cp));
+    }
+    return tokens;
+}
+
+// Capitalizes the first letter of the sentence: the first code point of the
+// first token that carries more than punctuation, looking past leading
+// quotes or marks inside it ("«", "'tis"). A sentence opening with a special
+// token is left alone so that "<unk>" stays recognizable.
+void capitalize_first(std::vector<std::string>& tokens) {
+    for (std::string& token : tokens) {
+        if (token.empty() || is_punctuation_token(token)) continue;
+        if (is_special_token(token)) return;
+        std::vector<char32_t> cps = decode_utf8(token);
+        for (char32_t& cp : cps) {
+            if (is_punctuation_code_point(cp)) continue;
+            cp = upper_code_point(cp);
+            break;
+        }
+        token = encode_all(cps);
+        return;
+    }
+}
+
+bool is_latin_word(const std::string& token) {
+    const std::vector<char32_t> cps = decode_utf8(token);
+    return cps.size() >= 2 && is_latin_letter(cps.front()) && is_latin_letter(cps.back());
+}
+
+std::string json_excerpt(const nlohmann::json& value) {
+    std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (text.size() > 60) text = text.substr(0, 57) + "...";
+    return text;
+}
+
+}  // namespace
+
+std::vector<std::string> tokenize(std::string_view text, const TokenizerSettings& settings) {
+    const std::vector<char32_t> code_points = decode_utf8(to_lower_utf8(sanitize_utf8(text)));
+    return settings.kind == TokenizerKind::kWords ? tokenize_words(code_points) : tokenize_characters(code_points);
+}
+
+std::string detokenize(const std::vector<std::string>& input, const TokenizerSettings& settings) {
+    std::vector<std::string> tokens;
+    tokens.reserve(input.size());
+    for (const std::string& token : input) {
+        if (!token.empty()) tokens.push_back(token);
+    }
+    capitalize_first(tokens);
+
+    std::string out;
+    if (settings.kind == TokenizerKind::kCharacters) {
+        // Character tokens are single code points, so this only separates
+        // whole Latin words that reached us as tokens of their own.
+        for (size_t i = 0; i < tokens.size(); ++i) {
+            if (i > 0 && is_latin_word(tokens[i - 1]) && is_latin_word(tokens[i])) out += ' ';
+            out += tokens[i];
+        }
+        return out;
+    }
+
+    const bool french = settings.language == "fr";
+    const auto is_exclamation_or_question = [](const std::string& t) { return t == "!" || t == "?"; };
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& token = tokens[i];
+        bool attach = i == 0 || token == "," || token == ".";
+        if (is_exclamation_or_question(token)) {
+            // French puts a (thin) space before ! and ?, but "?!" stays together.
+            attach = !french || is_exclamation_or_question(tokens[i - 1]);
+        }
+        if (!attach) out += ' ';
+        out += token;
+    }
+    return out;
+}
+
+nlohmann::json to_json(const TokenizerSettings& settings) {
+    return nlohmann::json{{"kind", settings.kind == TokenizerKind::kWords ? "words" : "characters"},
+                          {"language", settings.language}};
+}
+
+TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json) {
+    if (!json.is_object()) {
+        throw ModelFileError("tokenizer settings must be a JSON object like {\"kind\": \"words\", \"language\": "
+                             "\"en\"}, got " + json_excerpt(json) + "; re-export the model file");
+    }
+    TokenizerSettings settings;
+
+    const auto kind = json.find("kind");
+    if (kind == json.end()) {
+        throw ModelFileError("tokenizer settings lack the field \"kind\"; add \"kind\": \"words\" or "
+                             "\"characters\" (or re-export the model file)");
+    }
+    if (*kind == "words") {
+        settings.kind = TokenizerKind::kWords;
+    } else if (*kind == "characters") {
+        settings.kind = TokenizerKind::kCharacters;
+    } else {
+        throw ModelFileError("tokenizer field \"kind\" is " + json_excerpt(*kind) +
+                             "; it must be \"words\" or \"characters\"");
+    }
+
+    const auto language = json.find("language");
+    if (language == json.end()) {
+        throw ModelFileError("tokenizer settings lack the field \"language\"; add \"language\": \"en\", \"fr\" "
+                             "or \"zh\" (or re-export the model file)");
+    }
+    // Other languages are accepted (they detokenize like English) so that a
+    // model for a new language pair does not need a code change to load.
+    if (!language->is_string() || language->get_ref<const std::string&>().empty()) {
+        throw ModelFileError("tokenizer field \"language\" is " + json_excerpt(*language) +
+                             "; it must be a non-empty string such as \"en\", \"fr\" or \"zh\"");
+    }
+    settings.language = language->get<std::string>();
+    return settings;
+}
+
+bool is_punctuation_token(std::string_view token) {
+    if (token.empty()) return false;
+    for (char32_t cp : decode_utf8(token)) {
+        if (!is_punctuation_code_point(cp)) return false;
+    }
+    return true;
+}
+
+int count_words(const std::vector<std::string>& tokens) {
+    int words = 0;
+    for (const std::string& token : tokens) {
+        if (!token.empty() && !is_punctuation_token(token)) ++words;
+    }
+    return words;
+}
+
+}  // namespace s2s

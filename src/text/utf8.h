@@ -1,0 +1,32 @@
+// UTF-8 helpers. All text in the project is UTF-8; these make sure nothing
+// ever splits a character in half and that invalid bytes never reach a
+// vocabulary or a model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace s2s {
+
+// True when `text` is well-formed UTF-8 (no overlong forms, no surrogates,
+// nothing above U+10FFFF).
+bool is_valid_utf8(std::string_view text);
+
+// `text` with every invalid byte sequence replaced by U+FFFD and every NUL
+// byte dropped, so the result is always valid UTF-8.
+std::string sanitize_utf8(std::string_view text);
+
+// Code points of valid UTF-8 text (call sanitize_utf8 first on untrusted text).
+std::vector<char32_t> decode_utf8(std::string_view text);
+std::string encode_utf8(char32_t code_point);
+
+// One string per code point, in order: the character-level view of `text`.
+std::vector<std::string> split_characters(std::string_view text);
+
+// Lowercase for ASCII, Latin-1 Supplement, Latin Extended-A, Greek and
+// Cyrillic; other code points are returned as they are.
+std::string to_lower_utf8(std::string_view text);
+
+}  // namespace s2s

@@ -1,0 +1,49 @@
+// Vocabulary: token <-> id. Ids 0..3 are the special tokens, always in this
+// order, so that models and tests can rely on them.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace s2s {
+
+class Vocabulary {
+public:
+    static constexpr int kPad = 0;  // "<pad>": fills batches, never predicted
+    static constexpr int kUnk = 1;  // "<unk>": any token not in the vocabulary
+    static constexpr int kBos = 2;  // "<bos>": first decoder input
+    static constexpr int kEos = 3;  // "<eos>": ends every target sentence
+    static constexpr int kNumSpecial = 4;
+
+    Vocabulary();  // only the four special tokens
+
+    // Tokens seen at least `min_frequency` times, most frequent first (ties in
+    // byte order, so the result does not depend on input order), at most
+    // `max_size` entries in all including the specials (0 = no limit).
+    static Vocabulary build(const std::vector<std::vector<std::string>>& sentences, int min_frequency,
+                            int max_size = 0);
+
+    // From a list of tokens whose first four are the specials in order.
+    // Throws ModelFileError on a missing/misplaced special, an empty token or
+    // a duplicate, naming it.
+    static Vocabulary from_tokens(std::vector<std::string> tokens);
+
+    int size() const { return static_cast<int>(tokens_.size()); }
+    int id(std::string_view token) const;  // kUnk when absent
+    const std::string& token(int id) const;  // throws std::out_of_range on a bad id
+    std::vector<int> encode(const std::vector<std::string>& tokens) const;
+    const std::vector<std::string>& tokens() const { return tokens_; }
+
+    nlohmann::json to_json() const;  // a JSON array of the tokens
+    static Vocabulary from_json(const nlohmann::json& json);  // throws ModelFileError
+
+private:
+    std::vector<std::string> tokens_;
+    std::unordered_map<std::string, int> ids_;
+};
+
+}  // namespace s2s

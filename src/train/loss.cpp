@@ -1,0 +1,59 @@
+#include "train/loss.h"
+
+#include "model/decoder.h"
+
+#include <cmath>
+
+namespace s2s {
+
+double cross_entropy(const Matrix& logits, const TokenBatch& targets, float scale, float label_smoothing,
+                     Matrix* d_logits) {
+    const Eigen::Index V = logits.rows();
+    double total = 0.0;
+    if (d_logits != nullptr) d_logits->setZero(V, logits.cols());
+    for (Eigen::Index k = 0; k < logits.cols(); ++k) {
+        if (targets.mask[k] == 0.0f) continue;
+        const auto column = logits.col(k);
+        const float max_logit = column.maxCoeff();
+        const double log_total = std::log(static_cast<double>((column.array() - max_logit).exp().sum())) + max_logit;
+        const int target = targets.tokens[k];
+        double nll = log_total - column(target);
+        if (label_smoothing > 0.0f) {
+            const double mean_nll = log_total - static_cast<double>(column.mean());
+            nll = (1.0 - label_smoothing) * nll + label_smoothing * mean_nll;
+        }
+        total += nll;
+        if (d_logits != nullptr) {
+            auto d = d_logits->col(k);
+            d = ((column.array() - static_cast<float>(log_total)).exp()).matrix();
+            d(target) -= 1.0f - label_smoothing;
+            if (label_smoothing > 0.0f) d.array() -= label_smoothing / static_cast<float>(V);
+            d *= scale;
+        }
+    }
+    return total;
+}
+
+double loss_and_gradients(const Parameters& params, const ModelConfig& config, const Batch& batch,
+                          const LossOptions& options, Random* random, Parameters& grad) {
+    EncoderActivations encoder;
+    encoder_forward(params, config, batch.source, options.dropout, random, encoder);
+    DecoderActivations decoder;
+    decoder_forward(params, config, encoder, batch.target_inputs, options.dropout, random, decoder);
+    Matrix d_logits;
+    const double loss = cross_entropy(decoder.logits, batch.target_outputs, options.scale, options.label_smoothing, &d_logits);
+    Matrix d_states, d_final;
+    decoder_backward(params, config, encoder, decoder, d_logits, d_states, d_final, grad);
+    encoder_backward(params, config, encoder, d_states, d_final, grad);
+    return loss;
+}
+
+double batch_loss(const Parameters& params, const ModelConfig& config, const Batch& batch, float label_smoothing) {
+    EncoderActivations encoder;
+    encoder_forward(params, config, batch.source, 0.0f, nullptr, encoder);
+    DecoderActivations decoder;
+    decoder_forward(params, config, encoder, batch.target_inputs, 0.0f, nullptr, decoder);
+    return cross_entropy(decoder.logits, batch.target_outputs, 1.0f, label_smoothing, nullptr);
+}
+
+}  // namespace s2s

@@ -1,0 +1,201 @@
+#include "train/trainer.h"
+
+#include "common/error.h"
+#include "model/model_file.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <thread>
+
+namespace s2s {
+
+BatchSchedule::BatchSchedule(const std::vector<Example>& examples, int batch_size, uint64_t seed)
+    : examples_(examples), batch_size_(batch_size), seed_(seed) {
+    if (examples.empty()) throw DataError("no training examples: the data is empty after filtering");
+    if (batch_size < 1) throw UsageError("batch size must be at least 1");
+    prepare_epoch(0);
+}
+
+void BatchSchedule::prepare_epoch(long epoch) {
+    if (epoch == epoch_) return;
+    epoch_ = epoch;
+    Random random(seed_ * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(epoch) + 1);
+    // Sort by length with a random tie-break, so batches hold sentences of
+    // similar length (little padding) but differ from epoch to epoch.
+    std::vector<std::pair<uint64_t, size_t>> keyed;
+    keyed.reserve(examples_.size());
+    for (size_t i = 0; i < examples_.size(); ++i) {
+        const uint64_t length_key = examples_[i].source.size() * 1024 + examples_[i].target.size();
+        keyed.emplace_back((length_key << 32) | (random.next() & 0xffffffffULL), i);
+    }
+    std::sort(keyed.begin(), keyed.end());
+    buckets_.clear();
+    for (size_t start = 0; start < keyed.size(); start += static_cast<size_t>(batch_size_)) {
+        std::vector<const Example*> batch;
+        for (size_t k = start; k < std::min(keyed.size(), start + batch_size_); ++k) batch.push_back(&examples_[keyed[k].second]);
+        buckets_.push_back(std::move(batch));
+    }
+    // Shuffle the batch order (Fisher-Yates with our portable generator).
+    for (size_t i = buckets_.size(); i > 1; --i) std::swap(buckets_[i - 1], buckets_[random.next() % i]);
+}
+
+const std::vector<const Example*>& BatchSchedule::batch(long epoch, long index) {
+    prepare_epoch(epoch);
+    return buckets_.at(static_cast<size_t>(index));
+}
+
+Trainer::Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options)
+    : model_(model), options_(options), schedule_(examples, options.batch_size, options.seed),
+      adam_(make_adam_state(model.config)) {
+    if (options.threads < 1 || options.threads > 64) throw UsageError("threads must be between 1 and 64");
+    if (options.total_steps < 1) throw UsageError("steps must be at least 1");
+    if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw UsageError("dropout must be in [0, 1)");
+    for (int i = 0; i < options.threads; ++i) shard_gradients_.push_back(zero_parameters(model.config));
+}
+
+float Trainer::learning_rate_at(long step) const {
+    const float peak = options_.learning_rate;
+    if (step < options_.warmup_steps) return peak * static_cast<float>(step + 1) / static_cast<float>(options_.warmup_steps);
+    const double span = std::max<long>(1, options_.total_steps - options_.warmup_steps);
+    const double progress = std::min(1.0, static_cast<double>(step - options_.warmup_steps) / span);
+    const double floor = options_.final_learning_rate_fraction;
+    return static_cast<float>(peak * (floor + (1.0 - floor) * 0.5 * (1.0 + std::cos(M_PI * progress))));
+}
+
+StepReport Trainer::step() {
+    const std::vector<const Example*>& examples = schedule_.batch(epoch_, batch_index_);
+    if (++batch_index_ >= schedule_.batches_per_epoch()) {
+        batch_index_ = 0;
+        ++epoch_;
+    }
+    long target_tokens = 0, source_tokens = 0;
+    for (const Example* e : examples) {
+        target_tokens += static_cast<long>(e->target.size());
+        source_tokens += static_cast<long>(e->source.size());
+    }
+
+    // Data parallelism: contiguous shards, one per thread, each into its own
+    // gradient buffer; summed in a fixed order so runs are repeatable.
+    const int shards = std::min<int>(options_.threads, static_cast<int>(examples.size()));
+    std::vector<double> losses(shards, 0.0);
+    LossOptions loss_options;
+    loss_options.dropout = options_.dropout;
+    loss_options.label_smoothing = options_.label_smoothing;
+    loss_options.scale = 1.0f / static_cast<float>(target_tokens);
+    auto run_shard = [&](int shard) {
+        const size_t begin = examples.size() * shard / shards, end = examples.size() * (shard + 1) / shards;
+        const std::vector<const Example*> part(examples.begin() + begin, examples.begin() + end);
+        const Batch batch = make_batch(part);
+        Random random(options_.seed ^ (static_cast<uint64_t>(adam_.step) * 0x100000001b3ULL + static_cast<uint64_t>(shard) * 0x9e3779b97f4a7c15ULL));
+        set_zero(shard_gradients_[shard]);
+        losses[shard] = loss_and_gradients(model_.params, model_.config, batch, loss_options, &random, shard_gradients_[shard]);
+    };
+    if (shards == 1) {
+        run_shard(0);
+    } else {
+        std::vector<std::thread> threads;
+        for (int s = 1; s < shards; ++s) threads.emplace_back(run_shard, s);
+        run_shard(0);
+        for (auto& t : threads) t.join();
+        for (int s = 1; s < shards; ++s) add_into(shard_gradients_[0], shard_gradients_[s]);
+    }
+    StepReport report;
+    report.gradient_norm = clip_gradient_norm(shard_gradients_[0], options_.clip_norm);
+    report.learning_rate = learning_rate_at(adam_.step);
+    AdamOptions adam_options;
+    adam_options.learning_rate = report.learning_rate;
+    adam_update(model_.params, shard_gradients_[0], adam_, adam_options);
+    report.loss_per_token = std::accumulate(losses.begin(), losses.end(), 0.0) / static_cast<double>(target_tokens);
+    report.target_tokens = target_tokens;
+    report.source_tokens = source_tokens;
+    return report;
+}
+
+void Trainer::save_checkpoint(const std::string& path) const {
+    save_model(model_, path);
+    std::vector<TensorToWrite> tensors;
+    auto add = [&](const char* prefix, const Parameters& p) {
+        p.for_each_tensor([&](const std::string& name, const Matrix& m) {
+            if (m.size() == 0) return;
+            // Column-major (cols, rows) as row-major is the same bytes: the
+            // optimizer file is only ever read back by this code.
+            tensors.push_back({std::string(prefix) + name, static_cast<int>(m.cols()), static_cast<int>(m.rows()), m.data()});
+        });
+    };
+    add("m.", adam_.first_moment);
+    add("v.", adam_.second_moment);
+    const nlohmann::json header = {{"format", "seq2seq-attention-optimizer"},
+                                   {"step", adam_.step},
+                                   {"epoch", epoch_},
+                                   {"batch_index", batch_index_},
+                                   {"config", to_json(model_.config)}};
+    write_model_file(path + ".optimizer", header, tensors);
+}
+
+void Trainer::load_checkpoint(const std::string& path) {
+    Model saved = load_model(path);
+    if (to_json(saved.config) != to_json(model_.config)) {
+        throw ModelFileError("checkpoint " + path + " has a different model configuration than this run; "
+                             "use the same sizes or start without --resume");
+    }
+    const ModelFileContents state = read_model_file(path + ".optimizer");
+    const auto& header = state.header;
+    if (header.value("format", "") != "seq2seq-attention-optimizer" || !header.contains("step") ||
+        !header["step"].is_number_integer() || !header.contains("epoch") || !header.contains("batch_index")) {
+        throw ModelFileError(path + ".optimizer is not an optimizer state of this project");
+    }
+    AdamState adam = make_adam_state(model_.config);
+    size_t index = 0;
+    auto take = [&](const char* prefix, Parameters& p) {
+        p.for_each_tensor([&](const std::string& name, Matrix& m) {
+            if (m.size() == 0) return;
+            if (index >= state.tensors.size() || state.tensors[index].name != prefix + name ||
+                state.tensors[index].rows != m.cols() || state.tensors[index].cols != m.rows()) {
+                throw ModelFileError(path + ".optimizer does not match the model (at " + prefix + name + ")");
+            }
+            m = Eigen::Map<const Matrix>(state.tensors[index].data.data(), m.rows(), m.cols());
+            ++index;
+        });
+    };
+    take("m.", adam.first_moment);
+    take("v.", adam.second_moment);
+    adam.step = header["step"].get<long>();
+    const long epoch = header["epoch"].get<long>();
+    const long batch_index = header["batch_index"].get<long>();
+    if (adam.step < 0 || epoch < 0 || batch_index < 0 || batch_index >= schedule_.batches_per_epoch()) {
+        throw ModelFileError(path + ".optimizer has a data position outside this data set; was it made with other data?");
+    }
+    model_.params = std::move(saved.params);
+    adam_ = std::move(adam);
+    epoch_ = epoch;
+    batch_index_ = batch_index;
+}
+
+ToyTask make_reversal_task(int symbols, int min_length, int max_length, int train_size, int test_size, uint64_t seed) {
+    ToyTask task;
+    std::vector<std::string> tokens = {"<pad>", "<unk>", "<bos>", "<eos>"};
+    for (int s = 0; s < symbols; ++s) tokens.push_back(std::string(1, static_cast<char>('a' + s)));
+    task.model.source_vocabulary = Vocabulary::from_tokens(tokens);
+    task.model.target_vocabulary = Vocabulary::from_tokens(tokens);
+    task.model.source_tokenizer = {TokenizerKind::kWords, "en"};
+    task.model.target_tokenizer = {TokenizerKind::kWords, "en"};
+    task.model.config.source_vocab_size = task.model.config.target_vocab_size = static_cast<int>(tokens.size());
+    Random random(seed);
+    auto make = [&](int count, std::vector<Example>& out) {
+        for (int i = 0; i < count; ++i) {
+            const int length = min_length + static_cast<int>(random.next() % static_cast<uint64_t>(max_length - min_length + 1));
+            Example e;
+            for (int t = 0; t < length; ++t) e.source.push_back(Vocabulary::kNumSpecial + static_cast<int>(random.next() % symbols));
+            e.target.assign(e.source.rbegin(), e.source.rend());
+            e.source.push_back(Vocabulary::kEos);
+            e.target.push_back(Vocabulary::kEos);
+            out.push_back(std::move(e));
+        }
+    };
+    make(train_size, task.train);
+    make(test_size, task.test);
+    return task;
+}
+
+}  // namespace s2s

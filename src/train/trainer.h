@@ -1,0 +1,95 @@
+// The training loop: batches bucketed by length, data-parallel gradients on
+// several threads, clipping, Adam with warm-up and cosine decay, and
+// checkpoints that resume exactly where they stopped.
+#pragma once
+
+#include "model/model.h"
+#include "train/batch.h"
+#include "train/loss.h"
+#include "train/optimizer.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace s2s {
+
+struct TrainerOptions {
+    int batch_size = 64;             // sentences per batch
+    long total_steps = 1000;         // the schedule's length
+    float learning_rate = 2e-3f;     // peak
+    int warmup_steps = 100;          // linear warm-up from 0 to the peak
+    float final_learning_rate_fraction = 0.05f;  // cosine decay to this fraction at total_steps
+    float clip_norm = 5.0f;
+    float dropout = 0.2f;
+    float label_smoothing = 0.1f;
+    int threads = 2;                 // gradient shards computed in parallel
+    uint64_t seed = 1;               // data order, dropout masks
+};
+
+// A fixed, seed-determined order of length-bucketed batches, epoch after
+// epoch: position (epoch, index) fully determines the next batch, which is
+// what a checkpoint records.
+class BatchSchedule {
+public:
+    BatchSchedule(const std::vector<Example>& examples, int batch_size, uint64_t seed);
+    const std::vector<const Example*>& batch(long epoch, long index);
+    long batches_per_epoch() const { return static_cast<long>(buckets_.size()); }
+
+private:
+    void prepare_epoch(long epoch);
+    std::vector<std::vector<const Example*>> buckets_;  // for the current epoch, in order
+    const std::vector<Example>& examples_;
+    int batch_size_;
+    uint64_t seed_;
+    long epoch_ = -1;
+};
+
+struct StepReport {
+    double loss_per_token = 0.0;
+    long target_tokens = 0;
+    long source_tokens = 0;
+    double gradient_norm = 0.0;
+    float learning_rate = 0.0f;
+};
+
+class Trainer {
+public:
+    // `model` must have its config, vocabularies and initialized parameters.
+    Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options);
+
+    StepReport step();
+    long steps_done() const { return adam_.step; }
+    long epoch() const { return epoch_; }
+    const TrainerOptions& options() const { return options_; }
+    float learning_rate_at(long step) const;
+
+    // A checkpoint: the model file (usable as a model) and the optimizer
+    // state beside it (PATH.optimizer). Both written atomically.
+    void save_checkpoint(const std::string& path) const;
+    // Restores parameters, moments and data position. Throws ModelFileError
+    // when the checkpoint does not match this model's configuration.
+    void load_checkpoint(const std::string& path);
+
+private:
+    Model& model_;
+    TrainerOptions options_;
+    BatchSchedule schedule_;
+    AdamState adam_;
+    std::vector<Parameters> shard_gradients_;
+    long epoch_ = 0;
+    long batch_index_ = 0;
+};
+
+// Random-order-free reversal task used by tests, the browser's "watch it
+// learn" view and the docs: sequences of symbols a..j of length
+// [min_length, max_length], target = source reversed. Returns a model
+// (vocabularies, tokenizer settings) and examples.
+struct ToyTask {
+    Model model;  // config sizes left for the caller; vocabularies set
+    std::vector<Example> train;
+    std::vector<Example> test;
+};
+ToyTask make_reversal_task(int symbols, int min_length, int max_length, int train_size, int test_size, uint64_t seed);
+
+}  // namespace s2s

@@ -1,0 +1,128 @@
+// Gradient checks: every parameter tensor's analytic gradient against
+// central finite differences, for every attention variant and the
+// fixed-context baseline, and padded batches against single examples.
+#include "test_helpers.h"
+#include "train/loss.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+using namespace s2s;
+using namespace s2s::testing;
+
+namespace {
+
+std::vector<const Example*> pointers(const std::vector<Example>& examples) {
+    std::vector<const Example*> out;
+    for (const auto& e : examples) out.push_back(&e);
+    return out;
+}
+
+// Derivative of the loss along `direction` (same shape as `tensor`) by
+// central differences. The model is float, so the step is not tiny; the
+// functions are smooth and O(h^2) error stays far below the tolerance.
+double numeric_directional(Parameters& params, const ModelConfig& config, const Batch& batch, Matrix& tensor,
+                           const Matrix& direction, float label_smoothing) {
+    const float h = 1e-2f;
+    const Matrix saved = tensor;
+    tensor = saved + h * direction;
+    const double plus = batch_loss(params, config, batch, label_smoothing);
+    tensor = saved - h * direction;
+    const double minus = batch_loss(params, config, batch, label_smoothing);
+    tensor = saved;
+    return (plus - minus) / (2.0 * h);
+}
+
+void check_all_gradients(AttentionKind attention, float label_smoothing) {
+    const ModelConfig config = tiny_config(attention);
+    Parameters params = random_parameters(config, 7);
+    // Larger weights than the initializer so that every nonlinearity is
+    // exercised away from its linear region.
+    params.for_each_tensor([](const std::string&, Matrix& m) { m *= 2.5f; });
+    Random random(3);
+    params.for_each_tensor([&](const std::string&, Matrix& m) {
+        if (m.cols() == 1) {
+            for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = random.uniform(-0.5f, 0.5f);
+        }
+    });
+    const auto examples = tiny_examples();
+    const Batch batch = make_batch(pointers(examples));
+
+    Parameters grad = zero_parameters(config);
+    LossOptions options;
+    options.label_smoothing = label_smoothing;
+    loss_and_gradients(params, config, batch, options, nullptr, grad);
+
+    std::vector<std::pair<std::string, Matrix*>> grads;
+    grad.for_each_tensor([&](const std::string& name, Matrix& m) { grads.emplace_back(name, &m); });
+    size_t index = 0;
+    int checked = 0;
+    params.for_each_tensor([&](const std::string& name, Matrix& tensor) {
+        const Matrix& analytic = *grads[index++].second;
+        if (tensor.size() == 0) return;
+        ++checked;
+        // Along the gradient itself (the most sensitive direction), then
+        // along random directions.
+        for (int trial = 0; trial < 4; ++trial) {
+            Matrix direction(tensor.rows(), tensor.cols());
+            if (trial == 0 && analytic.norm() > 0) {
+                direction = analytic / analytic.norm();
+            } else {
+                for (Eigen::Index i = 0; i < direction.size(); ++i) direction.data()[i] = random.uniform(-1.0f, 1.0f);
+                direction /= direction.norm();
+            }
+            const double expected = (analytic.array() * direction.array()).sum();
+            const double numeric = numeric_directional(params, config, batch, tensor, direction, label_smoothing);
+            INFO(attention_kind_name(attention), " tensor ", name, " trial ", trial, " analytic ", expected,
+                 " numeric ", numeric);
+            CHECK(std::abs(expected - numeric) <= 2e-3 + 1e-2 * std::max(std::abs(expected), std::abs(numeric)));
+        }
+    });
+    CHECK(checked >= 15);
+}
+
+Parameters single_gradients_summed(const Parameters& params, const ModelConfig& config,
+                                   const std::vector<Example>& examples) {
+    Parameters total = zero_parameters(config);
+    for (const auto& example : examples) {
+        const Batch batch = make_batch({&example});
+        loss_and_gradients(params, config, batch, LossOptions{}, nullptr, total);
+    }
+    return total;
+}
+
+}  // namespace
+
+TEST_CASE("gradients match finite differences: additive attention") { check_all_gradients(AttentionKind::kAdditive, 0.0f); }
+TEST_CASE("gradients match finite differences: dot attention") { check_all_gradients(AttentionKind::kDot, 0.0f); }
+TEST_CASE("gradients match finite differences: scaled dot attention") { check_all_gradients(AttentionKind::kScaledDot, 0.0f); }
+TEST_CASE("gradients match finite differences: general attention") { check_all_gradients(AttentionKind::kGeneral, 0.0f); }
+TEST_CASE("gradients match finite differences: fixed-context baseline") { check_all_gradients(AttentionKind::kNone, 0.0f); }
+TEST_CASE("gradients match finite differences: label smoothing") { check_all_gradients(AttentionKind::kAdditive, 0.1f); }
+
+TEST_CASE("a padded batch gives the loss and gradients of its sentences alone") {
+    for (AttentionKind attention : {AttentionKind::kAdditive, AttentionKind::kScaledDot, AttentionKind::kNone}) {
+        const ModelConfig config = tiny_config(attention);
+        const Parameters params = random_parameters(config, 11);
+        const auto examples = tiny_examples();
+        Parameters batched = zero_parameters(config);
+        const Batch batch = make_batch(pointers(examples));
+        const double batched_loss = loss_and_gradients(params, config, batch, LossOptions{}, nullptr, batched);
+        double single_loss = 0;
+        for (const auto& e : examples) single_loss += batch_loss(params, config, make_batch({&e}));
+        CHECK(batched_loss == doctest::Approx(single_loss).epsilon(1e-5));
+
+        const Parameters single = single_gradients_summed(params, config, examples);
+        std::vector<const Matrix*> single_tensors;
+        single.for_each_tensor([&](const std::string&, const Matrix& m) { single_tensors.push_back(&m); });
+        size_t index = 0;
+        batched.for_each_tensor([&](const std::string& name, const Matrix& m) {
+            const Matrix& expected = *single_tensors[index++];
+            if (m.size() == 0) return;
+            INFO(attention_kind_name(attention), " tensor ", name);
+            CHECK((m - expected).cwiseAbs().maxCoeff() <= 1e-5f + 1e-4f * expected.cwiseAbs().maxCoeff());
+        });
+    }
+}

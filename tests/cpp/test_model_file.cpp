@@ -1,0 +1,582 @@
+#include "model/model_file.h"
+
+#include "common/error.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+
+using namespace s2s;
+
+namespace {
+
+// Test-side view of the layout, written independently of the loader so that
+// tests can corrupt one field and then re-seal the checksum.
+struct EntryFields {
+    size_t name_length = 0, name = 0, dtype = 0, rows = 0, cols = 0, offset = 0, byte_size = 0;
+    uint32_t name_size = 0;
+};
+struct Layout {
+    size_t header = 16;
+    uint32_t header_size = 0;
+    size_t table_count = 0;
+    std::vector<EntryFields> entries;
+    size_t checksum = 0;
+    size_t data_start = 0;
+};
+
+uint32_t get_u32(const std::vector<uint8_t>& b, size_t p) {
+    return uint32_t(b[p]) | uint32_t(b[p + 1]) << 8 | uint32_t(b[p + 2]) << 16 | uint32_t(b[p + 3]) << 24;
+}
+uint64_t get_u64(const std::vector<uint8_t>& b, size_t p) { return get_u32(b, p) | uint64_t(get_u32(b, p + 4)) << 32; }
+void set_u32(std::vector<uint8_t>& b, size_t p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[p + i] = uint8_t(v >> (8 * i));
+}
+void set_u64(std::vector<uint8_t>& b, size_t p, uint64_t v) {
+    for (int i = 0; i < 8; ++i) b[p + i] = uint8_t(v >> (8 * i));
+}
+
+Layout layout_of(const std::vector<uint8_t>& b) {
+    Layout l;
+    l.header_size = get_u32(b, 12);
+    l.table_count = 16 + l.header_size;
+    size_t p = l.table_count + 4;
+    for (uint32_t i = 0; i < get_u32(b, l.table_count); ++i) {
+        EntryFields e;
+        e.name_length = p;
+        e.name_size = get_u32(b, p);
+        e.name = p + 4;
+        p = e.name + e.name_size;
+        e.dtype = p;
+        e.rows = p + 4;
+        e.cols = p + 8;
+        e.offset = p + 12;
+        e.byte_size = p + 20;
+        p += 28;
+        l.entries.push_back(e);
+    }
+    l.checksum = p;
+    l.data_start = p + 8;
+    return l;
+}
+
+uint64_t fnv1a(const std::vector<uint8_t>& b, size_t from) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = from; i < b.size(); ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+void reseal(std::vector<uint8_t>& b) {
+    const Layout l = layout_of(b);
+    const size_t from = l.entries.empty() ? b.size() : size_t(get_u64(b, l.entries[0].offset));
+    set_u64(b, l.checksum, fnv1a(b, std::min(from, b.size())));
+}
+
+ModelFileContents decode(const std::vector<uint8_t>& b) { return decode_model_file(b.data(), b.size()); }
+
+std::string decode_error(const std::vector<uint8_t>& b) {
+    try {
+        decode(b);
+    } catch (const ModelFileError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+uint32_t bits(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+float from_bits(uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+const nlohmann::json kHeader = {
+    {"architecture", {{"type", "gru_attention"}, {"hidden", 4}, {"layers", 1}}},
+    {"source_vocabulary", {"<pad>", "<unk>", "hello", "caf\xc3\xa9"}},
+    {"provenance", {{"created_by", "seq2seq train"}, {"seed", 7}}},
+};
+
+// Two small tensors, one of each dtype, used by the corruption sweeps.
+struct SmallModel {
+    std::vector<float> a = {1.0f, -2.5f, 3.25f, 0.0f, -0.0f, 1e-3f};
+    std::vector<float> b = {0.5f, -1.0f, 2.0f, 65504.0f, -3.0f};
+    std::vector<TensorToWrite> tensors() const {
+        return {{"encoder.W", 2, 3, a.data(), TensorDtype::kFloat32}, {"decoder.b", 1, 5, b.data(), TensorDtype::kFloat16}};
+    }
+    std::vector<uint8_t> bytes() const { return encode_model_file({{"k", 1}}, tensors()); }
+};
+
+std::filesystem::path scratch_directory() {
+    std::random_device random;
+    auto dir = std::filesystem::temp_directory_path() / ("s2s_model_file_test_" + std::to_string(random()));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE("model file: float32 round trip is bit-identical and the header is preserved") {
+    std::vector<float> w(7 * 5);
+    std::mt19937 rng(1);
+    std::normal_distribution<float> normal(0.0f, 3.0f);
+    for (float& x : w) x = normal(rng);
+    w[0] = -0.0f;
+    w[1] = std::numeric_limits<float>::denorm_min();
+    w[2] = std::numeric_limits<float>::max();
+    w[3] = -std::numeric_limits<float>::min();
+    std::vector<float> bias = {0.125f, -7.0f, 1e30f};
+
+    const std::vector<TensorToWrite> tensors = {{"encoder.embedding", 7, 5, w.data()},
+                                                {"encoder.bias", 3, 1, bias.data()},
+                                                {"empty", 0, 4, nullptr}};
+    const std::vector<uint8_t> bytes = encode_model_file(kHeader, tensors);
+    CHECK(std::memcmp(bytes.data(), "S2SMODEL", 8) == 0);
+    CHECK(get_u32(bytes, 8) == kModelFormatVersion);
+
+    const ModelFileContents loaded = decode(bytes);
+    CHECK(loaded.header == kHeader);
+    REQUIRE(loaded.tensors.size() == 3);
+    CHECK(loaded.tensors[0].name == "encoder.embedding");
+    CHECK(loaded.tensors[0].rows == 7);
+    CHECK(loaded.tensors[0].cols == 5);
+    CHECK(loaded.tensors[0].stored_dtype == TensorDtype::kFloat32);
+    REQUIRE(loaded.tensors[0].data.size() == w.size());
+    for (size_t i = 0; i < w.size(); ++i) CHECK(bits(loaded.tensors[0].data[i]) == bits(w[i]));
+    CHECK(loaded.tensors[1].name == "encoder.bias");
+    REQUIRE(loaded.tensors[1].data.size() == 3);
+    for (size_t i = 0; i < bias.size(); ++i) CHECK(bits(loaded.tensors[1].data[i]) == bits(bias[i]));
+    CHECK(loaded.tensors[2].rows == 0);
+    CHECK(loaded.tensors[2].cols == 4);
+    CHECK(loaded.tensors[2].data.empty());
+
+    // Layout promises: compact JSON, 64-byte aligned tensors, zero padding.
+    const Layout l = layout_of(bytes);
+    CHECK(std::string(bytes.begin() + 16, bytes.begin() + 16 + l.header_size) == kHeader.dump());
+    for (const EntryFields& e : l.entries) CHECK(get_u64(bytes, e.offset) % 64 == 0);
+    for (size_t i = l.data_start; i < get_u64(bytes, l.entries[0].offset); ++i) CHECK(bytes[i] == 0);
+
+    // Encoding is deterministic.
+    CHECK(encode_model_file(kHeader, tensors) == bytes);
+}
+
+TEST_CASE("model file: float16 round trip is within half precision") {
+    std::vector<float> w(64 * 3);
+    std::mt19937 rng(2);
+    std::uniform_real_distribution<float> uniform(-100.0f, 100.0f);
+    for (float& x : w) x = uniform(rng);
+    w[0] = 1e-6f;  // a half subnormal
+    w[1] = -65504.0f;
+    const std::vector<uint8_t> bytes = encode_model_file(kHeader, {{"w", 64, 3, w.data(), TensorDtype::kFloat16}});
+    const ModelFileContents loaded = decode(bytes);
+    REQUIRE(loaded.tensors.size() == 1);
+    CHECK(loaded.tensors[0].stored_dtype == TensorDtype::kFloat16);
+    CHECK(get_u64(bytes, layout_of(bytes).entries[0].byte_size) == 64 * 3 * 2);
+    REQUIRE(loaded.tensors[0].data.size() == w.size());
+    for (size_t i = 0; i < w.size(); ++i) {
+        // Half of a unit in the last place: 2^-11 relative, 2^-25 absolute for subnormals.
+        const double tolerance = std::abs(w[i]) * std::ldexp(1.0, -11) + std::ldexp(1.0, -25);
+        CHECK(std::abs(double(loaded.tensors[0].data[i]) - double(w[i])) <= tolerance);
+        CHECK(loaded.tensors[0].data[i] == half_to_float(float_to_half(w[i])));
+    }
+}
+
+TEST_CASE("model file: a model without tensors") {
+    const std::vector<uint8_t> bytes = encode_model_file(nlohmann::json::object(), {});
+    const Layout l = layout_of(bytes);
+    CHECK(bytes.size() == l.data_start);
+    CHECK(get_u64(bytes, l.checksum) == 0xcbf29ce484222325ULL);  // FNV-1a of zero bytes
+    const ModelFileContents loaded = decode(bytes);
+    CHECK(loaded.header == nlohmann::json::object());
+    CHECK(loaded.tensors.empty());
+}
+
+TEST_CASE("model file: every truncation is refused") {
+    const std::vector<uint8_t> bytes = SmallModel().bytes();
+    REQUIRE_NOTHROW(decode(bytes));
+    for (size_t length = 0; length < bytes.size(); ++length) {
+        // A fresh, exactly sized buffer so that ASan catches any read past the end.
+        std::vector<uint8_t> prefix(bytes.begin(), bytes.begin() + length);
+        const std::string error = decode_error(prefix);
+        INFO("length " << length << ": " << error);
+        CHECK(error != "(no error)");
+    }
+    const std::string error = decode_error({bytes.begin(), bytes.begin() + bytes.size() - 1});
+    CHECK(error.find("truncated") != std::string::npos);
+    CHECK(error.find("tensor 'decoder.b' needs bytes") != std::string::npos);
+    CHECK(error.find("download or copy it again") != std::string::npos);
+}
+
+TEST_CASE("model file: every single-byte corruption is refused or harmless") {
+    const SmallModel model;
+    const std::vector<uint8_t> original = model.bytes();
+    const ModelFileContents expected = decode(original);
+    const Layout l = layout_of(original);
+    // The checksum covers the tensor data only; the header JSON and the
+    // names are the only bytes a flip can change without being refused.
+    auto may_change_silently = [&](size_t p) {
+        if (p >= l.header && p < l.header + l.header_size) return true;
+        for (const EntryFields& e : l.entries) {
+            if (p >= e.name && p < e.name + e.name_size) return true;
+        }
+        return false;
+    };
+    for (uint8_t mask : {uint8_t(0xFF), uint8_t(0x01), uint8_t(0x80), uint8_t(0x10)}) {
+        for (size_t p = 0; p < original.size(); ++p) {
+            std::vector<uint8_t> corrupted = original;
+            corrupted[p] ^= mask;
+            try {
+                const ModelFileContents loaded = decode(corrupted);
+                INFO("byte " << p << " ^ " << int(mask) << " loaded");
+                CHECK(may_change_silently(p));
+                REQUIRE(loaded.tensors.size() == expected.tensors.size());
+                for (size_t t = 0; t < loaded.tensors.size(); ++t) {
+                    CHECK(loaded.tensors[t].data == expected.tensors[t].data);
+                }
+            } catch (const ModelFileError&) {
+                // refused: fine
+            }
+        }
+    }
+}
+
+TEST_CASE("model file: a newer format version is refused naming both versions") {
+    std::vector<uint8_t> bytes = SmallModel().bytes();
+    set_u32(bytes, 8, 2);
+    const std::string error = decode_error(bytes);
+    CHECK(error.find("version 2") != std::string::npos);
+    CHECK(error.find("version 1") != std::string::npos);
+    CHECK(error.find("upgrade") != std::string::npos);
+    set_u32(bytes, 8, 0);
+    CHECK(decode_error(bytes).find("version 0") != std::string::npos);
+}
+
+TEST_CASE("model file: other kinds of files are refused for bad magic") {
+    const std::string kBadMagic =
+        "not a seq2seq-attention model file (bad magic); expected a .s2s file made by `seq2seq train`";
+    const std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+    CHECK(decode_error(png) == kBadMagic);
+    const std::string text = "hello, this is a text file\n";
+    CHECK(decode_error({text.begin(), text.end()}) == kBadMagic);
+    const std::string json = R"({"architecture": "gru"})";
+    CHECK(decode_error({json.begin(), json.end()}) == kBadMagic);
+    CHECK(decode_error({'P', 'K'}) == kBadMagic);
+    // A prefix of the magic is a truncated model file, not another kind of file.
+    CHECK(decode_error({'S', '2', 'S'}).find("truncated") != std::string::npos);
+    CHECK(decode_error({}).find("empty") != std::string::npos);
+}
+
+TEST_CASE("model file: oversized length fields are refused quickly") {
+    const std::vector<uint8_t> original = SmallModel().bytes();
+    const Layout l = layout_of(original);
+    const auto start = std::chrono::steady_clock::now();
+    auto refused = [&](std::vector<uint8_t> bytes, const std::string& expected) {
+        const std::string error = decode_error(bytes);
+        INFO(error);
+        CHECK(error.find(expected) != std::string::npos);
+    };
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, 12, 0xFFFFFFFF);
+        refused(b, "truncated: the JSON header");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.table_count, 0xFFFFFFFF);
+        refused(b, "truncated: the tensor table (4294967295 entries)");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.table_count, 1000);
+        refused(b, "truncated");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.entries[0].name_length, 0xFFFFFFFF);
+        refused(b, "name of 4294967295 bytes");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.entries[0].name_length, 257);
+        refused(b, "at most 256 bytes");
+    }
+    for (uint32_t huge : {0xFFFFFFFFu, 0x80000000u, 0x40000000u, 0x10000u}) {
+        std::vector<uint8_t> rows = original;
+        set_u32(rows, l.entries[0].rows, huge);
+        refused(rows, "tensor 'encoder.W'");
+        std::vector<uint8_t> cols = original;
+        set_u32(cols, l.entries[0].cols, huge);
+        refused(cols, "tensor 'encoder.W'");
+    }
+    {
+        // A consistent but enormous shape: passes the byte_size check, then
+        // must be refused for not fitting in the file, before any allocation.
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.entries[0].rows, 0x7FFFFFFF);
+        set_u32(b, l.entries[0].cols, 0x7FFFFFFF);
+        set_u64(b, l.entries[0].byte_size, uint64_t(0x7FFFFFFF) * 0x7FFFFFFF * 4);
+        refused(b, "truncated: tensor 'encoder.W'");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u64(b, l.entries[1].offset, 0xFFFFFFFFFFFFFFC0ULL);
+        refused(b, "truncated: tensor 'decoder.b'");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u64(b, l.entries[1].byte_size, 0xFFFFFFFFFFFFFFFFULL);
+        refused(b, "tensor 'decoder.b'");
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(seconds < 2.0);
+}
+
+TEST_CASE("model file: structural validation names the problem") {
+    const std::vector<uint8_t> original = SmallModel().bytes();
+    const Layout l = layout_of(original);
+    auto expect = [](std::vector<uint8_t> bytes, const std::string& expected) {
+        reseal(bytes);
+        const std::string error = decode_error(bytes);
+        INFO(error);
+        CHECK(error.find(expected) != std::string::npos);
+    };
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.entries[0].dtype, 7);
+        expect(b, "unknown dtype 7");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.entries[0].dtype, 1);  // float16 with a float32 byte size
+        expect(b, "records 24 bytes, but 2 x 3 float16 values take 12 bytes");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u64(b, l.entries[1].offset, get_u64(b, l.entries[1].offset) + 1);
+        expect(b, "not a multiple of 64");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u64(b, l.entries[0].offset, 0);
+        expect(b, "inside the header and tensor table");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u64(b, l.entries[1].offset, get_u64(b, l.entries[0].offset));
+        expect(b, "before the end of tensor 'encoder.W'");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        b[l.entries[1].name] = 'e';  // "decoder.b" -> "eecoder.b" is fine, so make a duplicate instead
+        std::memcpy(&b[l.entries[1].name], "encoder.W", 9);
+        expect(b, "two tensors named 'encoder.W'");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        b[l.entries[0].name] = 0xC3;  // a lone lead byte
+        expect(b, "not valid UTF-8");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        b[l.entries[0].name] = '\n';
+        expect(b, "control characters");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.entries[0].name_length, 0);  // refused before the checksum; no reseal (the walk would shift)
+        CHECK(decode_error(b).find("entry 1 has an empty name") != std::string::npos);
+    }
+    {
+        std::vector<uint8_t> b = original;
+        b[l.header] = '[';
+        expect(b, "header is not valid JSON");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        b[l.data_start] = 1;  // padding before the first tensor
+        expect(b, "nonzero padding byte at offset " + std::to_string(l.data_start));
+    }
+    {
+        std::vector<uint8_t> b = original;
+        b.push_back(0);
+        expect(b, "1 unexpected bytes after the last tensor");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        b.back() ^= 1;  // no reseal: data changed under the checksum
+        const std::string error = decode_error(b);
+        CHECK(error.find("checksum mismatch") != std::string::npos);
+    }
+}
+
+TEST_CASE("model file: the header must be a JSON object of bounded depth") {
+    auto file_with_header = [](const std::string& text) {
+        std::vector<uint8_t> b(kModelMagic, kModelMagic + 8);
+        b.resize(16 + text.size() + 4 + 8, 0);
+        set_u32(b, 8, kModelFormatVersion);
+        set_u32(b, 12, uint32_t(text.size()));
+        std::memcpy(&b[16], text.data(), text.size());
+        set_u64(b, 16 + text.size() + 4, 0xcbf29ce484222325ULL);
+        return b;
+    };
+    CHECK(decode(file_with_header(R"({"a":[1,2,{"b":null}]})")).header["a"][2].contains("b"));
+    CHECK(decode_error(file_with_header("[1,2]")).find("must be a JSON object, but it is array") != std::string::npos);
+    CHECK(decode_error(file_with_header("")).find("not valid JSON") != std::string::npos);
+    CHECK(decode_error(file_with_header("{} x")).find("not valid JSON") != std::string::npos);
+    CHECK(decode_error(file_with_header("{\"a\":\"\xff\"}")).find("not valid JSON") != std::string::npos);
+    const std::string deep = "{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+    CHECK(decode_error(file_with_header(deep)).find("nested more than") != std::string::npos);
+    // Brackets inside strings do not count.
+    const std::string brackets = "{\"a\":\"" + std::string(1000, '[') + "\\\"\"}";
+    CHECK_NOTHROW(decode(file_with_header(brackets)));
+}
+
+TEST_CASE("model file: non-finite values are refused naming the tensor") {
+    const SmallModel model;
+    std::vector<uint8_t> b = model.bytes();
+    const Layout l = layout_of(b);
+    const size_t a_data = size_t(get_u64(b, l.entries[0].offset));
+    set_u32(b, a_data + 4 * 4, bits(std::numeric_limits<float>::quiet_NaN()));
+    reseal(b);
+    std::string error = decode_error(b);
+    CHECK(error.find("tensor 'encoder.W' holds NaN at row 1, column 1") != std::string::npos);
+
+    b = model.bytes();
+    const size_t b_data = size_t(get_u64(b, l.entries[1].offset));
+    b[b_data + 2 * 2] = 0x00;
+    b[b_data + 2 * 2 + 1] = 0xFC;  // float16 -infinity
+    reseal(b);
+    error = decode_error(b);
+    CHECK(error.find("tensor 'decoder.b' holds infinity at row 0, column 2") != std::string::npos);
+
+    // The writer refuses what the reader would refuse.
+    std::vector<float> bad = {1.0f, std::numeric_limits<float>::infinity()};
+    CHECK_THROWS_AS(encode_model_file(kHeader, {{"x", 1, 2, bad.data()}}), ModelFileError);
+    std::vector<float> large = {1.0f, 70000.0f};
+    CHECK_NOTHROW(encode_model_file(kHeader, {{"x", 1, 2, large.data()}}));
+    CHECK_THROWS_AS(encode_model_file(kHeader, {{"x", 1, 2, large.data(), TensorDtype::kFloat16}}), ModelFileError);
+}
+
+TEST_CASE("model file: the writer refuses caller mistakes") {
+    std::vector<float> v = {1.0f, 2.0f};
+    CHECK_THROWS_AS(encode_model_file(nlohmann::json::array(), {}), std::invalid_argument);
+    CHECK_THROWS_AS(encode_model_file(kHeader, {{"", 1, 2, v.data()}}), std::invalid_argument);
+    CHECK_THROWS_AS(encode_model_file(kHeader, {{std::string(257, 'n'), 1, 2, v.data()}}), std::invalid_argument);
+    CHECK_NOTHROW(encode_model_file(kHeader, {{std::string(256, 'n'), 1, 2, v.data()}}));
+    CHECK_THROWS_AS(encode_model_file(kHeader, {{"a", 1, 2, v.data()}, {"a", 2, 1, v.data()}}), std::invalid_argument);
+    CHECK_THROWS_AS(encode_model_file(kHeader, {{"a", -1, 2, v.data()}}), std::invalid_argument);
+    CHECK_THROWS_AS(encode_model_file(kHeader, {{"a", 1, 2, nullptr}}), std::invalid_argument);
+}
+
+TEST_CASE("model file: write and read through the file system") {
+    const std::filesystem::path dir = scratch_directory();
+    const std::string path = (dir / "model.s2s").string();
+    const SmallModel model;
+    write_model_file(path, kHeader, model.tensors());
+    CHECK_FALSE(std::filesystem::exists(path + ".tmp"));
+    ModelFileContents loaded = read_model_file(path);
+    CHECK(loaded.header == kHeader);
+    REQUIRE(loaded.tensors.size() == 2);
+    CHECK(loaded.tensors[0].data == model.a);
+
+    // Overwriting an existing model replaces it.
+    write_model_file(path, {{"second", true}}, {});
+    loaded = read_model_file(path);
+    CHECK(loaded.header["second"] == true);
+    CHECK(loaded.tensors.empty());
+
+    // A damaged file on disk is a ModelFileError naming the file.
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out << "GIF89a";
+    }
+    try {
+        read_model_file(path);
+        FAIL("expected ModelFileError");
+    } catch (const ModelFileError& e) {
+        CHECK(std::string(e.what()).find(path) != std::string::npos);
+        CHECK(std::string(e.what()).find("bad magic") != std::string::npos);
+    }
+
+    const std::string missing = (dir / "missing.s2s").string();
+    CHECK_THROWS_WITH_AS(read_model_file(missing),
+                         ("cannot open model file " + missing + ": No such file or directory").c_str(), IoError);
+    CHECK_THROWS_AS(write_model_file((dir / "no_such_dir" / "m.s2s").string(), kHeader, {}), IoError);
+    CHECK_THROWS_AS(read_model_file(dir.string()), IoError);  // a directory
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("float16: conversions") {
+    CHECK(float_to_half(0.0f) == 0x0000);
+    CHECK(float_to_half(-0.0f) == 0x8000);
+    CHECK(float_to_half(1.0f) == 0x3C00);
+    CHECK(float_to_half(-2.0f) == 0xC000);
+    CHECK(float_to_half(0.5f) == 0x3800);
+    CHECK(float_to_half(0.1f) == 0x2E66);
+    CHECK(float_to_half(65504.0f) == 0x7BFF);
+    CHECK(float_to_half(65519.0f) == 0x7BFF);  // below the halfway point to 65536
+    CHECK(float_to_half(65520.0f) == 0x7C00);  // the halfway point rounds (to even) to infinity
+    CHECK(float_to_half(1e10f) == 0x7C00);
+    CHECK(float_to_half(-1e10f) == 0xFC00);
+    CHECK(float_to_half(std::numeric_limits<float>::infinity()) == 0x7C00);
+    CHECK(float_to_half(-std::numeric_limits<float>::infinity()) == 0xFC00);
+    const uint16_t nan = float_to_half(std::numeric_limits<float>::quiet_NaN());
+    CHECK((nan & 0x7C00) == 0x7C00);
+    CHECK((nan & 0x03FF) != 0);
+    // A NaN whose payload is only in the low bits must stay a NaN.
+    CHECK((float_to_half(from_bits(0x7F800001)) & 0x03FF) != 0);
+
+    // Subnormals: units of 2^-24.
+    CHECK(float_to_half(std::ldexp(1.0f, -14)) == 0x0400);  // smallest normal
+    CHECK(float_to_half(std::ldexp(1.0f, -24)) == 0x0001);  // smallest subnormal
+    CHECK(float_to_half(std::ldexp(1023.0f, -24)) == 0x03FF);
+    CHECK(float_to_half(-std::ldexp(5.0f, -24)) == 0x8005);
+    CHECK(float_to_half(std::ldexp(1.0f, -25)) == 0x0000);                     // tie -> even (0)
+    CHECK(float_to_half(std::ldexp(1.0f, -25) * 1.0001f) == 0x0001);           // just above the tie
+    CHECK(float_to_half(std::ldexp(3.0f, -25)) == 0x0002);                     // 1.5 units: tie -> even (2)
+    CHECK(float_to_half(std::ldexp(5.0f, -25)) == 0x0002);                     // 2.5 units: tie -> even (2)
+    CHECK(float_to_half(std::ldexp(2047.0f, -25)) == 0x0400);                  // 1023.5 units -> smallest normal
+    CHECK(float_to_half(std::ldexp(1.0f, -26)) == 0x0000);
+    CHECK(float_to_half(-std::ldexp(1.0f, -26)) == 0x8000);
+    CHECK(float_to_half(std::numeric_limits<float>::denorm_min()) == 0x0000);
+
+    // Rounding of normal numbers: 1 + 2^-11 is halfway between 1 and 1 + 2^-10.
+    CHECK(float_to_half(1.0f + std::ldexp(1.0f, -11)) == 0x3C00);                        // tie -> even
+    CHECK(float_to_half(1.0f + std::ldexp(3.0f, -11)) == 0x3C02);                        // tie -> even (up)
+    CHECK(float_to_half(1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -20)) == 0x3C01);  // above the tie
+    CHECK(float_to_half(2.0f - std::ldexp(1.0f, -12)) == 0x4000);                        // carry into the exponent
+
+    CHECK(bits(half_to_float(0x0000)) == bits(0.0f));
+    CHECK(bits(half_to_float(0x8000)) == bits(-0.0f));
+    CHECK(half_to_float(0x3C00) == 1.0f);
+    CHECK(half_to_float(0x7BFF) == 65504.0f);
+    CHECK(half_to_float(0x0001) == std::ldexp(1.0f, -24));
+    CHECK(half_to_float(0x03FF) == std::ldexp(1023.0f, -24));
+    CHECK(half_to_float(0x8001) == -std::ldexp(1.0f, -24));
+    CHECK(half_to_float(0x0400) == std::ldexp(1.0f, -14));
+    CHECK(half_to_float(0x7C00) == std::numeric_limits<float>::infinity());
+    CHECK(half_to_float(0xFC00) == -std::numeric_limits<float>::infinity());
+    CHECK(std::isnan(half_to_float(0x7E00)));
+    CHECK(std::isnan(half_to_float(0x7C01)));
+
+    // Every half value survives half -> float -> half exactly.
+    for (uint32_t h = 0; h <= 0xFFFF; ++h) {
+        const float f = half_to_float(uint16_t(h));
+        if (std::isnan(f)) {
+            CHECK((h & 0x7C00) == 0x7C00);
+            CHECK(std::isnan(half_to_float(float_to_half(f))));
+            continue;
+        }
+        if (float_to_half(f) != h) FAIL_CHECK("half " << h << " does not round trip");
+    }
+}
