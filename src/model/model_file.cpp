@@ -634,6 +634,7 @@ void write_model_file(const std::string& path, const nlohmann::json& header, con
         throw IoError("cannot write model file " + temporary + ": " + std::strerror(errno));
     }
     int error = 0;
+    errno = 0;  // so a short write without an errno is not blamed on an older failure
     if (std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size()) error = errno ? errno : EIO;
     if (std::fflush(file) != 0 && error == 0) error = errno ? errno : EIO;
     if (std::fclose(file) != 0 && error == 0) error = errno ? errno : EIO;
@@ -659,6 +660,7 @@ ModelFileContents read_model_file(const std::string& path) {
     // vector: a large stack buffer would not fit the WASM stack.
     constexpr size_t kChunk = size_t{1} << 16;
     std::vector<uint8_t> bytes;
+    errno = 0;
     while (true) {
         const size_t before = bytes.size();
         bytes.resize(before + kChunk);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need and is not there yet, so that
+# `npm start` and `npm test` work on a fresh Debian 12 machine:
+#   Debian packages: the toolchains and header-only libraries (listed below)
+#   npm packages:    from package-lock.json (`npm ci`)
+# When it cannot install (not root), it prints the exact command to run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Why each: emscripten builds the WASM module; Eigen does the linear algebra;
+# nlohmann-json reads and writes model headers; doctest runs the C++ tests;
+# cmake and g++ build the native CLI and tests.
+DEBIAN_PACKAGES=(emscripten libeigen3-dev nlohmann-json3-dev doctest-dev cmake g++)
+
+missing=()
+for package in "${DEBIAN_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: install them with:  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+# npm ci when node_modules is missing or older than the lock file.
+if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Reproduces a shipped model with its recorded configuration:
+#   bash scripts/train.sh en-fr | en-fr-fixed | en-zh   (npm run train:NAME)
+# Resumable: rerunning continues from checkpoints/NAME/. The result is
+# written to models/NAME.s2s; training data is read from ../shared/data/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+name=${1:?usage: scripts/train.sh en-fr|en-fr-fixed|en-zh}
+data_dir=${S2S_DATA_DIR:-../shared/data}
+bash scripts/build-native.sh >/dev/null
+
+# Shared by the two en-fr models: same data, split, sizes and budget; the
+# only difference is --attention.
+en_fr=(--data "$data_dir/fra-eng.txt" --target-language fr --dev-fraction 0.04 --split-seed 1
+       --max-source-vocab 6000 --max-target-vocab 10000
+       --embedding 64 --hidden 128 --decoder-hidden 256 --attention-size 128 --output-hidden 128
+       --steps 24000 --batch-size 64 --learning-rate 0.002 --warmup 400 --dropout 0.2 --label-smoothing 0.1
+       --threads 1 --seed 1 --eval-every 2000 --eval-sentences 500 --checkpoint-every 1000)
+case "$name" in
+  en-fr)       args=("${en_fr[@]}" --attention additive) ;;
+  en-fr-fixed) args=("${en_fr[@]}" --attention none) ;;
+  en-zh)       args=(--data "$data_dir/cmn-eng.txt" --target-language zh --dev-fraction 0.05 --split-seed 1
+                     --max-source-vocab 6000 --max-target-vocab 4000
+                     --embedding 64 --hidden 128 --decoder-hidden 256 --attention-size 128 --output-hidden 128
+                     --steps 8000 --batch-size 64 --learning-rate 0.002 --warmup 400 --dropout 0.25 --label-smoothing 0.1
+                     --threads 2 --seed 1 --eval-every 1000 --eval-sentences 500 --checkpoint-every 500
+                     --attention additive) ;;
+  *) echo "unknown model '$name': use en-fr, en-fr-fixed or en-zh" >&2; exit 2 ;;
+esac
+exec ./build/native/seq2seq train "${args[@]}" --name "$name" --checkpoint-dir "checkpoints/$name" \
+  --export-dev "checkpoints/$name-dev.tsv" --output "models/$name.s2s" --resume

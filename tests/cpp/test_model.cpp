@@ -1,0 +1,123 @@
+// Model files at the model level: exact round trips for every variant, and
+// the loader's checks that go beyond the container format (header fields,
+// vocabularies against the config, tensor names and shapes).
+#include "common/error.h"
+#include "model/model.h"
+#include "test_helpers.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <functional>
+
+using namespace s2s;
+using namespace s2s::testing;
+
+namespace {
+
+Model tiny_model(AttentionKind attention) {
+    Model model;
+    model.config = tiny_config(attention);
+    std::vector<std::string> source = {"<pad>", "<unk>", "<bos>", "<eos>"}, target = source;
+    for (int i = 4; i < model.config.source_vocab_size; ++i) source.push_back("s" + std::to_string(i));
+    for (int i = 4; i < model.config.target_vocab_size; ++i) target.push_back("t" + std::to_string(i));
+    model.source_vocabulary = Vocabulary::from_tokens(source);
+    model.target_vocabulary = Vocabulary::from_tokens(target);
+    model.target_tokenizer = {TokenizerKind::kCharacters, "zh"};
+    model.params = random_parameters(model.config, 9);
+    model.provenance = {{"name", "tiny"}, {"dev_bleu", {{"overall", 12.5}}}};
+    return model;
+}
+
+void check_same(const Model& a, const Model& b) {
+    CHECK(to_json(a.config) == to_json(b.config));
+    CHECK(a.source_vocabulary.tokens() == b.source_vocabulary.tokens());
+    CHECK(a.target_vocabulary.tokens() == b.target_vocabulary.tokens());
+    CHECK(to_json(a.target_tokenizer) == to_json(b.target_tokenizer));
+    CHECK(a.provenance == b.provenance);
+    std::vector<const Matrix*> tensors;
+    a.params.for_each_tensor([&](const std::string&, const Matrix& m) { tensors.push_back(&m); });
+    size_t i = 0;
+    b.params.for_each_tensor([&](const std::string& name, const Matrix& m) {
+        INFO(name);
+        CHECK(m.rows() == tensors[i]->rows());
+        CHECK(m.cols() == tensors[i]->cols());
+        CHECK(m == *tensors[i]);  // bit-exact
+        ++i;
+    });
+}
+
+// Re-encodes a model whose header was edited by `edit`.
+std::vector<uint8_t> with_header(const Model& model, const std::function<void(nlohmann::json&)>& edit) {
+    const std::vector<uint8_t> bytes = serialize_model(model);
+    ModelFileContents contents = decode_model_file(bytes.data(), bytes.size());
+    edit(contents.header);
+    std::vector<TensorToWrite> tensors;
+    for (const auto& t : contents.tensors) tensors.push_back({t.name, t.rows, t.cols, t.data.data()});
+    return encode_model_file(contents.header, tensors);
+}
+
+}  // namespace
+
+TEST_CASE("a model round-trips exactly through bytes and through a file, for every variant") {
+    for (AttentionKind attention : {AttentionKind::kAdditive, AttentionKind::kDot, AttentionKind::kScaledDot,
+                                    AttentionKind::kGeneral, AttentionKind::kNone}) {
+        const Model model = tiny_model(attention);
+        const auto bytes = serialize_model(model);
+        check_same(model, model_from_bytes(bytes.data(), bytes.size()));
+        const auto path = (std::filesystem::temp_directory_path() / "s2s_test_model.s2s").string();
+        save_model(model, path);
+        check_same(model, load_model(path));
+        std::filesystem::remove(path);
+    }
+}
+
+TEST_CASE("float16 storage keeps the model within half precision") {
+    const Model model = tiny_model(AttentionKind::kAdditive);
+    const auto bytes = serialize_model(model, TensorDtype::kFloat16);
+    CHECK(bytes.size() < serialize_model(model).size());
+    const Model loaded = model_from_bytes(bytes.data(), bytes.size());
+    std::vector<const Matrix*> tensors;
+    model.params.for_each_tensor([&](const std::string&, const Matrix& m) { tensors.push_back(&m); });
+    size_t i = 0;
+    loaded.params.for_each_tensor([&](const std::string&, const Matrix& m) {
+        const Matrix& original = *tensors[i++];
+        if (m.size() == 0) return;
+        CHECK((m - original).cwiseAbs().maxCoeff() <= 1e-3f * std::max(1.0f, original.cwiseAbs().maxCoeff()));
+    });
+}
+
+TEST_CASE("the loader refuses headers and tensors that do not fit together, naming the problem") {
+    const Model model = tiny_model(AttentionKind::kAdditive);
+    auto refused = [](const std::vector<uint8_t>& bytes) -> std::string {
+        try {
+            model_from_bytes(bytes.data(), bytes.size());
+        } catch (const ModelFileError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["format"] = "something-else"; })).find("format") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h.erase("config"); })).find("config") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["attention"] = "magic"; })).find("magic") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["embedding_size"] = -3; })).find("embedding_size") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["embedding_size"] = 6; })).find("shape") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["target_vocabulary"].erase(h["target_vocabulary"].size() - 1); }))
+              .find("vocabular") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["attention"] = "none"; })).find("unexpected tensor") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["source_vocabulary"][5] = "s4"; })).find("duplicate") != std::string::npos);
+
+    // A tensor missing from the table.
+    const auto bytes = serialize_model(model);
+    ModelFileContents contents = decode_model_file(bytes.data(), bytes.size());
+    std::vector<TensorToWrite> tensors;
+    for (const auto& t : contents.tensors) {
+        if (t.name != "attention_vector") tensors.push_back({t.name, t.rows, t.cols, t.data.data()});
+    }
+    const auto missing = encode_model_file(contents.header, tensors);
+    CHECK(refused(missing).find("attention_vector") != std::string::npos);
+}
+
+TEST_CASE("loading a missing file is an I/O error naming the path") {
+    CHECK_THROWS_WITH_AS(load_model("/nonexistent/dir/model.s2s"), doctest::Contains("/nonexistent/dir/model.s2s"), IoError);
+}

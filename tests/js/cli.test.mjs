@@ -1,0 +1,166 @@
+// The native CLI as a user runs it: flags, exit codes, the --json contract
+// of the design, training with checkpoints and resume, eval and bench.
+// A tiny model is trained from tests/fixtures in a few seconds first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = join(root, 'build', 'native', 'seq2seq');
+const fixture = join(root, 'tests', 'fixtures', 'tiny-en-fr.tsv');
+let work;
+let model;
+
+function run(args, input = '') {
+  const r = spawnSync(cli, args, { input, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const tinyModelFlags = [
+  '--data', fixture, '--dev-fraction', '0.1', '--min-frequency', '1',
+  '--embedding', '16', '--hidden', '16', '--decoder-hidden', '32', '--attention-size', '16',
+  '--output-hidden', '32', '--batch-size', '8', '--learning-rate', '0.01', '--warmup', '10',
+  '--eval-every', '50', '--eval-sentences', '5', '--threads', '2',
+];
+
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 's2s-cli-'));
+  model = join(work, 'tiny.s2s');
+  const r = run(['train', ...tinyModelFlags, '--steps', '150', '--checkpoint-dir', join(work, 'ck'), '--output', model]);
+  assert.equal(r.code, 0, r.err);
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('--help lists the four commands', () => {
+  const r = run(['--help']);
+  assert.equal(r.code, 0);
+  for (const command of ['translate', 'eval', 'train', 'bench']) assert.match(r.out, new RegExp(`\\n  ${command} `));
+});
+
+test('bad usage exits with 2 and a message naming the problem', () => {
+  const cases = [
+    [[], /usage: seq2seq/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['translate'], /needs --model/],
+    [['translate', '--model', model, '--bogus'], /unknown flag --bogus/],
+    [['translate', '--model', model, '--beam', '0'], /--beam must be a whole number from 1 to 16/],
+    [['translate', '--model', model, '--beam', 'abc'], /--beam must be/],
+    [['translate', '--model', model, '--beam'], /--beam needs a value/],
+    [['translate', '--model', join(work, 'nope.s2s')], /cannot open model file .*nope\.s2s/],
+    [['eval', '--model', model], /needs --data/],
+    [['eval', '--model', model, '--data', join(work, 'missing.tsv')], /missing\.tsv/],
+    [['train', '--data', fixture, '--output', join(work, 'x.s2s'), '--target-language', 'de'], /--target-language must be fr or zh/],
+    [['train', '--data', fixture, '--output', join(work, 'x.s2s'), '--attention', 'psychic'], /unknown attention 'psychic'/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, message, args.join(' '));
+  }
+});
+
+test('bad model files are refused with exit 2, never a crash', () => {
+  const good = readFileSync(model);
+  const files = {
+    'text.s2s': Buffer.from('hello, I am not a model\n'),
+    'empty.s2s': Buffer.alloc(0),
+    'truncated.s2s': good.subarray(0, Math.floor(good.length / 2)),
+    'flipped.s2s': Buffer.from(good.map((b, i) => (i === good.length - 7 ? b ^ 0x40 : b))),
+  };
+  for (const [name, bytes] of Object.entries(files)) {
+    const path = join(work, name);
+    writeFileSync(path, bytes);
+    const r = run(['translate', '--model', path], 'i eat .\n');
+    assert.equal(r.code, 2, `${name}: ${r.err}`);
+    assert.match(r.err, /error: .+/, name);
+  }
+});
+
+test('translate: one line out per line in, empty lines included', () => {
+  const r = run(['translate', '--model', model], 'I eat bread.\n\nThe cat is black.\n');
+  assert.equal(r.code, 0, r.err);
+  const lines = r.out.split('\n');
+  assert.equal(lines.length, 4);  // three lines and the final newline
+  assert.equal(lines[1], '');
+  assert.ok(lines[0].length > 0);
+});
+
+test('translate --json follows the design contract', () => {
+  const r = run(['translate', '--model', model, '--json'], 'I see the cat.\n');
+  assert.equal(r.code, 0, r.err);
+  const result = JSON.parse(r.out);
+  for (const key of ['text', 'sourceTokens', 'targetTokens', 'attention', 'score']) assert.ok(key in result, key);
+  assert.deepEqual(result.sourceTokens, ['i', 'see', 'the', 'cat', '.', '<eos>']);
+  assert.equal(result.attention.length, result.targetTokens.length);
+  for (const row of result.attention) {
+    assert.equal(row.length, result.sourceTokens.length);
+    assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4);
+    assert.ok(row.every((w) => w >= 0));
+  }
+});
+
+test('translate --beam N lists up to N hypotheses, best first', () => {
+  const r = run(['translate', '--model', model, '--json', '--beam', '3'], 'We drink water.\n');
+  assert.equal(r.code, 0, r.err);
+  const result = JSON.parse(r.out);
+  assert.ok(result.hypotheses.length >= 1 && result.hypotheses.length <= 3);
+  assert.equal(result.hypotheses[0].text, result.text);
+});
+
+test('translate survives unknown words, invalid UTF-8 and very long input', () => {
+  const input = Buffer.concat([
+    Buffer.from('xylophone zebra quantum .\n'),
+    Buffer.from([0x69, 0x20, 0xff, 0xfe, 0x20, 0x65, 0x61, 0x74, 0x0a]),
+    Buffer.from(`${'the cat '.repeat(400)}\n`),
+  ]);
+  const r = spawnSync(cli, ['translate', '--model', model, '--json'], { input, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const [unknown, invalid, long] = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.ok(unknown.sourceTokens.includes('<unk>'));
+  assert.ok(invalid.sourceTokens.length > 0);
+  assert.equal(long.truncated, true);
+  assert.equal(long.sourceTokens.length, 200);
+});
+
+test('eval prints corpus BLEU overall and by source length', () => {
+  const r = run(['eval', '--model', model, '--data', fixture, '--json']);
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out);
+  assert.ok(report.overall.bleu >= 0 && report.overall.bleu <= 100);
+  assert.deepEqual(report.by_length.map((b) => b.bucket), ['1-4', '5-7', '8-11', '12+']);
+  // 39 distinct English sentences in the fixture (two translations of "Go!").
+  assert.equal(report.overall.sentences, 39);
+  const text = run(['eval', '--model', model, '--data', fixture]);
+  assert.match(text.out, /^BLEU \d+\.\d\d/);
+});
+
+test('train writes checkpoints, stops on --max-minutes and resumes to the end', () => {
+  const ck = join(work, 'resume');
+  const output = join(work, 'resumed.s2s');
+  const common = ['train', ...tinyModelFlags, '--steps', '40', '--checkpoint-dir', ck, '--output', output];
+  const first = run([...common, '--max-minutes', '0.000001']);
+  assert.equal(first.code, 0, first.err);
+  assert.match(first.err, /continue with the same command and --resume/);
+  assert.ok(existsSync(join(ck, 'checkpoint.s2s')) && existsSync(join(ck, 'checkpoint.s2s.optimizer')));
+  assert.ok(!existsSync(output));
+  const second = run([...common, '--resume']);
+  assert.equal(second.code, 0, second.err);
+  assert.match(second.err, /resumed from .* at step 1\b/);
+  assert.match(second.err, /step 40\/40/);
+  assert.ok(existsSync(output));
+  const provenance = JSON.parse(run(['translate', '--model', output, '--json'], 'go .\n').out);
+  assert.ok(provenance.text !== undefined);
+});
+
+test('bench reports words per second', () => {
+  const r = run(['bench', '--model', model, '--repeat', '2', '--json']);
+  assert.equal(r.code, 0, r.err);
+  const result = JSON.parse(r.out);
+  assert.ok(result.words_per_second > 0);
+  assert.ok(result.gemm_gflops_one_thread > 0);
+});
