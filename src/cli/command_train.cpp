@@ -9,6 +9,7 @@
 #include "text/parallel_corpus.h"
 #include "train/trainer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -176,8 +177,13 @@ int run_train(const std::vector<std::string>& argv) {
                  pairs.size(), data.train_pairs, data.skipped_pairs, data.dev.size(), config.source_vocab_size,
                  config.target_vocab_size, model.params.count());
 
-    std::vector<SourceWithReferences> dev_sample(data.dev.begin(),
-                                                 data.dev.begin() + std::min<long>(eval_sentences, static_cast<long>(data.dev.size())));
+    // The data files are sorted by sentence length, so the periodic check
+    // takes every k-th development sentence: all lengths, not the shortest.
+    std::vector<SourceWithReferences> dev_sample;
+    const size_t stride = std::max<size_t>(1, data.dev.size() / static_cast<size_t>(eval_sentences));
+    for (size_t k = 0; k < data.dev.size() && static_cast<long>(dev_sample.size()) < eval_sentences; k += stride) {
+        dev_sample.push_back(data.dev[k]);
+    }
     nlohmann::json history = nlohmann::json::array();
     double previous_seconds = 0.0;
     Trainer trainer(model, data.train, options);
