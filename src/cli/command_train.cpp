@@ -16,6 +16,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <system_error>
+#include <unordered_set>
 
 namespace s2s::cli {
 
@@ -60,33 +62,74 @@ output:
   --dtype f32|f16         tensor storage in the output file (default f32)
 )";
 
+// Every data and vocabulary flag, parsed once (defaults live here only).
+struct DataOptions {
+    std::string path;
+    std::string target_language = "fr";
+    double dev_fraction = 0.03;
+    uint64_t split_seed = 1;
+    long max_source_words = 40;
+    int min_frequency = 2;
+    int max_source_vocab = 0;
+    int max_target_vocab = 0;
+
+    static DataOptions from(const Args& args) {
+        DataOptions o;
+        o.path = args.required("data");
+        o.target_language = args.string("target-language", o.target_language);
+        if (o.target_language != "fr" && o.target_language != "zh") {
+            throw UsageError("--target-language must be fr or zh, not '" + o.target_language + "'");
+        }
+        o.dev_fraction = args.real("dev-fraction", o.dev_fraction, 0.0, 0.5);
+        o.split_seed = static_cast<uint64_t>(args.integer("split-seed", static_cast<long>(o.split_seed), 0, 1L << 40));
+        o.max_source_words = args.integer("max-source-words", o.max_source_words, 1, 1000);
+        o.min_frequency = static_cast<int>(args.integer("min-frequency", o.min_frequency, 1, 1000000));
+        o.max_source_vocab = static_cast<int>(args.integer("max-source-vocab", 0, 0, 1000000));
+        o.max_target_vocab = static_cast<int>(args.integer("max-target-vocab", 0, 0, 1000000));
+        return o;
+    }
+};
+
 struct PreparedData {
     std::vector<Example> train;
     std::vector<SourceWithReferences> dev;
     Vocabulary source_vocabulary, target_vocabulary;
-    long train_pairs = 0, skipped_pairs = 0;
+    long train_pairs = 0, skipped_pairs = 0, leaked_pairs = 0;
 };
 
-PreparedData prepare_data(const std::vector<SentencePair>& pairs, const Args& args, const TokenizerSettings& source_tokenizer,
-                          const TokenizerSettings& target_tokenizer) {
-    const CorpusSplit split = split_by_source(pairs, args.real("dev-fraction", 0.03, 0.0, 0.5),
-                                              static_cast<uint64_t>(args.integer("split-seed", 1, 0, 1L << 40)));
-    const long max_words = args.integer("max-source-words", 40, 1, 1000);
+std::string joined(const std::vector<std::string>& tokens) {
+    std::string out;
+    for (const auto& t : tokens) out += t + ' ';
+    return out;
+}
+
+PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOptions& options,
+                          const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer) {
+    const CorpusSplit split = split_by_source(pairs, options.dev_fraction, options.split_seed);
+    // The split groups English sentences by their normalized text; two
+    // spellings that tokenize alike ("Go." and "Go .") could still land on
+    // both sides. Drop such training pairs so that no development source is
+    // ever seen in training.
+    std::unordered_set<std::string> dev_sources;
+    for (const auto& entry : split.dev) dev_sources.insert(joined(tokenize(entry.source, source_tokenizer)));
     std::vector<std::vector<std::string>> sources, targets;
     PreparedData out;
     for (const SentencePair& pair : split.train) {
         auto source = tokenize(pair.source, source_tokenizer);
         auto target = tokenize(pair.target, target_tokenizer);
-        if (source.empty() || target.empty() || count_words(source) > max_words) {
+        if (source.empty() || target.empty() || count_words(source) > options.max_source_words) {
             ++out.skipped_pairs;
+            continue;
+        }
+        if (dev_sources.count(joined(source)) != 0) {
+            ++out.leaked_pairs;
             continue;
         }
         sources.push_back(std::move(source));
         targets.push_back(std::move(target));
     }
-    const int min_frequency = static_cast<int>(args.integer("min-frequency", 2, 1, 1000000));
-    out.source_vocabulary = Vocabulary::build(sources, min_frequency, static_cast<int>(args.integer("max-source-vocab", 0, 0, 1000000)));
-    out.target_vocabulary = Vocabulary::build(targets, min_frequency, static_cast<int>(args.integer("max-target-vocab", 0, 0, 1000000)));
+    out.source_vocabulary = Vocabulary::build(sources, options.min_frequency, options.max_source_vocab);
+    out.target_vocabulary = Vocabulary::build(targets, options.min_frequency, options.max_target_vocab);
     for (size_t k = 0; k < sources.size(); ++k) {
         Example e{out.source_vocabulary.encode(sources[k]), out.target_vocabulary.encode(targets[k])};
         e.source.push_back(Vocabulary::kEos);
@@ -96,6 +139,16 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const Args& ar
     out.dev = split.dev;
     out.train_pairs = static_cast<long>(out.train.size());
     return out;
+}
+
+// Fails now, not after an hour of training, when PATH cannot be written.
+void check_writable(const std::string& path) {
+    const std::string probe = path + ".tmp";
+    {
+        std::ofstream out(probe);
+        if (!out) throw IoError("cannot write " + path + ": check that its folder exists and is writable");
+    }
+    std::filesystem::remove(probe);
 }
 
 void export_dev(const std::vector<SourceWithReferences>& dev, const std::string& path) {
@@ -127,11 +180,13 @@ int run_train(const std::vector<std::string>& argv) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    const std::string data_path = args.required("data");
+    const DataOptions data_options = DataOptions::from(args);
+    const std::string& data_path = data_options.path;
+    const std::string& language = data_options.target_language;
     const std::string output = args.required("output");
     const std::string name = args.string("name", std::filesystem::path(output).stem().string());
-    const std::string language = args.string("target-language", "fr");
-    if (language != "fr" && language != "zh") throw UsageError("--target-language must be fr or zh, not '" + language + "'");
+    check_writable(output);
+    if (args.has("export-dev")) check_writable(args.string("export-dev", ""));
     const std::string dtype_name = args.string("dtype", "f32");
     if (dtype_name != "f32" && dtype_name != "f16") throw UsageError("--dtype must be f32 or f16");
 
@@ -165,7 +220,7 @@ int run_train(const std::vector<std::string>& argv) {
 
     std::fprintf(stderr, "reading %s\n", data_path.c_str());
     const std::vector<SentencePair> pairs = read_sentence_pairs(data_path);
-    PreparedData data = prepare_data(pairs, args, model.source_tokenizer, model.target_tokenizer);
+    PreparedData data = prepare_data(pairs, data_options, model.source_tokenizer, model.target_tokenizer);
     if (args.has("export-dev")) export_dev(data.dev, args.string("export-dev", ""));
     model.source_vocabulary = data.source_vocabulary;
     model.target_vocabulary = data.target_vocabulary;
@@ -173,9 +228,11 @@ int run_train(const std::vector<std::string>& argv) {
     config.target_vocab_size = model.target_vocabulary.size();
     config.validate();
     model.params = random_parameters(config, options.seed);
-    std::fprintf(stderr, "%zu pairs: %ld for training (%ld skipped), %zu development sentences; vocabularies %d / %d; %ld parameters\n",
-                 pairs.size(), data.train_pairs, data.skipped_pairs, data.dev.size(), config.source_vocab_size,
-                 config.target_vocab_size, model.params.count());
+    std::fprintf(stderr,
+                 "%zu pairs: %ld for training (%ld skipped as empty or too long, %ld as development sources), "
+                 "%zu development sentences; vocabularies %d / %d; %ld parameters\n",
+                 pairs.size(), data.train_pairs, data.skipped_pairs, data.leaked_pairs, data.dev.size(),
+                 config.source_vocab_size, config.target_vocab_size, model.params.count());
 
     // The data files are sorted by sentence length, so the periodic check
     // takes every k-th development sentence: all lengths, not the shortest.
@@ -197,7 +254,9 @@ int run_train(const std::vector<std::string>& argv) {
     } else if (args.has("resume")) {
         std::fprintf(stderr, "no checkpoint at %s; starting from scratch\n", checkpoint.c_str());
     }
-    std::filesystem::create_directories(checkpoint_dir);
+    std::error_code error;
+    std::filesystem::create_directories(checkpoint_dir, error);
+    if (error) throw IoError("cannot create the checkpoint folder " + checkpoint_dir + ": " + error.message());
 
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
@@ -214,8 +273,8 @@ int run_train(const std::vector<std::string>& argv) {
                       {"license", "CC-BY 2.0 France"},
                       {"attribution", "Tatoeba.org and manythings.org/anki"}}},
             {"split", {{"method", "by English sentence, FNV-1a hash"},
-                       {"dev_fraction", args.real("dev-fraction", 0.03, 0.0, 0.5)},
-                       {"seed", args.integer("split-seed", 1, 0, 1L << 40)},
+                       {"dev_fraction", data_options.dev_fraction},
+                       {"seed", data_options.split_seed},
                        {"train_pairs", data.train_pairs},
                        {"dev_sentences", data.dev.size()}}},
             {"training", {{"steps", trainer.steps_done()},
@@ -228,8 +287,10 @@ int run_train(const std::vector<std::string>& argv) {
                           {"clip_norm", options.clip_norm},
                           {"threads", options.threads},
                           {"seed", options.seed},
-                          {"min_frequency", args.integer("min-frequency", 2, 1, 1000000)},
-                          {"max_source_words", args.integer("max-source-words", 40, 1, 1000)},
+                          {"min_frequency", data_options.min_frequency},
+                          {"max_source_vocab", data_options.max_source_vocab},
+                          {"max_target_vocab", data_options.max_target_vocab},
+                          {"max_source_words", data_options.max_source_words},
                           {"wall_seconds", seconds},
                           {"tokens_per_second", elapsed() > 0 ? tokens_this_run / elapsed() : 0.0},
                           {"dev_bleu_history", history}}},

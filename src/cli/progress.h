@@ -11,7 +11,7 @@ namespace s2s::cli {
 class ProgressBar {
 public:
     ProgressBar(long total, long start, int interval);
-    // done: steps finished; tokens: target tokens of this step.
+    // done: steps finished; tokens: source and target tokens of this step.
     void update(long done, double loss, long tokens);
     void message(const std::string& line);  // printed on its own line
     void finish();

@@ -31,7 +31,8 @@ struct TokenChoice {
 
 struct Hypothesis {
     std::vector<int> tokens;                      // output ids, ending with <eos> when finished
-    std::vector<std::vector<float>> attention;    // one row per output token, S columns, each row sums to 1
+    std::vector<std::vector<float>> attention;    // one row per output token, S columns, each row sums to 1;
+                                                  // empty for the fixed-context baseline, which has no attention
     std::vector<float> token_log_probs;           // log p of each output token
     std::vector<std::vector<TokenChoice>> alternatives;  // per position, when requested
     double log_prob = 0.0;                        // sum of token_log_probs

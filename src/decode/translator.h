@@ -16,7 +16,8 @@ namespace s2s {
 struct TranslationHypothesis {
     std::string text;                          // detokenized, without <eos>
     std::vector<std::string> target_tokens;    // as the model wrote them, with "<eos>" last when finished
-    std::vector<std::vector<float>> attention; // rows = target tokens, columns = source tokens, rows sum to 1
+    std::vector<std::vector<float>> attention; // rows = target tokens, columns = source tokens, rows sum to 1;
+                                               // empty for the fixed-context baseline
     std::vector<std::vector<std::pair<std::string, float>>> alternatives;  // per target token, when asked
     double score = 0.0;                        // length-normalized log probability
     double log_prob = 0.0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <exception>
 #ifndef __EMSCRIPTEN__
 #include <thread>
 #endif
@@ -39,10 +40,23 @@ Evaluation evaluate_model(const Model& model, const std::vector<SourceWithRefere
         }
     };
 #ifndef __EMSCRIPTEN__
+    // An exception must not escape a thread: keep it and rethrow it here.
+    std::vector<std::exception_ptr> errors(static_cast<size_t>(std::max(threads, 1)));
+    auto guarded = [&](size_t worker) {
+        try {
+            work();
+        } catch (...) {
+            errors[worker] = std::current_exception();
+            next = data.size();  // the others stop early
+        }
+    };
     std::vector<std::thread> pool;
-    for (int i = 1; i < threads; ++i) pool.emplace_back(work);
-    work();
+    for (int i = 1; i < threads; ++i) pool.emplace_back(guarded, static_cast<size_t>(i));
+    guarded(0);
     for (auto& t : pool) t.join();
+    for (const auto& error : errors) {
+        if (error) std::rethrow_exception(error);
+    }
 #else
     (void)threads;
     work();

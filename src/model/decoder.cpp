@@ -75,15 +75,10 @@ void decoder_forward(const Parameters& params, const ModelConfig& config, const 
     out.output_input.middleRows(D, C) = out.contexts;
     out.output_input.bottomRows(E) = out.embedded;
     output_layer_forward(params, out.output_input, out.output_hidden);
-    if (random != nullptr && dropout > 0.0f) {
-        out.output_dropout.resize(out.output_hidden.rows(), out.output_hidden.cols());
-        const float keep_scale = 1.0f / (1.0f - dropout);
-        for (Eigen::Index i = 0; i < out.output_dropout.size(); ++i) {
-            out.output_dropout.data()[i] = random->uniform() < dropout ? 0.0f : keep_scale;
-        }
+    draw_dropout_scale(out.output_hidden.rows(), out.output_hidden.cols(), dropout, random, out.output_dropout);
+    if (out.output_dropout.size() != 0) {
         logits_forward(params, (out.output_hidden.array() * out.output_dropout.array()).matrix(), out.logits);
     } else {
-        out.output_dropout.resize(0, 0);
         logits_forward(params, out.output_hidden, out.logits);
     }
 }
@@ -190,8 +185,8 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     for (int k = 0; k < K; ++k) embedded.col(k) = params.target_embedding.col(previous_tokens[k]);
 
     Matrix contexts(C, K);
-    out.attention.resize(S, K);
     if (config.attention != AttentionKind::kNone) {
+        out.attention.resize(S, K);
         // The training code works on time-major batches; lay the one source
         // out as K identical sentences.
         Matrix states(C, S * K), keys(source.keys.rows(), S * K);
@@ -205,7 +200,7 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
         if (config.attention == AttentionKind::kAdditive) hidden.resize(config.attention_size, S * K);
         attention_step_forward(params, config, in, previous_states, out.attention, contexts, &hidden);
     } else {
-        out.attention.setZero();
+        out.attention.resize(0, K);  // the baseline attends to nothing
         contexts.colwise() = source.final_state.col(0);
     }
 

@@ -58,7 +58,7 @@ EncodedSource encode_source(const Parameters& params, const ModelConfig& config,
 
 struct DecoderStep {
     Matrix states;        // s_t (D, K)
-    Matrix attention;     // a_t (S, K); zeros for the baseline, which attends to nothing
+    Matrix attention;     // a_t (S, K); (0, K) for the baseline, which attends to nothing
     Matrix log_probs;     // log p(y_t | ...) (Vt, K)
 };
 

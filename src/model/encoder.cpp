@@ -7,18 +7,20 @@ void embed_tokens(const Matrix& embedding, const std::vector<int>& tokens, float
     const int E = static_cast<int>(embedding.rows());
     embedded.resize(E, static_cast<Eigen::Index>(tokens.size()));
     for (size_t k = 0; k < tokens.size(); ++k) embedded.col(k) = embedding.col(tokens[k]);
-    if (random != nullptr && dropout > 0.0f) {
-        // Inverted dropout (Srivastava et al., 2014): scale at training time
-        // so inference needs no change.
-        dropout_scale.resize(embedded.rows(), embedded.cols());
-        const float keep_scale = 1.0f / (1.0f - dropout);
-        for (Eigen::Index i = 0; i < dropout_scale.size(); ++i) {
-            dropout_scale.data()[i] = random->uniform() < dropout ? 0.0f : keep_scale;
-        }
-        embedded.array() *= dropout_scale.array();
-    } else {
-        dropout_scale.resize(0, 0);
+    draw_dropout_scale(embedded.rows(), embedded.cols(), dropout, random, dropout_scale);
+    if (dropout_scale.size() != 0) embedded.array() *= dropout_scale.array();
+}
+
+void draw_dropout_scale(Eigen::Index rows, Eigen::Index cols, float dropout, Random* random, Matrix& scale) {
+    if (random == nullptr || dropout <= 0.0f) {
+        scale.resize(0, 0);
+        return;
     }
+    // Inverted dropout (Srivastava et al., 2014): scale at training time so
+    // inference needs no change.
+    scale.resize(rows, cols);
+    const float keep_scale = 1.0f / (1.0f - dropout);
+    for (Eigen::Index i = 0; i < scale.size(); ++i) scale.data()[i] = random->uniform() < dropout ? 0.0f : keep_scale;
 }
 
 void embed_tokens_backward(const std::vector<int>& tokens, const Matrix& dropout_scale, Matrix d_embedded,

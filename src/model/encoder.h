@@ -47,6 +47,9 @@ void encoder_backward(const Parameters& params, const ModelConfig& config, const
 // Embedding lookup with optional inverted dropout (shared by encoder and decoder).
 void embed_tokens(const Matrix& embedding, const std::vector<int>& tokens, float dropout, Random* random,
                   Matrix& embedded, Matrix& dropout_scale);
+// A (rows, cols) matrix of 0 and 1/(1-dropout) entries; empty when random is
+// null or dropout is 0 (no dropout).
+void draw_dropout_scale(Eigen::Index rows, Eigen::Index cols, float dropout, Random* random, Matrix& scale);
 // Scatter-adds d_embedded columns into the embedding gradient.
 void embed_tokens_backward(const std::vector<int>& tokens, const Matrix& dropout_scale, Matrix d_embedded,
                            Matrix& d_embedding);

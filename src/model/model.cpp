@@ -2,9 +2,7 @@
 
 #include "common/error.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
+#include <algorithm>
 #include <map>
 
 namespace s2s {
@@ -69,8 +67,9 @@ void save_model(const Model& model, const std::string& path, TensorDtype dtype) 
     write_model_file(path, model_header(model), tensors_to_write(model, dtype, storage));
 }
 
-Model model_from_bytes(const uint8_t* bytes, size_t size) {
-    ModelFileContents contents = decode_model_file(bytes, size);
+namespace {
+
+Model model_from_contents(const ModelFileContents& contents) {
     const nlohmann::json& header = contents.header;
     const auto& format = require(header, "format");
     if (!format.is_string() || format.get<std::string>() != kFormatName) {
@@ -91,53 +90,48 @@ Model model_from_bytes(const uint8_t* bytes, size_t size) {
     }
     if (auto it = header.find("provenance"); it != header.end()) model.provenance = *it;
 
-    std::map<std::string, LoadedTensor*> by_name;
-    for (auto& t : contents.tensors) by_name[t.name] = &t;
-    model.params = zero_parameters(model.config);
-    size_t used = 0;
-    model.params.for_each_tensor([&](const std::string& name, Matrix& m) {
-        if (m.size() == 0) return;
-        auto it = by_name.find(name);
-        if (it == by_name.end()) {
-            throw ModelFileError("model file has no tensor '" + name + "', which a " +
+    // Check every shape against the table before allocating anything, so
+    // a header with huge sizes cannot ask for more memory than the file's
+    // own tensors hold.
+    const std::vector<TensorShape> shapes = parameter_shapes(model.config);
+    std::map<std::string, const LoadedTensor*> table;
+    for (const auto& t : contents.tensors) table[t.name] = &t;
+    for (const TensorShape& shape : shapes) {
+        auto it = table.find(shape.name);
+        if (it == table.end()) {
+            throw ModelFileError("model file has no tensor '" + shape.name + "', which a " +
                                  attention_kind_name(model.config.attention) + " model needs; the file is incomplete");
         }
-        const LoadedTensor& t = *it->second;
-        if (t.rows != m.rows() || t.cols != m.cols()) {
-            throw ModelFileError("model tensor '" + name + "' has shape " + std::to_string(t.rows) + "x" +
-                                 std::to_string(t.cols) + " but the config needs " + std::to_string(m.rows()) + "x" +
-                                 std::to_string(m.cols()));
-        }
-        m = Eigen::Map<const RowMajorMatrix>(t.data.data(), t.rows, t.cols);
-        ++used;
-    });
-    if (used != contents.tensors.size()) {
-        for (const auto& t : contents.tensors) {
-            bool known = false;
-            model.params.for_each_tensor([&](const std::string& name, const Matrix& m) {
-                if (name == t.name && m.size() != 0) known = true;
-            });
-            if (!known) throw ModelFileError("model file has an unexpected tensor '" + t.name + "'");
+        if (it->second->rows != shape.rows || it->second->cols != shape.cols) {
+            throw ModelFileError("model tensor '" + shape.name + "' has shape " + std::to_string(it->second->rows) +
+                                 "x" + std::to_string(it->second->cols) + " but the config needs " +
+                                 std::to_string(shape.rows) + "x" + std::to_string(shape.cols));
         }
     }
+    if (table.size() != shapes.size()) {
+        for (const auto& [name, tensor] : table) {
+            const bool expected = std::any_of(shapes.begin(), shapes.end(), [&](const TensorShape& s) { return s.name == name; });
+            if (!expected) throw ModelFileError("model file has an unexpected tensor '" + name + "'");
+        }
+    }
+    model.params.for_each_tensor([&](const std::string& name, Matrix& m) {
+        auto it = table.find(name);
+        if (it == table.end()) return;  // not part of this variant
+        m = Eigen::Map<const RowMajorMatrix>(it->second->data.data(), it->second->rows, it->second->cols);
+    });
     return model;
 }
 
+}  // namespace
+
+Model model_from_bytes(const uint8_t* bytes, size_t size) { return model_from_contents(decode_model_file(bytes, size)); }
+
 Model load_model(const std::string& path) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (file == nullptr) {
-        throw IoError("cannot open model file " + path + ": " + std::strerror(errno) +
-                      "; check the path (shipped models are in models/)");
-    }
-    std::vector<uint8_t> bytes;
-    uint8_t buffer[1 << 16];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) bytes.insert(bytes.end(), buffer, buffer + n);
-    const bool failed = std::ferror(file) != 0;
-    std::fclose(file);
-    if (failed) throw IoError("cannot read model file " + path);
+    // read_model_file names the path in its errors; add it to the header
+    // checks' errors too.
+    const ModelFileContents contents = read_model_file(path);
     try {
-        return model_from_bytes(bytes.data(), bytes.size());
+        return model_from_contents(contents);
     } catch (const ModelFileError& e) {
         throw ModelFileError(path + ": " + e.what());
     }

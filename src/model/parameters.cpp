@@ -15,11 +15,11 @@ float Random::uniform() { return static_cast<float>(next() >> 40) * (1.0f / 1677
 
 namespace {
 
-void shape_gru(GruWeights& gru, int input, int hidden) {
-    gru.input_weights = Matrix::Zero(3 * hidden, input);
-    gru.state_weights = Matrix::Zero(3 * hidden, hidden);
-    gru.input_bias = Matrix::Zero(3 * hidden, 1);
-    gru.state_bias = Matrix::Zero(3 * hidden, 1);
+void add_gru(std::vector<TensorShape>& shapes, const std::string& prefix, int input, int hidden) {
+    shapes.push_back({prefix + ".input_weights", 3 * hidden, input});
+    shapes.push_back({prefix + ".state_weights", 3 * hidden, hidden});
+    shapes.push_back({prefix + ".input_bias", 3 * hidden, 1});
+    shapes.push_back({prefix + ".state_bias", 3 * hidden, 1});
 }
 
 }  // namespace
@@ -30,35 +30,51 @@ long Parameters::count() const {
     return total;
 }
 
-Parameters zero_parameters(const ModelConfig& config) {
+std::vector<TensorShape> parameter_shapes(const ModelConfig& config) {
     const int E = config.embedding_size, H = config.encoder_hidden_size, C = config.context_size();
     const int D = config.decoder_hidden_size, A = config.attention_size, P = config.output_hidden_size;
-    Parameters p;
-    p.source_embedding = Matrix::Zero(E, config.source_vocab_size);
-    p.target_embedding = Matrix::Zero(E, config.target_vocab_size);
-    shape_gru(p.encoder_forward, E, H);
-    shape_gru(p.encoder_backward, E, H);
-    p.init_weights = Matrix::Zero(D, C);
-    p.init_bias = Matrix::Zero(D, 1);
+    std::vector<TensorShape> shapes = {
+        {"source_embedding", E, config.source_vocab_size},
+        {"target_embedding", E, config.target_vocab_size},
+    };
+    add_gru(shapes, "encoder_forward", E, H);
+    add_gru(shapes, "encoder_backward", E, H);
+    shapes.push_back({"init_weights", D, C});
+    shapes.push_back({"init_bias", D, 1});
     switch (config.attention) {
         case AttentionKind::kAdditive:
-            p.attention_query = Matrix::Zero(A, D);
-            p.attention_key = Matrix::Zero(A, C);
-            p.attention_vector = Matrix::Zero(A, 1);
+            shapes.push_back({"attention_query", A, D});
+            shapes.push_back({"attention_key", A, C});
+            shapes.push_back({"attention_vector", A, 1});
             break;
         case AttentionKind::kGeneral:
-            p.attention_key = Matrix::Zero(D, C);
+            shapes.push_back({"attention_key", D, C});
             break;
         case AttentionKind::kDot:
         case AttentionKind::kScaledDot:
         case AttentionKind::kNone:
-            break;
+            break;  // no attention parameters
     }
-    shape_gru(p.decoder, E + C, D);
-    p.output_hidden_weights = Matrix::Zero(P, D + C + E);
-    p.output_hidden_bias = Matrix::Zero(P, 1);
-    p.output_weights = Matrix::Zero(config.target_vocab_size, P);
-    p.output_bias = Matrix::Zero(config.target_vocab_size, 1);
+    add_gru(shapes, "decoder", E + C, D);
+    shapes.push_back({"output_hidden_weights", P, D + C + E});
+    shapes.push_back({"output_hidden_bias", P, 1});
+    shapes.push_back({"output_weights", config.target_vocab_size, P});
+    shapes.push_back({"output_bias", config.target_vocab_size, 1});
+    return shapes;
+}
+
+Parameters zero_parameters(const ModelConfig& config) {
+    const std::vector<TensorShape> shapes = parameter_shapes(config);
+    Parameters p;
+    size_t next = 0;
+    p.for_each_tensor([&](const std::string& name, Matrix& m) {
+        if (next < shapes.size() && shapes[next].name == name) {
+            m = Matrix::Zero(shapes[next].rows, shapes[next].cols);
+            ++next;
+        } else {
+            m.resize(0, 0);
+        }
+    });
     return p;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace s2s {
 
@@ -77,6 +78,17 @@ private:
         f(prefix + ".state_bias", gru.state_bias);
     }
 };
+
+struct TensorShape {
+    std::string name;  // as in for_each_tensor
+    int rows = 0;
+    int cols = 0;
+};
+
+// The non-empty tensors a model of `config` has, in for_each_tensor order:
+// the one place that knows every shape. The loader checks a file against it
+// before allocating anything.
+std::vector<TensorShape> parameter_shapes(const ModelConfig& config);
 
 // Zero tensors of the right shapes for `config` (for gradients and moments).
 Parameters zero_parameters(const ModelConfig& config);

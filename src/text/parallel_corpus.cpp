@@ -19,24 +19,12 @@ bool is_blank(const std::string& line) {
     return line.find_first_not_of(" \t\v\f\r\n") == std::string::npos;
 }
 
-// Same separators as the tokenizer: sentences that differ only in the kind
-// of space between words are the same sentence.
-bool is_space(char32_t cp) {
-    switch (cp) {
-        case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20:
-        case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
-        case 0x202F: case 0x205F: case 0x3000: case 0xFEFF:
-            return true;
-        default:
-            return cp >= 0x2000 && cp <= 0x200B;
-    }
-}
 
 std::string normalize_source(const std::string& source) {
     std::string out;
     bool pending_space = false;
     for (char32_t cp : decode_utf8(to_lower_utf8(source))) {
-        if (is_space(cp)) {
+        if (is_unicode_space(cp)) {
             pending_space = !out.empty();  // drops leading spaces; trailing ones never get flushed
             continue;
         }

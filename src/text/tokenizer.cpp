@@ -6,19 +6,6 @@
 namespace s2s {
 namespace {
 
-// Beyond d2l's single ASCII space we also split on the other Unicode spaces
-// (and the zero-width ones): none of them can carry meaning inside a token,
-// and a stray one would otherwise create a distinct vocabulary entry.
-bool is_space(char32_t cp) {
-    switch (cp) {
-        case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20:
-        case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029:
-        case 0x202F: case 0x205F: case 0x3000: case 0xFEFF:
-            return true;
-        default:
-            return cp >= 0x2000 && cp <= 0x200B;
-    }
-}
 
 bool is_split_mark(char32_t cp) { return cp == ',' || cp == '.' || cp == '!' || cp == '?'; }
 
@@ -123,7 +110,7 @@ std::vector<std::string> tokenize_words(const std::vector<char32_t>& text) {
     };
     for (size_t i = 0; i < text.size(); ++i) {
         const char32_t cp = text[i];
-        if (is_space(cp)) {
+        if (is_unicode_space(cp)) {
             flush();
             continue;
         }
@@ -146,7 +133,7 @@ std::vector<std::string> tokenize_words(const std::vector<char32_t>& text) {
 std::vector<std::string> tokenize_characters(const std::vector<char32_t>& text) {
     std::vector<std::string> tokens;
     for (char32_t cp : text) {
-        if (!is_space(cp)) tokens.push_back(encode_utf8(cp));
+        if (!is_unicode_space(cp)) tokens.push_back(encode_utf8(cp));
     }
     return tokens;
 }
@@ -214,7 +201,7 @@ std::string detokenize(const std::vector<std::string>& input, const TokenizerSet
         bool attach = i == 0 || token == "," || token == ".";
         if (is_exclamation_or_question(token)) {
             // French puts a (thin) space before ! and ?, but "?!" stays together.
-            attach = !french || is_exclamation_or_question(tokens[i - 1]);
+            attach = i == 0 || !french || is_exclamation_or_question(tokens[i - 1]);
         }
         if (!attach) out += ' ';
         out += token;

@@ -25,6 +25,12 @@ std::string encode_utf8(char32_t code_point);
 // One string per code point, in order: the character-level view of `text`.
 std::vector<std::string> split_characters(std::string_view text);
 
+// Whitespace for tokenizing and for grouping sentences: beyond d2l's ASCII
+// space, the other Unicode spaces and the zero-width ones, since none of them
+// can carry meaning inside a token and a stray one would otherwise make a
+// distinct vocabulary entry (or a distinct English sentence).
+bool is_unicode_space(char32_t code_point);
+
 // Lowercase for ASCII, Latin-1 Supplement, Latin Extended-A, Greek and
 // Cyrillic; other code points are returned as they are.
 std::string to_lower_utf8(std::string_view text);

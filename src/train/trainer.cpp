@@ -2,9 +2,11 @@
 
 #include "common/error.h"
 #include "model/model_file.h"
+#include "text/parallel_corpus.h"
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <numeric>
 #include <thread>
 
@@ -47,7 +49,7 @@ const std::vector<const Example*>& BatchSchedule::batch(long epoch, long index) 
 
 Trainer::Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options)
     : model_(model), options_(options), schedule_(examples, options.batch_size, options.seed),
-      adam_(make_adam_state(model.config)) {
+      schedule_examples_(examples.size()), adam_(make_adam_state(model.config)) {
     if (options.threads < 1 || options.threads > 64) throw UsageError("threads must be between 1 and 64");
     if (options.total_steps < 1) throw UsageError("steps must be at least 1");
     if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw UsageError("dropout must be in [0, 1)");
@@ -94,10 +96,23 @@ StepReport Trainer::step() {
     if (shards == 1) {
         run_shard(0);
     } else {
+        // An exception must not escape a thread (that would terminate the
+        // process): keep the first one and rethrow it here.
+        std::vector<std::exception_ptr> errors(shards);
+        auto guarded = [&](int shard) {
+            try {
+                run_shard(shard);
+            } catch (...) {
+                errors[shard] = std::current_exception();
+            }
+        };
         std::vector<std::thread> threads;
-        for (int s = 1; s < shards; ++s) threads.emplace_back(run_shard, s);
-        run_shard(0);
+        for (int s = 1; s < shards; ++s) threads.emplace_back(guarded, s);
+        guarded(0);
         for (auto& t : threads) t.join();
+        for (const auto& error : errors) {
+            if (error) std::rethrow_exception(error);
+        }
         for (int s = 1; s < shards; ++s) add_into(shard_gradients_[0], shard_gradients_[s]);
     }
     StepReport report;
@@ -112,8 +127,45 @@ StepReport Trainer::step() {
     return report;
 }
 
+namespace {
+
+// Everything that decides what the next steps compute: resuming with any of
+// it changed would silently make a different run.
+nlohmann::json run_identity(const TrainerOptions& o, const Model& model, size_t examples) {
+    std::string vocabularies;
+    for (const auto& t : model.source_vocabulary.tokens()) vocabularies += t + '\n';
+    vocabularies += '\n';
+    for (const auto& t : model.target_vocabulary.tokens()) vocabularies += t + '\n';
+    return {{"batch size", o.batch_size},
+            {"steps", o.total_steps},
+            {"learning rate", o.learning_rate},
+            {"warm-up steps", o.warmup_steps},
+            {"final learning rate fraction", o.final_learning_rate_fraction},
+            {"clip norm", o.clip_norm},
+            {"dropout", o.dropout},
+            {"label smoothing", o.label_smoothing},
+            {"threads", o.threads},
+            {"seed", o.seed},
+            {"training examples", examples},
+            {"vocabularies (FNV-1a)", fnv1a64(vocabularies.data(), vocabularies.size())},
+            {"model config", to_json(model.config)}};
+}
+
+long checked_integer(const nlohmann::json& header, const char* field, const std::string& path) {
+    auto it = header.find(field);
+    if (it == header.end() || !it->is_number_integer() || it->get<long long>() < 0) {
+        throw ModelFileError(path + " has no valid '" + field + "'; it is not an optimizer state of this project");
+    }
+    return static_cast<long>(it->get<long long>());
+}
+
+}  // namespace
+
 void Trainer::save_checkpoint(const std::string& path) const {
-    save_model(model_, path);
+    // Two files, each written atomically; both carry the step, so a run
+    // killed between the two writes is detected on resume, not mixed.
+    Model snapshot = model_;
+    snapshot.provenance["checkpoint_step"] = adam_.step;
     std::vector<TensorToWrite> tensors;
     auto add = [&](const char* prefix, const Parameters& p) {
         p.for_each_tensor([&](const std::string& name, const Matrix& m) {
@@ -129,21 +181,41 @@ void Trainer::save_checkpoint(const std::string& path) const {
                                    {"step", adam_.step},
                                    {"epoch", epoch_},
                                    {"batch_index", batch_index_},
-                                   {"config", to_json(model_.config)}};
+                                   {"run", run_identity(options_, model_, schedule_examples_)}};
     write_model_file(path + ".optimizer", header, tensors);
+    save_model(snapshot, path);
 }
 
 void Trainer::load_checkpoint(const std::string& path) {
     Model saved = load_model(path);
-    if (to_json(saved.config) != to_json(model_.config)) {
-        throw ModelFileError("checkpoint " + path + " has a different model configuration than this run; "
-                             "use the same sizes or start without --resume");
-    }
     const ModelFileContents state = read_model_file(path + ".optimizer");
     const auto& header = state.header;
-    if (header.value("format", "") != "seq2seq-attention-optimizer" || !header.contains("step") ||
-        !header["step"].is_number_integer() || !header.contains("epoch") || !header.contains("batch_index")) {
+    const auto format = header.find("format");
+    if (format == header.end() || !format->is_string() || format->get<std::string>() != "seq2seq-attention-optimizer") {
         throw ModelFileError(path + ".optimizer is not an optimizer state of this project");
+    }
+    const long step = checked_integer(header, "step", path + ".optimizer");
+    const long epoch = checked_integer(header, "epoch", path + ".optimizer");
+    const long batch_index = checked_integer(header, "batch_index", path + ".optimizer");
+    const auto saved_step = saved.provenance.find("checkpoint_step");
+    if (saved_step == saved.provenance.end() || !saved_step->is_number_integer() || saved_step->get<long>() != step) {
+        throw ModelFileError("the checkpoint files " + path + " and " + path +
+                             ".optimizer are from different steps (the run was stopped while writing them); "
+                             "start over with a new --checkpoint-dir");
+    }
+    const nlohmann::json expected = run_identity(options_, model_, schedule_examples_);
+    const auto run = header.find("run");
+    if (run == header.end() || !run->is_object()) throw ModelFileError(path + ".optimizer does not record its run");
+    for (const auto& [what, value] : expected.items()) {
+        const auto it = run->find(what);
+        if (it == run->end() || *it != value) {
+            throw ModelFileError("cannot resume from " + path + ": it was made with " + what + " = " +
+                                 (it == run->end() ? std::string("(none)") : it->dump()) + " but this run has " +
+                                 value.dump() + "; resume with the same data and flags, or use a new --checkpoint-dir");
+        }
+    }
+    if (batch_index >= schedule_.batches_per_epoch()) {
+        throw ModelFileError(path + ".optimizer has a data position outside this data set");
     }
     AdamState adam = make_adam_state(model_.config);
     size_t index = 0;
@@ -160,12 +232,7 @@ void Trainer::load_checkpoint(const std::string& path) {
     };
     take("m.", adam.first_moment);
     take("v.", adam.second_moment);
-    adam.step = header["step"].get<long>();
-    const long epoch = header["epoch"].get<long>();
-    const long batch_index = header["batch_index"].get<long>();
-    if (adam.step < 0 || epoch < 0 || batch_index < 0 || batch_index >= schedule_.batches_per_epoch()) {
-        throw ModelFileError(path + ".optimizer has a data position outside this data set; was it made with other data?");
-    }
+    adam.step = step;
     model_.params = std::move(saved.params);
     adam_ = std::move(adam);
     epoch_ = epoch;

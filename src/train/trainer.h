@@ -56,6 +56,8 @@ struct StepReport {
 class Trainer {
 public:
     // `model` must have its config, vocabularies and initialized parameters.
+    // Both `model` and `examples` must outlive the trainer (it keeps
+    // references, not copies).
     Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options);
 
     StepReport step();
@@ -68,13 +70,15 @@ public:
     // state beside it (PATH.optimizer). Both written atomically.
     void save_checkpoint(const std::string& path) const;
     // Restores parameters, moments and data position. Throws ModelFileError
-    // when the checkpoint does not match this model's configuration.
+    // when the checkpoint's two files disagree, or when it was made with
+    // another configuration, other options or other data (naming which).
     void load_checkpoint(const std::string& path);
 
 private:
     Model& model_;
     TrainerOptions options_;
     BatchSchedule schedule_;
+    size_t schedule_examples_;
     AdamState adam_;
     std::vector<Parameters> shard_gradients_;
     long epoch_ = 0;

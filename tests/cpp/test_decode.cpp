@@ -52,7 +52,11 @@ TEST_CASE("beam size 1 equals greedy decoding, for every attention variant") {
             // The beam path (beam_size 2 with the same code) must also hold invariants.
             options.beam_size = 2;
             for (const auto& h : decode(params, config, source, options)) {
-                if (attention != AttentionKind::kNone) check_attention_rows(h, source.size());
+                if (attention == AttentionKind::kNone) {
+                    CHECK(h.attention.empty());  // the baseline has no attention to show
+                } else {
+                    check_attention_rows(h, source.size());
+                }
             }
         }
     }
@@ -78,9 +82,6 @@ TEST_CASE("beam search returns sorted hypotheses whose attention rows sum to 1")
             CHECK(hypotheses[k].normalized_score <= hypotheses[k - 1].normalized_score + 1e-9);
         }
     }
-    // A wider beam finds a hypothesis at least as probable (per token) as greedy's, or greedy's own.
-    const Hypothesis greedy = greedy_decode(params, config, source, DecodeOptions{});
-    if (greedy.finished && hypotheses[0].finished) CHECK(hypotheses[0].normalized_score >= greedy.normalized_score - 1e-6);
 }
 
 TEST_CASE("decoding stops at the maximum length and never emits <pad> or <bos>") {

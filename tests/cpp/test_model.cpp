@@ -121,3 +121,35 @@ TEST_CASE("the loader refuses headers and tensors that do not fit together, nami
 TEST_CASE("loading a missing file is an I/O error naming the path") {
     CHECK_THROWS_WITH_AS(load_model("/nonexistent/dir/model.s2s"), doctest::Contains("/nonexistent/dir/model.s2s"), IoError);
 }
+
+TEST_CASE("absurd sizes in a small file are refused before any allocation") {
+    const Model model = tiny_model(AttentionKind::kAdditive);
+    for (const char* field : {"encoder_hidden_size", "decoder_hidden_size", "embedding_size", "output_hidden_size"}) {
+        const auto bytes = with_header(model, [&](nlohmann::json& h) { h["config"][field] = 1 << 20; });
+        INFO(field);
+        CHECK_THROWS_AS(model_from_bytes(bytes.data(), bytes.size()), ModelFileError);
+    }
+}
+
+TEST_CASE("every single-byte corruption of a real model file is refused or harmless, never a crash") {
+    const Model model = tiny_model(AttentionKind::kGeneral);
+    const std::vector<uint8_t> good = serialize_model(model);
+    long refused = 0, loaded = 0;
+    for (size_t i = 0; i < good.size(); ++i) {
+        std::vector<uint8_t> bad = good;
+        bad[i] ^= 0x5a;
+        try {
+            model_from_bytes(bad.data(), bad.size());
+            ++loaded;  // a byte of a string in the header (a token, a provenance value)
+        } catch (const ModelFileError&) {
+            ++refused;
+        }
+    }
+    MESSAGE(refused, " of ", good.size(), " corruptions refused");
+    CHECK(refused + loaded == static_cast<long>(good.size()));
+    // Every tensor byte is covered by the checksum.
+    CHECK(refused > static_cast<long>(good.size()) / 2);
+    for (size_t length = 0; length < good.size(); length += 7) {
+        CHECK_THROWS_AS(model_from_bytes(good.data(), length), ModelFileError);
+    }
+}

@@ -202,6 +202,16 @@ TEST_CASE("detokenize joins words with the language's typography") {
     CHECK(s2s::detokenize({"hello", "world"}, kChinese) == "Hello world");  // whole Latin words keep a space
 }
 
+TEST_CASE("detokenize takes any token sequence a model can write, including punctuation first") {
+    // A model's output is arbitrary: a leading ! or ? once read before the
+    // first token.
+    for (const auto& settings : {kEnglish, kFrench, kChinese}) {
+        CHECK(s2s::detokenize({"?"}, settings) == "?");
+        CHECK(s2s::detokenize({"!", "bonjour"}, settings).rfind("!", 0) == 0);
+        CHECK(s2s::detokenize({".", ",", "?", "!"}, settings).size() >= 4);
+    }
+}
+
 TEST_CASE("detokenize(tokenize(x)) gives x back for canonical sentences") {
     for (const char* s : {"Go.", "I'm home.", "Wait!", "Really?", "It costs 3.50.", "Hi, there."}) {
         CHECK(s2s::detokenize(s2s::tokenize(s, kEnglish), kEnglish) == s);

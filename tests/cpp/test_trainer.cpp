@@ -8,6 +8,8 @@
 
 #include <filesystem>
 
+#include <unistd.h>
+
 using namespace s2s;
 
 namespace {
@@ -57,7 +59,7 @@ TEST_CASE("training is repeatable with a seed, and resuming a checkpoint continu
     CHECK(same_parameters(straight.model.params, again.model.params));
 
     ToyTask interrupted = small_task(AttentionKind::kAdditive);
-    const auto path = (std::filesystem::temp_directory_path() / "s2s_test_checkpoint.s2s").string();
+    const auto path = (std::filesystem::temp_directory_path() / ("s2s_test_checkpoint_" + std::to_string(::getpid()) + ".s2s")).string();
     {
         Trainer first(interrupted.model, interrupted.train, small_options());
         for (int s = 0; s < 25; ++s) first.step();  // 500 / 16 = 32 batches an epoch: stops mid-epoch, and the resumed run crosses into the next
@@ -70,10 +72,26 @@ TEST_CASE("training is repeatable with a seed, and resuming a checkpoint continu
     for (int s = 25; s < 40; ++s) second.step();
     CHECK(same_parameters(straight.model.params, resumed.model.params));
 
-    // A checkpoint of another configuration is refused, not loaded.
+    // A checkpoint of another configuration, or made with other options, is
+    // refused, not loaded.
     ToyTask other = small_task(AttentionKind::kNone);
     Trainer third(other.model, other.train, small_options());
     CHECK_THROWS_AS(third.load_checkpoint(path), ModelFileError);
+    ToyTask same = small_task(AttentionKind::kAdditive);
+    TrainerOptions changed = small_options();
+    changed.batch_size = 8;
+    Trainer fourth(same.model, same.train, changed);
+    CHECK_THROWS_WITH_AS(fourth.load_checkpoint(path), doctest::Contains("batch size"), ModelFileError);
+
+    // The two files of a checkpoint from different steps (a run stopped
+    // between the two writes) are refused.
+    second.save_checkpoint(path + ".later");
+    std::filesystem::copy_file(path + ".later", path, std::filesystem::copy_options::overwrite_existing);
+    ToyTask mixed = small_task(AttentionKind::kAdditive);
+    Trainer fifth(mixed.model, mixed.train, small_options());
+    CHECK_THROWS_WITH_AS(fifth.load_checkpoint(path), doctest::Contains("different steps"), ModelFileError);
+    std::filesystem::remove(path + ".later");
+    std::filesystem::remove(path + ".later.optimizer");
     std::filesystem::remove(path);
     std::filesystem::remove(path + ".optimizer");
 }

@@ -157,6 +157,26 @@ test('train writes checkpoints, stops on --max-minutes and resumes to the end', 
   assert.ok(provenance.text !== undefined);
 });
 
+test('resuming with different flags is refused, naming the flag', () => {
+  const ck = join(work, 'mismatch');
+  const output = join(work, 'mismatch.s2s');
+  const common = ['train', ...tinyModelFlags, '--steps', '40', '--checkpoint-dir', ck, '--output', output];
+  assert.equal(run([...common, '--max-minutes', '0.000001']).code, 0);
+  const r = run([...common.map((x) => (x === '8' ? '4' : x)), '--resume']);  // --batch-size 8 -> 4
+  assert.equal(r.code, 2, r.err);
+  assert.match(r.err, /batch size/);
+});
+
+test('the fixed-context baseline translates and reports no attention matrix', () => {
+  const output = join(work, 'fixed.s2s');
+  const r = run(['train', ...tinyModelFlags, '--attention', 'none', '--steps', '30', '--checkpoint-dir', join(work, 'fixed'),
+    '--output', output]);
+  assert.equal(r.code, 0, r.err);
+  const result = JSON.parse(run(['translate', '--model', output, '--json'], 'I eat bread.\n').out);
+  assert.ok(result.targetTokens.length > 0);
+  assert.deepEqual(result.attention, []);
+});
+
 test('bench reports words per second', () => {
   const r = run(['bench', '--model', model, '--repeat', '2', '--json']);
   assert.equal(r.code, 0, r.err);
