@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace s2s::cli {
@@ -73,8 +74,9 @@ double Args::real(const std::string& flag, double fallback, double min_value, do
     char* end = nullptr;
     const double value = std::strtod(it->second.c_str(), &end);
     if (it->second.empty() || *end != '\0' || errno != 0 || !std::isfinite(value) || value < min_value || value > max_value) {
-        throw UsageError("--" + flag + " must be a number from " + std::to_string(min_value) + " to " +
-                         std::to_string(max_value) + ", not '" + it->second + "'");
+        char range[96];
+        std::snprintf(range, sizeof range, "%g to %g", min_value, max_value);
+        throw UsageError("--" + flag + " must be a number from " + range + ", not '" + it->second + "'");
     }
     return value;
 }

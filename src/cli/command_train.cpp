@@ -222,6 +222,14 @@ int run_train(const std::vector<std::string>& argv) {
     const std::vector<SentencePair> pairs = read_sentence_pairs(data_path);
     PreparedData data = prepare_data(pairs, data_options, model.source_tokenizer, model.target_tokenizer);
     if (args.has("export-dev")) export_dev(data.dev, args.string("export-dev", ""));
+    if (data.train.empty()) {
+        throw DataError("no usable training pairs in " + data_path + " (" + std::to_string(pairs.size()) +
+                        " pairs read); check the file and --dev-fraction / --max-source-words");
+    }
+    if (data.source_vocabulary.size() <= Vocabulary::kNumSpecial || data.target_vocabulary.size() <= Vocabulary::kNumSpecial) {
+        throw DataError("no token of " + data_path + " occurs --min-frequency " + std::to_string(data_options.min_frequency) +
+                        " times on one side; lower --min-frequency or use more data");
+    }
     model.source_vocabulary = data.source_vocabulary;
     model.target_vocabulary = data.target_vocabulary;
     config.source_vocab_size = model.source_vocabulary.size();

@@ -56,6 +56,10 @@ test('bad usage exits with 2 and a message naming the problem', () => {
     [['eval', '--model', model, '--data', join(work, 'missing.tsv')], /missing\.tsv/],
     [['train', '--data', fixture, '--output', join(work, 'x.s2s'), '--target-language', 'de'], /--target-language must be fr or zh/],
     [['train', '--data', fixture, '--output', join(work, 'x.s2s'), '--attention', 'psychic'], /unknown attention 'psychic'/],
+    [['train', '--data', fixture, '--output', join(work, 'x.s2s'), '--dev-fraction', '0.9'], /--dev-fraction must be a number from 0 to 0.5/],
+    [['train', '--data', fixture, '--output', join(work, 'x.s2s'), '--min-frequency', '100'], /lower --min-frequency/],
+    [['train', '--data', fixture, '--output', join(work, 'no-such-dir', 'x.s2s')], /cannot write .*no-such-dir/],
+    [['train', '--data', join(work, 'missing.tsv'), '--output', join(work, 'x.s2s')], /cannot open data file/],
   ];
   for (const [args, message] of cases) {
     const r = run(args);
