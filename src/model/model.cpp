@@ -109,7 +109,8 @@ Model model_from_contents(const ModelFileContents& contents) {
         }
     }
     if (table.size() != shapes.size()) {
-        for (const auto& [name, tensor] : table) {
+        for (const auto& entry : table) {
+            const std::string& name = entry.first;  // (clang 14 cannot capture a structured binding)
             const bool expected = std::any_of(shapes.begin(), shapes.end(), [&](const TensorShape& s) { return s.name == name; });
             if (!expected) throw ModelFileError("model file has an unexpected tensor '" + name + "'");
         }
