@@ -10,7 +10,8 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'build', 'native', 'seq2seq');
+// S2S_CLI runs the same tests against another build (e.g. build/sanitize/seq2seq).
+const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
 const fixture = join(root, 'tests', 'fixtures', 'tiny-en-fr.tsv');
 let work;
 let model;
