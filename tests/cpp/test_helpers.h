@@ -9,6 +9,17 @@
 
 namespace s2s::testing {
 
+// Sets every size and the attention variant at once; vocabulary sizes stay.
+inline void set_architecture(ModelConfig& config, int embedding, int encoder_hidden, int decoder_hidden, int attention_size,
+                             int output_hidden, AttentionKind attention) {
+    config.embedding_size = embedding;
+    config.encoder_hidden_size = encoder_hidden;
+    config.decoder_hidden_size = decoder_hidden;
+    config.attention_size = attention_size;
+    config.output_hidden_size = output_hidden;
+    config.attention = attention;
+}
+
 // A tiny configuration for gradient checks: small enough to differentiate
 // numerically, big enough that every shape is distinct (a transposed
 // product would not compile or would be caught).
@@ -16,12 +27,8 @@ inline ModelConfig tiny_config(AttentionKind attention) {
     ModelConfig config;
     config.source_vocab_size = 11;
     config.target_vocab_size = 13;
-    config.embedding_size = 5;
-    config.encoder_hidden_size = 4;
-    config.decoder_hidden_size = attention == AttentionKind::kDot || attention == AttentionKind::kScaledDot ? 8 : 6;
-    config.attention_size = 7;
-    config.output_hidden_size = 9;
-    config.attention = attention;
+    const bool needs_equal_sizes = attention == AttentionKind::kDot || attention == AttentionKind::kScaledDot;
+    set_architecture(config, 5, 4, needs_equal_sizes ? 8 : 6, 7, 9, attention);
     return config;
 }
 

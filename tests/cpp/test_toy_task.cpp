@@ -2,6 +2,7 @@
 // for a few seconds on sequence reversal must solve it, and its attention
 // must become the mirrored alignment (target i looks at source L-1-i).
 #include "decode/search.h"
+#include "test_helpers.h"
 #include "train/trainer.h"
 
 #include <doctest/doctest.h>
@@ -19,12 +20,7 @@ ToyResult train_and_measure(AttentionKind attention, long steps) {
     ToyTask task = make_reversal_task(/*symbols=*/8, /*min_length=*/3, /*max_length=*/8, /*train_size=*/4000,
                                       /*test_size=*/200, /*seed=*/5);
     ModelConfig& config = task.model.config;
-    config.embedding_size = 16;
-    config.encoder_hidden_size = 32;
-    config.decoder_hidden_size = 32;
-    config.attention_size = 32;
-    config.output_hidden_size = 32;
-    config.attention = attention;
+    testing::set_architecture(config, 16, 32, 32, 32, 32, attention);
     task.model.params = random_parameters(config, 1);
 
     TrainerOptions options;

@@ -2,6 +2,7 @@
 // learning-rate schedule, and a fixed-context model that learns too.
 #include "common/error.h"
 #include "decode/search.h"
+#include "test_helpers.h"
 #include "train/trainer.h"
 
 #include <doctest/doctest.h>
@@ -16,14 +17,8 @@ namespace {
 
 ToyTask small_task(AttentionKind attention) {
     ToyTask task = make_reversal_task(6, 2, 5, 500, 50, 3);
-    ModelConfig& c = task.model.config;
-    c.embedding_size = 8;
-    c.encoder_hidden_size = 12;
-    c.decoder_hidden_size = 16;
-    c.attention_size = 10;
-    c.output_hidden_size = 12;
-    c.attention = attention;
-    task.model.params = random_parameters(c, 2);
+    testing::set_architecture(task.model.config, 8, 12, 16, 10, 12, attention);
+    task.model.params = random_parameters(task.model.config, 2);
     return task;
 }
 
