@@ -1,6 +1,7 @@
 #include "model/model_file.h"
 
 #include "common/error.h"
+#include "common/hash.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -34,8 +35,6 @@ constexpr size_t kMaxNameLength = 256;
 // WASM stack is small (64 KiB by default), so a header nested thousands deep
 // could overflow it long after a successful parse. Real headers nest 3 or 4.
 constexpr int kMaxHeaderDepth = 64;
-constexpr uint64_t kFnvOffsetBasis = 0xcbf29ce484222325ULL;
-constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
 
 const char* const kReDownload = "the file may be incomplete, download or copy it again";
 const char* const kDamaged = "the file is damaged, download or copy it again";
@@ -71,14 +70,6 @@ float bits_float(uint32_t bits) {
     return value;
 }
 
-uint64_t fnv1a64(const uint8_t* bytes, size_t size) {
-    uint64_t hash = kFnvOffsetBasis;
-    for (size_t i = 0; i < size; ++i) {
-        hash ^= bytes[i];
-        hash *= kFnvPrime;
-    }
-    return hash;
-}
 
 std::string hex64(uint64_t value) {
     char buffer[19];

@@ -13,7 +13,6 @@
 namespace s2s {
 namespace {
 
-constexpr uint64_t kFnvPrime = 0x100000001b3ULL;
 
 bool is_blank(const std::string& line) {
     return line.find_first_not_of(" \t\v\f\r\n") == std::string::npos;
@@ -152,15 +151,6 @@ std::vector<SourceWithReferences> group_by_source(const std::vector<SentencePair
     return group(pairs, normalized_sources(pairs), [](size_t) { return true; });
 }
 
-uint64_t fnv1a64(const void* data, size_t size, uint64_t seed) {
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    uint64_t hash = seed;
-    for (size_t i = 0; i < size; ++i) {
-        hash ^= bytes[i];
-        hash *= kFnvPrime;
-    }
-    return hash;
-}
 
 std::string file_fnv1a64_hex(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

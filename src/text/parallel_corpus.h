@@ -4,6 +4,8 @@
 // a development sentence is ever seen in training.
 #pragma once
 
+#include "common/hash.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,8 +45,8 @@ CorpusSplit split_by_source(const std::vector<SentencePair>& pairs, double dev_f
 // of first appearance: the evaluation view of a TSV file.
 std::vector<SourceWithReferences> group_by_source(const std::vector<SentencePair>& pairs);
 
-// 64-bit FNV-1a of a byte string (also used for file provenance hashes).
-uint64_t fnv1a64(const void* data, size_t size, uint64_t seed = 0xcbf29ce484222325ULL);
+// FNV-1a 64 (src/common/hash.h) of a whole file, as 16 hex digits: the data
+// file's fingerprint in a model's provenance.
 std::string file_fnv1a64_hex(const std::string& path);  // throws IoError
 
 }  // namespace s2s

@@ -2,7 +2,7 @@
 
 #include "common/error.h"
 #include "model/model_file.h"
-#include "text/parallel_corpus.h"
+#include "common/hash.h"
 
 #include <algorithm>
 #include <cmath>
