@@ -151,11 +151,10 @@ std::vector<SourceWithReferences> group_by_source(const std::vector<SentencePair
     return group(pairs, normalized_sources(pairs), [](size_t) { return true; });
 }
 
-
 std::string file_fnv1a64_hex(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw IoError("cannot open file " + path + " to hash it: " + std::strerror(errno) + "; check the path");
-    uint64_t hash = 0xcbf29ce484222325ULL;
+    uint64_t hash = kFnv1a64OffsetBasis;
     std::vector<char> buffer(1 << 16);
     while (in) {
         in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
