@@ -2,7 +2,7 @@
 // example sentences with every shipped model and draws the attention matrix
 // of each translation with shades of a block character.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,12 +40,14 @@ if (models.length === 0) {
   // No shipped model in this checkout: train a small one on the test
   // fixture (a few seconds) so the demo still shows attention at work.
   console.log('No model in models/ yet; training a small demonstration model on tests/fixtures (a few seconds)...');
-  const out = join(mkdtempSync(join(tmpdir(), 's2s-demo-')), 'demo.s2s');
+  const folder = mkdtempSync(join(tmpdir(), 's2s-demo-'));
+  process.on('exit', () => rmSync(folder, { recursive: true, force: true }));
+  const out = join(folder, 'demo.s2s');
   const r = spawnSync(cli, ['train', '--data', join(root, 'tests/fixtures/tiny-en-fr.tsv'), '--dev-fraction', '0.05',
     '--min-frequency', '1', '--embedding', '16', '--hidden', '32', '--decoder-hidden', '32', '--attention-size', '32',
     '--output-hidden', '32', '--batch-size', '8', '--steps', '400', '--learning-rate', '0.01', '--warmup', '20',
-    '--dropout', '0', '--eval-every', '0', '--checkpoint-dir', dirname(out), '--output', out], { stdio: ['ignore', 'inherit', 'ignore'] });
-  if (r.status !== 0) throw new Error('training the demonstration model failed');
+    '--dropout', '0', '--eval-every', '0', '--checkpoint-dir', dirname(out), '--output', out], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`training the demonstration model failed:\n${r.stderr}`);
   models = [out];
   // The fixture's vocabulary is tiny: show sentences it knows, unless the
   // user asked for their own.

@@ -32,8 +32,13 @@ if ((${#missing[@]})); then
   fi
 fi
 
-# npm ci when node_modules is missing or older than the lock file.
-if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+# npm ci when node_modules does not match the lock file (a stamp records
+# the lock file it was installed from; npm writes nothing when there are no
+# dependencies, so its own marker cannot be relied on).
+stamp=node_modules/.seq2seq-attention-lock
+if ! cmp -s package-lock.json "$stamp" 2>/dev/null; then
   echo "setup: npm ci"
   npm ci --no-audit --no-fund --loglevel=error
+  mkdir -p node_modules
+  cp package-lock.json "$stamp"
 fi

@@ -28,4 +28,4 @@ case "$name" in
   *) echo "unknown model '$name': use en-fr, en-fr-fixed or en-zh" >&2; exit 2 ;;
 esac
 exec ./build/native/seq2seq train "${args[@]}" --name "$name" --checkpoint-dir "checkpoints/$name" \
-  --export-dev "checkpoints/$name-dev.tsv" --output "models/$name.s2s" --resume
+  --export-dev "checkpoints/$name/dev.tsv" --output "models/$name.s2s" --resume

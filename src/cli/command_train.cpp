@@ -185,6 +185,14 @@ int run_train(const std::vector<std::string>& argv) {
     const std::string& language = data_options.target_language;
     const std::string output = args.required("output");
     const std::string name = args.string("name", std::filesystem::path(output).stem().string());
+    if (name.empty() || std::filesystem::is_directory(output)) {
+        throw UsageError("--output must name a model file (for example models/my-model.s2s), not a folder");
+    }
+    const std::string checkpoint_dir = args.string("checkpoint-dir", "checkpoints/" + name);
+    const std::string checkpoint = checkpoint_dir + "/checkpoint.s2s";
+    std::error_code error;
+    std::filesystem::create_directories(checkpoint_dir, error);
+    if (error) throw IoError("cannot create the checkpoint folder " + checkpoint_dir + ": " + error.message());
     check_writable(output);
     if (args.has("export-dev")) check_writable(args.string("export-dev", ""));
     const std::string dtype_name = args.string("dtype", "f32");
@@ -215,8 +223,6 @@ int run_train(const std::vector<std::string>& argv) {
     const long eval_sentences = args.integer("eval-sentences", 500, 1, 100000000);
     const long checkpoint_every = args.integer("checkpoint-every", 500, 1, 100000000);
     const double max_minutes = args.real("max-minutes", 0.0, 0.0, 1e7);
-    const std::string checkpoint_dir = args.string("checkpoint-dir", "checkpoints/" + name);
-    const std::string checkpoint = checkpoint_dir + "/checkpoint.s2s";
 
     std::fprintf(stderr, "reading %s\n", data_path.c_str());
     const std::vector<SentencePair> pairs = read_sentence_pairs(data_path);
@@ -243,29 +249,34 @@ int run_train(const std::vector<std::string>& argv) {
                  config.source_vocab_size, config.target_vocab_size, model.params.count());
 
     // The data files are sorted by sentence length, so the periodic check
-    // takes every k-th development sentence: all lengths, not the shortest.
+    // spreads its sample evenly over the whole split: all lengths, not the
+    // shortest.
     std::vector<SourceWithReferences> dev_sample;
-    const size_t stride = std::max<size_t>(1, data.dev.size() / static_cast<size_t>(eval_sentences));
-    for (size_t k = 0; k < data.dev.size() && static_cast<long>(dev_sample.size()) < eval_sentences; k += stride) {
-        dev_sample.push_back(data.dev[k]);
-    }
+    const size_t sample_size = std::min(data.dev.size(), static_cast<size_t>(eval_sentences));
+    for (size_t k = 0; k < sample_size; ++k) dev_sample.push_back(data.dev[k * data.dev.size() / sample_size]);
     nlohmann::json history = nlohmann::json::array();
     double previous_seconds = 0.0;
+    std::string created = today();
     Trainer trainer(model, data.train, options);
     if (args.has("resume") && std::filesystem::exists(checkpoint)) {
         trainer.load_checkpoint(checkpoint);
-        const Model saved = load_model(checkpoint);
-        const auto& training = saved.provenance.value("training", nlohmann::json::object());
-        previous_seconds = training.value("wall_seconds", 0.0);
-        history = training.value("dev_bleu_history", nlohmann::json::array());
+        // What the earlier part of the run recorded: its wall time, its
+        // development BLEU history and its start date.
+        try {
+            const nlohmann::json& provenance = model.provenance;
+            const nlohmann::json training = provenance.value("training", nlohmann::json::object());
+            previous_seconds = training.value("wall_seconds", 0.0);
+            history = training.value("dev_bleu_history", nlohmann::json::array());
+            created = provenance.value("created", created);
+        } catch (const nlohmann::json::exception& e) {
+            throw ModelFileError("checkpoint " + checkpoint + " has a damaged provenance record (" + e.what() +
+                                 "); use a new --checkpoint-dir");
+        }
         std::fprintf(stderr, "resumed from %s at step %ld\n", checkpoint.c_str(), trainer.steps_done());
     } else if (args.has("resume")) {
         std::fprintf(stderr, "no checkpoint at %s; starting from scratch\n", checkpoint.c_str());
     }
-    std::error_code error;
-    std::filesystem::create_directories(checkpoint_dir, error);
-    if (error) throw IoError("cannot create the checkpoint folder " + checkpoint_dir + ": " + error.message());
-
+    const std::string data_hash = file_fnv1a64_hex(data_path);
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
     long tokens_this_run = 0;
@@ -273,9 +284,9 @@ int run_train(const std::vector<std::string>& argv) {
         const double seconds = previous_seconds + elapsed();
         model.provenance = {
             {"name", name},
-            {"created", today()},
+            {"created", created},
             {"data", {{"file", std::filesystem::path(data_path).filename().string()},
-                      {"fnv1a64", file_fnv1a64_hex(data_path)},
+                      {"fnv1a64", data_hash},
                       {"pairs", pairs.size()},
                       {"source", "Tatoeba Project (tatoeba.org), via manythings.org/anki"},
                       {"license", "CC-BY 2.0 France"},

@@ -47,9 +47,41 @@ const std::vector<const Example*>& BatchSchedule::batch(long epoch, long index) 
     return buckets_.at(static_cast<size_t>(index));
 }
 
+namespace {
+
+uint64_t fingerprint(const std::vector<Example>& examples) {
+    uint64_t hash = kFnv1a64OffsetBasis;
+    for (const Example& e : examples) {
+        hash = fnv1a64(e.source.data(), e.source.size() * sizeof(int), hash);
+        hash = fnv1a64(e.target.data(), e.target.size() * sizeof(int), hash);
+    }
+    return hash;
+}
+
+// Ties a checkpoint's model file to its optimizer file: both record this
+// hash of the moments, so a model file from another save is detected.
+uint64_t moments_fingerprint(const AdamState& adam) {
+    uint64_t hash = fnv1a64(&adam.step, sizeof adam.step);
+    for (const Parameters* p : {&adam.first_moment, &adam.second_moment}) {
+        p->for_each_tensor([&](const std::string&, const Matrix& m) {
+            hash = fnv1a64(m.data(), static_cast<size_t>(m.size()) * sizeof(float), hash);
+        });
+    }
+    return hash;
+}
+
+std::string hex(uint64_t value) {
+    static const char kDigits[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 15; i >= 0; --i, value >>= 4) out[static_cast<size_t>(i)] = kDigits[value & 0xF];
+    return out;
+}
+
+}  // namespace
+
 Trainer::Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options)
     : model_(model), options_(options), schedule_(examples, options.batch_size, options.seed),
-      schedule_examples_(examples.size()), adam_(make_adam_state(model.config)) {
+      data_fingerprint_(fingerprint(examples)), adam_(make_adam_state(model.config)) {
     if (options.threads < 1 || options.threads > 64) throw UsageError("threads must be between 1 and 64");
     if (options.total_steps < 1) throw UsageError("steps must be at least 1");
     if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw UsageError("dropout must be in [0, 1)");
@@ -131,7 +163,7 @@ namespace {
 
 // Everything that decides what the next steps compute: resuming with any of
 // it changed would silently make a different run.
-nlohmann::json run_identity(const TrainerOptions& o, const Model& model, size_t examples) {
+nlohmann::json run_identity(const TrainerOptions& o, const Model& model, uint64_t data_fingerprint) {
     std::string vocabularies;
     for (const auto& t : model.source_vocabulary.tokens()) vocabularies += t + '\n';
     vocabularies += '\n';
@@ -146,8 +178,8 @@ nlohmann::json run_identity(const TrainerOptions& o, const Model& model, size_t 
             {"label smoothing", o.label_smoothing},
             {"threads", o.threads},
             {"seed", o.seed},
-            {"training examples", examples},
-            {"vocabularies (FNV-1a)", fnv1a64(vocabularies.data(), vocabularies.size())},
+            {"training data (FNV-1a)", hex(data_fingerprint)},
+            {"vocabularies (FNV-1a)", hex(fnv1a64(vocabularies.data(), vocabularies.size()))},
             {"model config", to_json(model.config)}};
 }
 
@@ -166,6 +198,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
     // killed between the two writes is detected on resume, not mixed.
     Model snapshot = model_;
     snapshot.provenance["checkpoint_step"] = adam_.step;
+    snapshot.provenance["checkpoint_moments"] = hex(moments_fingerprint(adam_));
     std::vector<TensorToWrite> tensors;
     auto add = [&](const char* prefix, const Parameters& p) {
         p.for_each_tensor([&](const std::string& name, const Matrix& m) {
@@ -181,7 +214,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
                                    {"step", adam_.step},
                                    {"epoch", epoch_},
                                    {"batch_index", batch_index_},
-                                   {"run", run_identity(options_, model_, schedule_examples_)}};
+                                   {"run", run_identity(options_, model_, data_fingerprint_)}};
     write_model_file(path + ".optimizer", header, tensors);
     save_model(snapshot, path);
 }
@@ -203,7 +236,7 @@ void Trainer::load_checkpoint(const std::string& path) {
                              ".optimizer are from different steps (the run was stopped while writing them); "
                              "start over with a new --checkpoint-dir");
     }
-    const nlohmann::json expected = run_identity(options_, model_, schedule_examples_);
+    const nlohmann::json expected = run_identity(options_, model_, data_fingerprint_);
     const auto run = header.find("run");
     if (run == header.end() || !run->is_object()) throw ModelFileError(path + ".optimizer does not record its run");
     for (const auto& [what, value] : expected.items()) {
@@ -232,8 +265,24 @@ void Trainer::load_checkpoint(const std::string& path) {
     };
     take("m.", adam.first_moment);
     take("v.", adam.second_moment);
+    if (index != state.tensors.size()) throw ModelFileError(path + ".optimizer has more tensors than the model");
     adam.step = step;
+    const auto saved_moments = saved.provenance.find("checkpoint_moments");
+    if (saved_moments == saved.provenance.end() || !saved_moments->is_string() ||
+        saved_moments->get<std::string>() != hex(moments_fingerprint(adam))) {
+        throw ModelFileError("the checkpoint files " + path + " and " + path +
+                             ".optimizer come from different saves; start over with a new --checkpoint-dir");
+    }
+    // The run identity above covers the configuration and vocabularies, but
+    // check the model file itself too: it is what gets loaded.
+    if (to_json(saved.config) != to_json(model_.config) ||
+        saved.source_vocabulary.tokens() != model_.source_vocabulary.tokens() ||
+        saved.target_vocabulary.tokens() != model_.target_vocabulary.tokens()) {
+        throw ModelFileError("checkpoint " + path + " holds a model of another configuration or vocabulary than this run; "
+                             "use a new --checkpoint-dir");
+    }
     model_.params = std::move(saved.params);
+    model_.provenance = std::move(saved.provenance);  // what the run recorded so far
     adam_ = std::move(adam);
     epoch_ = epoch;
     batch_index_ = batch_index;

@@ -69,7 +69,7 @@ public:
     // A checkpoint: the model file (usable as a model) and the optimizer
     // state beside it (PATH.optimizer). Both written atomically.
     void save_checkpoint(const std::string& path) const;
-    // Restores parameters, moments and data position. Throws ModelFileError
+    // Restores parameters, provenance, moments and data position. Throws ModelFileError
     // when the checkpoint's two files disagree, or when it was made with
     // another configuration, other options or other data (naming which).
     void load_checkpoint(const std::string& path);
@@ -78,7 +78,7 @@ private:
     Model& model_;
     TrainerOptions options_;
     BatchSchedule schedule_;
-    size_t schedule_examples_;
+    uint64_t data_fingerprint_;  // FNV-1a of every example's ids: resuming on other data is refused
     AdamState adam_;
     std::vector<Parameters> shard_gradients_;
     long epoch_ = 0;

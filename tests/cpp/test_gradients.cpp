@@ -144,7 +144,8 @@ TEST_CASE("gradients with dropout match finite differences taken with the same d
     };
     Parameters grad = zero_parameters(config);
     Random random(42);
-    loss_and_gradients(params, config, batch, options, &random, grad);
+    const double loss = loss_and_gradients(params, config, batch, options, &random, grad);
+    CHECK(loss != doctest::Approx(batch_loss(params, config, batch)));  // dropout really acted
     const std::vector<std::pair<Matrix*, const Matrix*>> checked = {
         {&params.source_embedding, &grad.source_embedding},
         {&params.target_embedding, &grad.target_embedding},

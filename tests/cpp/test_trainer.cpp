@@ -87,6 +87,27 @@ TEST_CASE("training is repeatable with a seed, and resuming a checkpoint continu
     CHECK_THROWS_WITH_AS(fifth.load_checkpoint(path), doctest::Contains("different steps"), ModelFileError);
     std::filesystem::remove(path + ".later");
     std::filesystem::remove(path + ".later.optimizer");
+
+    // A model file from another run saved at the same step (same name, same
+    // step number) is refused too: the two files carry a hash of the moments.
+    {
+        ToyTask a = small_task(AttentionKind::kAdditive), b = small_task(AttentionKind::kAdditive);
+        TrainerOptions other_seed = small_options();
+        other_seed.seed = 99;
+        Trainer ta(a.model, a.train, small_options()), tb(b.model, b.train, other_seed);
+        for (int s = 0; s < 5; ++s) {
+            ta.step();
+            tb.step();
+        }
+        ta.save_checkpoint(path);
+        tb.save_checkpoint(path + ".other");
+        std::filesystem::copy_file(path + ".other", path, std::filesystem::copy_options::overwrite_existing);
+        ToyTask c = small_task(AttentionKind::kAdditive);
+        Trainer tc(c.model, c.train, small_options());
+        CHECK_THROWS_WITH_AS(tc.load_checkpoint(path), doctest::Contains("different saves"), ModelFileError);
+        std::filesystem::remove(path + ".other");
+        std::filesystem::remove(path + ".other.optimizer");
+    }
     std::filesystem::remove(path);
     std::filesystem::remove(path + ".optimizer");
 }

@@ -16,6 +16,13 @@ const fixture = join(root, 'tests', 'fixtures', 'tiny-en-fr.tsv');
 let work;
 let model;
 
+// The JSON header of a .s2s file (layout in src/model/model_file.h).
+function readProvenance(path) {
+  const bytes = readFileSync(path);
+  const headerSize = bytes.readUInt32LE(12);
+  return JSON.parse(bytes.subarray(16, 16 + headerSize).toString('utf8')).provenance;
+}
+
 function run(args, input = '') {
   const r = spawnSync(cli, args, { input, encoding: 'utf8', timeout: 120_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -147,19 +154,37 @@ test('eval prints corpus BLEU overall and by source length', () => {
 test('train writes checkpoints, stops on --max-minutes and resumes to the end', () => {
   const ck = join(work, 'resume');
   const output = join(work, 'resumed.s2s');
-  const common = ['train', ...tinyModelFlags, '--steps', '40', '--checkpoint-dir', ck, '--output', output];
+  const common = ['train', ...tinyModelFlags, '--steps', '40', '--eval-every', '20', '--checkpoint-dir', ck, '--output', output];
   const first = run([...common, '--max-minutes', '0.000001']);
   assert.equal(first.code, 0, first.err);
   assert.match(first.err, /continue with the same command and --resume/);
   assert.ok(existsSync(join(ck, 'checkpoint.s2s')) && existsSync(join(ck, 'checkpoint.s2s.optimizer')));
   assert.ok(!existsSync(output));
+  const firstProvenance = readProvenance(join(ck, 'checkpoint.s2s'));
   const second = run([...common, '--resume']);
   assert.equal(second.code, 0, second.err);
   assert.match(second.err, /resumed from .* at step 1\b/);
   assert.match(second.err, /step 40\/40/);
   assert.ok(existsSync(output));
-  const provenance = JSON.parse(run(['translate', '--model', output, '--json'], 'go .\n').out);
-  assert.ok(provenance.text !== undefined);
+  // The record of the whole run survives the interruption.
+  const provenance = readProvenance(output);
+  assert.equal(provenance.training.steps, 40);
+  assert.equal(provenance.created, firstProvenance.created);
+  assert.ok(provenance.training.wall_seconds >= firstProvenance.training.wall_seconds);
+  assert.deepEqual(provenance.training.dev_bleu_history.map((h) => h.step), [20, 40]);
+  assert.ok(provenance.dev_bleu.overall.sentences > 0);
+  assert.equal(provenance.data.attribution, 'Tatoeba.org and manythings.org/anki');
+});
+
+test('train creates its folders and refuses a folder as --output', () => {
+  const fresh = join(work, 'fresh', 'deeper');
+  const ok = run(['train', ...tinyModelFlags, '--steps', '5', '--checkpoint-dir', fresh, '--export-dev', join(fresh, 'dev.tsv'),
+    '--output', join(work, 'fresh.s2s')]);
+  assert.equal(ok.code, 0, ok.err);
+  assert.ok(existsSync(join(fresh, 'dev.tsv')));
+  const bad = run(['train', ...tinyModelFlags, '--steps', '5', '--output', work]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--output must name a model file/);
 });
 
 test('resuming with different flags is refused, naming the flag', () => {
