@@ -78,36 +78,32 @@ TEST_CASE("training is repeatable with a seed, and resuming a checkpoint continu
     Trainer fourth(same.model, same.train, changed);
     CHECK_THROWS_WITH_AS(fourth.load_checkpoint(path), doctest::Contains("batch size"), ModelFileError);
 
-    // The two files of a checkpoint from different steps (a run stopped
-    // between the two writes) are refused.
+    // A checkpoint whose model file comes from another save is refused:
+    // `other` saved a checkpoint beside `path`; its model file replaces ours.
+    auto expect_mixed_refused = [&](const std::string& other, const char* message) {
+        std::filesystem::copy_file(other, path, std::filesystem::copy_options::overwrite_existing);
+        ToyTask mixed = small_task(AttentionKind::kAdditive);
+        Trainer fresh(mixed.model, mixed.train, small_options());
+        CHECK_THROWS_WITH_AS(fresh.load_checkpoint(path), doctest::Contains(message), ModelFileError);
+        std::filesystem::remove(other);
+        std::filesystem::remove(other + ".optimizer");
+    };
+    // ... from a later step of the same run (stopped between the two writes),
     second.save_checkpoint(path + ".later");
-    std::filesystem::copy_file(path + ".later", path, std::filesystem::copy_options::overwrite_existing);
-    ToyTask mixed = small_task(AttentionKind::kAdditive);
-    Trainer fifth(mixed.model, mixed.train, small_options());
-    CHECK_THROWS_WITH_AS(fifth.load_checkpoint(path), doctest::Contains("different steps"), ModelFileError);
-    std::filesystem::remove(path + ".later");
-    std::filesystem::remove(path + ".later.optimizer");
-
-    // A model file from another run saved at the same step (same name, same
-    // step number) is refused too: the two files carry a hash of the moments.
-    {
-        ToyTask a = small_task(AttentionKind::kAdditive), b = small_task(AttentionKind::kAdditive);
-        TrainerOptions other_seed = small_options();
-        other_seed.seed = 99;
-        Trainer ta(a.model, a.train, small_options()), tb(b.model, b.train, other_seed);
-        for (int s = 0; s < 5; ++s) {
-            ta.step();
-            tb.step();
-        }
-        ta.save_checkpoint(path);
-        tb.save_checkpoint(path + ".other");
-        std::filesystem::copy_file(path + ".other", path, std::filesystem::copy_options::overwrite_existing);
-        ToyTask c = small_task(AttentionKind::kAdditive);
-        Trainer tc(c.model, c.train, small_options());
-        CHECK_THROWS_WITH_AS(tc.load_checkpoint(path), doctest::Contains("different saves"), ModelFileError);
-        std::filesystem::remove(path + ".other");
-        std::filesystem::remove(path + ".other.optimizer");
+    expect_mixed_refused(path + ".later", "different steps");
+    // ... or from another run saved at the same step number: the two files
+    // carry a hash of the moments.
+    ToyTask a = small_task(AttentionKind::kAdditive), b = small_task(AttentionKind::kAdditive);
+    TrainerOptions other_seed = small_options();
+    other_seed.seed = 99;
+    Trainer ta(a.model, a.train, small_options()), tb(b.model, b.train, other_seed);
+    for (int s = 0; s < 5; ++s) {
+        ta.step();
+        tb.step();
     }
+    ta.save_checkpoint(path);
+    tb.save_checkpoint(path + ".other");
+    expect_mixed_refused(path + ".other", "different saves");
     std::filesystem::remove(path);
     std::filesystem::remove(path + ".optimizer");
 }
