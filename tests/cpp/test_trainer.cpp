@@ -93,10 +93,10 @@ TEST_CASE("training is repeatable with a seed, and resuming a checkpoint continu
     expect_mixed_refused(path + ".later", "different steps");
     // ... or from another run saved at the same step number: the two files
     // carry a hash of the moments.
-    ToyTask a = small_task(AttentionKind::kAdditive), b = small_task(AttentionKind::kAdditive);
+    ToyTask task_a = small_task(AttentionKind::kAdditive), task_b = small_task(AttentionKind::kAdditive);
     TrainerOptions other_seed = small_options();
     other_seed.seed = 99;
-    Trainer ta(a.model, a.train, small_options()), tb(b.model, b.train, other_seed);
+    Trainer ta(task_a.model, task_a.train, small_options()), tb(task_b.model, task_b.train, other_seed);
     for (int s = 0; s < 5; ++s) {
         ta.step();
         tb.step();
