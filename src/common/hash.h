@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace s2s {
 
@@ -20,6 +21,14 @@ inline uint64_t fnv1a64(const void* data, size_t size, uint64_t seed = kFnv1a64O
         hash *= kPrime;
     }
     return hash;
+}
+
+// 16 lowercase hex digits, the form hashes take in files and messages.
+inline std::string to_hex64(uint64_t value) {
+    static const char kDigits[] = "0123456789abcdef";
+    std::string out(16, '0');
+    for (int i = 15; i >= 0; --i, value >>= 4) out[static_cast<size_t>(i)] = kDigits[value & 0xF];
+    return out;
 }
 
 }  // namespace s2s

@@ -70,13 +70,6 @@ float bits_float(uint32_t bits) {
     return value;
 }
 
-
-std::string hex64(uint64_t value) {
-    char buffer[19];
-    std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(value));
-    return buffer;
-}
-
 // Names end up in error messages, JSON and the browser console, so they must
 // be well-formed UTF-8 without control characters. A local check keeps this
 // file independent of src/text.
@@ -606,8 +599,8 @@ ModelFileContents decode_model_file(const uint8_t* bytes, size_t size) {
     const size_t checked_from = entries.empty() ? size : static_cast<size_t>(entries.front().offset);
     const uint64_t actual_checksum = fnv1a64(bytes + checked_from, size - checked_from);
     if (actual_checksum != recorded_checksum) {
-        throw ModelFileError("model file checksum mismatch: the tensor data hashes to " + hex64(actual_checksum) +
-                             " but the file records " + hex64(recorded_checksum) + "; " + kDamaged);
+        throw ModelFileError("model file checksum mismatch: the tensor data hashes to 0x" + to_hex64(actual_checksum) +
+                             " but the file records 0x" + to_hex64(recorded_checksum) + "; " + kDamaged);
     }
     check_padding(bytes, entries, data_start);
 

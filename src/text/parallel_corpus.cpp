@@ -162,10 +162,7 @@ std::string file_fnv1a64_hex(const std::string& path) {
         hash = fnv1a64(buffer.data(), static_cast<size_t>(in.gcount()), hash);
     }
     if (in.bad()) throw IoError("error while reading file " + path + " to hash it: " + std::strerror(errno));
-    static const char kHex[] = "0123456789abcdef";
-    std::string hex(16, '0');
-    for (int i = 15; i >= 0; --i, hash >>= 4) hex[static_cast<size_t>(i)] = kHex[hash & 0xF];
-    return hex;
+    return to_hex64(hash);
 }
 
 }  // namespace s2s

@@ -1,8 +1,8 @@
 #include "train/trainer.h"
 
 #include "common/error.h"
-#include "model/model_file.h"
 #include "common/hash.h"
+#include "model/model_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,13 +68,6 @@ uint64_t moments_fingerprint(const AdamState& adam) {
         });
     }
     return hash;
-}
-
-std::string hex(uint64_t value) {
-    static const char kDigits[] = "0123456789abcdef";
-    std::string out(16, '0');
-    for (int i = 15; i >= 0; --i, value >>= 4) out[static_cast<size_t>(i)] = kDigits[value & 0xF];
-    return out;
 }
 
 }  // namespace
@@ -178,8 +171,8 @@ nlohmann::json run_identity(const TrainerOptions& o, const Model& model, uint64_
             {"label smoothing", o.label_smoothing},
             {"threads", o.threads},
             {"seed", o.seed},
-            {"training data (FNV-1a)", hex(data_fingerprint)},
-            {"vocabularies (FNV-1a)", hex(fnv1a64(vocabularies.data(), vocabularies.size()))},
+            {"training data (FNV-1a)", to_hex64(data_fingerprint)},
+            {"vocabularies (FNV-1a)", to_hex64(fnv1a64(vocabularies.data(), vocabularies.size()))},
             {"model config", to_json(model.config)}};
 }
 
@@ -198,7 +191,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
     // killed between the two writes is detected on resume, not mixed.
     Model snapshot = model_;
     snapshot.provenance["checkpoint_step"] = adam_.step;
-    snapshot.provenance["checkpoint_moments"] = hex(moments_fingerprint(adam_));
+    snapshot.provenance["checkpoint_moments"] = to_hex64(moments_fingerprint(adam_));
     std::vector<TensorToWrite> tensors;
     auto add = [&](const char* prefix, const Parameters& p) {
         p.for_each_tensor([&](const std::string& name, const Matrix& m) {
@@ -269,7 +262,7 @@ void Trainer::load_checkpoint(const std::string& path) {
     adam.step = step;
     const auto saved_moments = saved.provenance.find("checkpoint_moments");
     if (saved_moments == saved.provenance.end() || !saved_moments->is_string() ||
-        saved_moments->get<std::string>() != hex(moments_fingerprint(adam))) {
+        saved_moments->get<std::string>() != to_hex64(moments_fingerprint(adam))) {
         throw ModelFileError("the checkpoint files " + path + " and " + path +
                              ".optimizer come from different saves; start over with a new --checkpoint-dir");
     }
