@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 
 # Why each: emscripten builds the WASM module; Eigen does the linear algebra;
 # nlohmann-json reads and writes model headers; doctest runs the C++ tests;
-# cmake and g++ build the native CLI and tests.
-DEBIAN_PACKAGES=(emscripten libeigen3-dev nlohmann-json3-dev doctest-dev cmake g++)
+# cmake and g++ build the native CLI and tests; chromium runs the browser
+# tests (driven by playwright-core; never a downloaded browser).
+DEBIAN_PACKAGES=(emscripten libeigen3-dev nlohmann-json3-dev doctest-dev cmake g++ chromium)
 
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do

@@ -6,6 +6,7 @@
 #include "cli/progress.h"
 #include "common/error.h"
 #include "eval/evaluate.h"
+#include "model/model.h"
 #include "text/parallel_corpus.h"
 #include "train/trainer.h"
 
@@ -33,11 +34,18 @@ data and split:
   --split-seed N          seed of the split (default 1)
   --max-source-words N    skip longer training pairs (default 40)
   --export-dev TSV        write the development split (all references) to TSV
+  --exclude-sources TSV   also drop training pairs whose English is in column 1
+                          of TSV (e.g. another model's development split, from
+                          `seq2seq split`), so a model used to initialize that
+                          one has never seen its development sources
 vocabulary:
   --min-frequency N       keep tokens seen at least N times (default 2)
   --max-source-vocab N    cap the source vocabulary (default 0 = none)
   --max-target-vocab N    cap the target vocabulary (default 0 = none)
 model:
+  --init-encoder MODEL    start the encoder (GRUs and the embeddings of shared
+                          English words) from a trained model with the same
+                          --embedding and --hidden; the rest starts at random
   --attention KIND        additive (default), dot, scaled-dot, general, none
   --embedding N --hidden N --decoder-hidden N --attention-size N --output-hidden N
 training:
@@ -94,7 +102,7 @@ struct PreparedData {
     std::vector<Example> train;
     std::vector<SourceWithReferences> dev;
     Vocabulary source_vocabulary, target_vocabulary;
-    long train_pairs = 0, skipped_pairs = 0, leaked_pairs = 0;
+    long train_pairs = 0, skipped_pairs = 0, leaked_pairs = 0, excluded_pairs = 0;
 };
 
 std::string joined(const std::vector<std::string>& tokens) {
@@ -104,7 +112,8 @@ std::string joined(const std::vector<std::string>& tokens) {
 }
 
 PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOptions& options,
-                          const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer) {
+                          const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer,
+                          const std::vector<SentencePair>& excluded) {
     const CorpusSplit split = split_by_source(pairs, options.dev_fraction, options.split_seed);
     // The split groups English sentences by their normalized text; two
     // spellings that tokenize alike ("Go." and "Go .") could still land on
@@ -112,6 +121,8 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOpti
     // ever seen in training.
     std::unordered_set<std::string> dev_sources;
     for (const auto& entry : split.dev) dev_sources.insert(joined(tokenize(entry.source, source_tokenizer)));
+    std::unordered_set<std::string> excluded_sources;
+    for (const auto& pair : excluded) excluded_sources.insert(joined(tokenize(pair.source, source_tokenizer)));
     std::vector<std::vector<std::string>> sources, targets;
     PreparedData out;
     for (const SentencePair& pair : split.train) {
@@ -123,6 +134,10 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOpti
         }
         if (dev_sources.count(joined(source)) != 0) {
             ++out.leaked_pairs;
+            continue;
+        }
+        if (excluded_sources.count(joined(source)) != 0) {
+            ++out.excluded_pairs;
             continue;
         }
         sources.push_back(std::move(source));
@@ -151,12 +166,27 @@ void check_writable(const std::string& path) {
     std::filesystem::remove(probe);
 }
 
-void export_dev(const std::vector<SourceWithReferences>& dev, const std::string& path) {
-    std::ofstream out(path);
-    if (!out) throw IoError("cannot write " + path);
-    for (const auto& entry : dev) {
-        for (const auto& reference : entry.references) out << entry.source << '\t' << reference << '\n';
+// Transfer learning for a small corpus: the English encoder of a model
+// trained on more data. Returns how many source embeddings were copied.
+long init_encoder_from(Model& model, const Model& donor, const std::string& donor_path) {
+    const ModelConfig& a = model.config;
+    const ModelConfig& b = donor.config;
+    if (a.embedding_size != b.embedding_size || a.encoder_hidden_size != b.encoder_hidden_size ||
+        donor.source_tokenizer.kind != model.source_tokenizer.kind) {
+        throw UsageError("--init-encoder " + donor_path + " has --embedding " + std::to_string(b.embedding_size) +
+                         " --hidden " + std::to_string(b.encoder_hidden_size) +
+                         "; use the same sizes (and an English word-level model)");
     }
+    model.params.encoder_forward = donor.params.encoder_forward;
+    model.params.encoder_backward = donor.params.encoder_backward;
+    long copied = 0;
+    for (int id = 0; id < model.source_vocabulary.size(); ++id) {
+        const int donor_id = id < Vocabulary::kNumSpecial ? id : donor.source_vocabulary.id(model.source_vocabulary.token(id));
+        if (id >= Vocabulary::kNumSpecial && donor_id == Vocabulary::kUnk) continue;
+        model.params.source_embedding.col(id) = donor.params.source_embedding.col(donor_id);
+        ++copied;
+    }
+    return copied;
 }
 
 std::string today() {
@@ -171,8 +201,8 @@ std::string today() {
 int run_train(const std::vector<std::string>& argv) {
     const Args args("train", argv,
                     {"data", "target-language", "dev-fraction", "split-seed", "max-source-words", "export-dev",
-                     "min-frequency", "max-source-vocab", "max-target-vocab", "attention", "embedding", "hidden",
-                     "decoder-hidden", "attention-size", "output-hidden", "steps", "batch-size", "learning-rate",
+                     "exclude-sources", "min-frequency", "max-source-vocab", "max-target-vocab", "attention", "embedding", "hidden",
+                     "decoder-hidden", "attention-size", "init-encoder", "output-hidden", "steps", "batch-size", "learning-rate",
                      "warmup", "dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
                      "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "output", "name", "dtype"},
                     {"resume", "help"});
@@ -226,8 +256,11 @@ int run_train(const std::vector<std::string>& argv) {
 
     std::fprintf(stderr, "reading %s\n", data_path.c_str());
     const std::vector<SentencePair> pairs = read_sentence_pairs(data_path);
-    PreparedData data = prepare_data(pairs, data_options, model.source_tokenizer, model.target_tokenizer);
-    if (args.has("export-dev")) export_dev(data.dev, args.string("export-dev", ""));
+    const std::string excluded_path = args.string("exclude-sources", "");
+    const std::vector<SentencePair> excluded =
+        excluded_path.empty() ? std::vector<SentencePair>{} : read_sentence_pairs(excluded_path);
+    PreparedData data = prepare_data(pairs, data_options, model.source_tokenizer, model.target_tokenizer, excluded);
+    if (args.has("export-dev")) write_sentence_pairs(data.dev, args.string("export-dev", ""));
     if (data.train.empty()) {
         throw DataError("no usable training pairs in " + data_path + " (" + std::to_string(pairs.size()) +
                         " pairs read); check the file and --dev-fraction / --max-source-words");
@@ -242,10 +275,23 @@ int run_train(const std::vector<std::string>& argv) {
     config.target_vocab_size = model.target_vocabulary.size();
     config.validate();
     model.params = random_parameters(config, options.seed);
+    const std::string init_path = args.string("init-encoder", "");
+    nlohmann::json init_record = nullptr;
+    if (!init_path.empty()) {
+        const Model donor = load_model(init_path);
+        const long copied = init_encoder_from(model, donor, init_path);
+        init_record = {{"file", std::filesystem::path(init_path).filename().string()},
+                       {"fnv1a64", file_fnv1a64_hex(init_path)},
+                       {"name", donor.provenance.value("name", "")},
+                       {"source_embeddings_copied", copied}};
+        std::fprintf(stderr, "encoder initialized from %s (%ld of %d source embeddings)\n", init_path.c_str(), copied,
+                     config.source_vocab_size);
+    }
     std::fprintf(stderr,
-                 "%zu pairs: %ld for training (%ld skipped as empty or too long, %ld as development sources), "
-                 "%zu development sentences; vocabularies %d / %d; %ld parameters\n",
-                 pairs.size(), data.train_pairs, data.skipped_pairs, data.leaked_pairs, data.dev.size(),
+                 "%zu pairs: %ld for training (%ld skipped as empty or too long, %ld as development sources, "
+                 "%ld by --exclude-sources), %zu development sentences; vocabularies %d / %d; %ld parameters\n",
+                 pairs.size(), data.train_pairs, data.skipped_pairs, data.leaked_pairs, data.excluded_pairs,
+                 data.dev.size(),
                  config.source_vocab_size, config.target_vocab_size, model.params.count());
 
     // The data files are sorted by sentence length, so the periodic check
@@ -277,6 +323,7 @@ int run_train(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "no checkpoint at %s; starting from scratch\n", checkpoint.c_str());
     }
     const std::string data_hash = file_fnv1a64_hex(data_path);
+    const std::string excluded_hash = excluded_path.empty() ? "" : file_fnv1a64_hex(excluded_path);
     const auto started = std::chrono::steady_clock::now();
     auto elapsed = [&]() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
     long tokens_this_run = 0;
@@ -295,8 +342,13 @@ int run_train(const std::vector<std::string>& argv) {
                        {"dev_fraction", data_options.dev_fraction},
                        {"seed", data_options.split_seed},
                        {"train_pairs", data.train_pairs},
+                       {"excluded_sources", excluded_path.empty() ? nlohmann::json(nullptr) : nlohmann::json({
+                            {"file", std::filesystem::path(excluded_path).filename().string()},
+                            {"fnv1a64", excluded_hash},
+                            {"pairs_dropped", data.excluded_pairs}})},
                        {"dev_sentences", data.dev.size()}}},
             {"training", {{"steps", trainer.steps_done()},
+                          {"init_encoder", init_record},
                           {"finished", finished},
                           {"batch_size", options.batch_size},
                           {"learning_rate", options.learning_rate},

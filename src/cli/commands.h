@@ -12,5 +12,6 @@ int run_translate(const std::vector<std::string>& args);
 int run_eval(const std::vector<std::string>& args);
 int run_train(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
+int run_split(const std::vector<std::string>& args);
 
 }  // namespace s2s::cli

@@ -165,4 +165,14 @@ std::string file_fnv1a64_hex(const std::string& path) {
     return to_hex64(hash);
 }
 
+void write_sentence_pairs(const std::vector<SourceWithReferences>& entries, const std::string& path) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw IoError("cannot write " + path + ": check that its folder exists and is writable");
+    for (const auto& entry : entries) {
+        for (const auto& reference : entry.references) out << entry.source << '\t' << reference << '\n';
+    }
+    out.flush();
+    if (!out) throw IoError("error while writing " + path);
+}
+
 }  // namespace s2s

@@ -45,6 +45,10 @@ CorpusSplit split_by_source(const std::vector<SentencePair>& pairs, double dev_f
 // of first appearance: the evaluation view of a TSV file.
 std::vector<SourceWithReferences> group_by_source(const std::vector<SentencePair>& pairs);
 
+// Writes one "source<TAB>reference" line per reference: the format
+// read_sentence_pairs reads. Throws IoError.
+void write_sentence_pairs(const std::vector<SourceWithReferences>& entries, const std::string& path);
+
 // FNV-1a 64 (src/common/hash.h) of a whole file, as 16 hex digits: the data
 // file's fingerprint in a model's provenance.
 std::string file_fnv1a64_hex(const std::string& path);  // throws IoError

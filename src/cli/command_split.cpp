@@ -1,0 +1,52 @@
+// seq2seq split: writes the development split that `train` holds out, for
+// evaluation or for `train --exclude-sources`.
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "text/parallel_corpus.h"
+
+#include <cstdio>
+
+namespace s2s::cli {
+
+namespace {
+constexpr const char* kHelp = R"(usage: seq2seq split --data TSV --dev-output TSV [--dev-fraction F] [--split-seed N] [--limit N]
+
+Writes the development split that `seq2seq train` holds out with the same
+--data, --dev-fraction and --split-seed: every translation of every held-out
+English sentence, one "English<TAB>translation" line each.
+  --data TSV          the pairs (e.g. ../shared/data/fra-eng.txt)
+  --dev-output TSV    where to write the development pairs
+  --dev-fraction F    share of English sentences held out (default 0.03, as train)
+  --split-seed N      seed of the split (default 1)
+  --limit N           only N sentences, spread evenly over the split (default: all)
+)";
+}  // namespace
+
+int run_split(const std::vector<std::string>& argv) {
+    const Args args("split", argv, {"data", "dev-output", "dev-fraction", "split-seed", "limit"}, {"help"});
+    if (args.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    const std::string data = args.required("data");
+    const std::string output = args.required("dev-output");
+    const double fraction = args.real("dev-fraction", 0.03, 0.0, 0.5);
+    const auto seed = static_cast<uint64_t>(args.integer("split-seed", 1, 0, 1L << 40));
+    const long limit = args.integer("limit", 0, 0, 100000000);
+    const CorpusSplit split = split_by_source(read_sentence_pairs(data), fraction, seed);
+    std::vector<SourceWithReferences> dev = split.dev;
+    // The data files are sorted by length: an even spread keeps every length.
+    if (limit > 0 && static_cast<size_t>(limit) < dev.size()) {
+        std::vector<SourceWithReferences> sample;
+        for (size_t k = 0; k < static_cast<size_t>(limit); ++k) sample.push_back(dev[k * dev.size() / limit]);
+        dev = std::move(sample);
+    }
+    write_sentence_pairs(dev, output);
+    size_t references = 0;
+    for (const auto& entry : dev) references += entry.references.size();
+    std::fprintf(stderr, "wrote %s: %zu development sentences, %zu pairs (of %zu held out)\n", output.c_str(),
+                 dev.size(), references, split.dev.size());
+    return 0;
+}
+
+}  // namespace s2s::cli
