@@ -1,4 +1,4 @@
-// The terminal demo run by `npm start` until the web page lands: translates
+// The terminal demo (`npm run demo:cli`; it was `npm start` before the web page): translates
 // example sentences with every shipped model and draws the attention matrix
 // of each translation with shades of a block character.
 import { spawnSync } from 'node:child_process';

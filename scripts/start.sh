@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# `npm start`: builds what is missing, then runs the demo. Until the web page
-# lands, the demo is the native CLI: it translates example sentences with
-# each shipped model and draws the attention matrix in the terminal.
+# `npm start`: builds what is missing, then serves the demo page (web/) and
+# prints its URL. The repository root is served, so that web/, dist/ and
+# models/ are siblings as on any static host. PORT=NNNN picks the port
+# (default: the first free one from 8080).
+# The terminal demo (the native CLI drawing attention with block characters)
+# is `npm run demo:cli`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build-native.sh
-node scripts/demo-cli.mjs "$@"
+if [[ -f scripts/build-wasm.sh ]]; then
+  bash scripts/build-wasm.sh
+fi
+if [[ ! -f dist/index.js || ! -f dist/s2s-core.wasm ]]; then
+  echo "start: dist/ has no WebAssembly build; run \`npm run build:wasm\` and look at its errors" >&2
+  exit 1
+fi
+for model in en-fr en-fr-fixed en-zh; do
+  if [[ ! -f models/$model.s2s ]]; then
+    echo "start: models/$model.s2s is missing; the page will say so when it needs it (train it with \`npm run train:$model\`)" >&2
+  fi
+done
+exec node scripts/serve.mjs

@@ -3,15 +3,18 @@
 #include "cli/commands.h"
 #include "common/error.h"
 #include "eval/evaluate.h"
+#include "eval/translation_memory.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 namespace s2s::cli {
 
 namespace {
-constexpr const char* kHelp = R"(usage: seq2seq eval --model PATH --data TSV [--beam N] [--limit N] [--threads N] [--json] [--hypotheses FILE]
+constexpr const char* kHelp = R"(usage: seq2seq eval --model PATH --data TSV [--beam N] [--limit N] [--threads N] [--json] [--hypotheses FILE] [--record KEY]
+       seq2seq eval --memory DATA --target-language fr|zh --dev-fraction F --split-seed N --data TSV [...]
 
 Translates every distinct English sentence of a TSV file (English <tab>
 translation; all translations of one sentence are its references) and
@@ -23,6 +26,14 @@ prints corpus BLEU-4, overall and by source length in words.
   --threads N         sentences translated in parallel (default 2)
   --hypotheses FILE   also write the translations, one per line
   --json              print the report as JSON
+  --record KEY        also store the report in the model file's provenance,
+                      under "evaluations"/KEY (the page and README show it)
+the translation-memory baseline instead of a model:
+  --memory DATA       answer with the translation of the most similar English
+                      sentence (TF-IDF cosine over words and word bigrams)
+                      among DATA's training split, as `train` splits it with
+                      the same --dev-fraction and --split-seed (required)
+  --target-language L fr (default) or zh: how translations are tokenized for BLEU
 )";
 
 void print_report(const BleuReport& report, double seconds) {
@@ -37,28 +48,67 @@ void print_report(const BleuReport& report, double seconds) {
 }  // namespace
 
 int run_eval(const std::vector<std::string>& argv) {
-    const Args args("eval", argv, {"model", "data", "beam", "limit", "threads", "hypotheses"}, {"json", "help"});
+    const Args args("eval", argv,
+                    {"model", "data", "beam", "limit", "threads", "hypotheses", "record", "memory", "target-language",
+                     "dev-fraction", "split-seed"},
+                    {"json", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    const Model model = load_model(args.required("model"));
-    std::vector<SourceWithReferences> data = group_by_source(read_sentence_pairs(args.required("data")));
+    if (args.has("model") == args.has("memory")) {
+        throw UsageError("give exactly one of --model PATH (a model) or --memory DATA (the translation memory)");
+    }
+    const std::string data_path = args.required("data");
+    std::vector<SourceWithReferences> data = group_by_source(read_sentence_pairs(data_path));
     const long limit = args.integer("limit", 0, 0, 100000000);
     if (limit > 0 && static_cast<long>(data.size()) > limit) data.resize(limit);
-    if (data.empty()) throw DataError("no sentence pairs in " + args.required("data"));
+    if (data.empty()) throw DataError("no sentence pairs in " + data_path);
     DecodeOptions options;
     options.beam_size = static_cast<int>(args.integer("beam", 1, 1, DecodeOptions::kMaxBeamSize));
-    const Evaluation evaluation = evaluate_model(model, data, options, static_cast<int>(args.integer("threads", 2, 1, 64)));
+    Evaluation evaluation;
+    Model model;
+    if (args.has("memory")) {
+        if (args.has("record")) throw UsageError("--record stores a report in a model file; it needs --model");
+        if (!args.has("dev-fraction") || !args.has("split-seed")) {
+            throw UsageError("--memory needs --dev-fraction and --split-seed: the split the model was trained with, "
+                             "so that the memory holds only training sentences");
+        }
+        const std::string language = args.string("target-language", "fr");
+        if (language != "fr" && language != "zh") throw UsageError("--target-language must be fr or zh");
+        evaluation = evaluate_translation_memory(
+            args.string("memory", ""), args.real("dev-fraction", 0.03, 0.0, 0.5),
+            static_cast<uint64_t>(args.integer("split-seed", 1, 0, 1L << 40)), data,
+            {language == "zh" ? TokenizerKind::kCharacters : TokenizerKind::kWords, language});
+    } else {
+        model = load_model(args.required("model"));
+        evaluation = evaluate_model(model, data, options, static_cast<int>(args.integer("threads", 2, 1, 64)));
+    }
     if (args.has("hypotheses")) {
         std::ofstream out(args.string("hypotheses", ""));
         if (!out) throw IoError("cannot write " + args.string("hypotheses", ""));
         for (const auto& h : evaluation.hypotheses) out << h << '\n';
     }
-    if (args.has("json")) {
-        nlohmann::json j = to_json(evaluation.report);
-        j["seconds"] = evaluation.seconds;
+    nlohmann::json j = to_json(evaluation.report);
+    j["seconds"] = evaluation.seconds;
+    if (args.has("memory")) {
+        j["system"] = "translation memory";
+    } else {
         j["beam"] = options.beam_size;
+    }
+    j["data"] = {{"file", std::filesystem::path(data_path).filename().string()},
+                 {"fnv1a64", file_fnv1a64_hex(data_path)},
+                 {"sentences", data.size()}};
+    if (args.has("record")) {
+        const std::string key = args.string("record", "");
+        if (key.empty()) throw UsageError("--record needs a name, for example --record dev-beam4");
+        nlohmann::json recorded = j;
+        recorded.erase("seconds");
+        model.provenance["evaluations"][key] = recorded;
+        save_model(model, args.required("model"), model.stored_dtype);
+        std::fprintf(stderr, "recorded as evaluations/%s in %s\n", key.c_str(), args.required("model").c_str());
+    }
+    if (args.has("json")) {
         std::cout << j.dump(2) << '\n';
     } else {
         print_report(evaluation.report, evaluation.seconds);

@@ -13,5 +13,6 @@ int run_eval(const std::vector<std::string>& args);
 int run_train(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
 int run_split(const std::vector<std::string>& args);
+int run_info(const std::vector<std::string>& args);
 
 }  // namespace s2s::cli

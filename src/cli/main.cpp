@@ -1,4 +1,4 @@
-// seq2seq: the native command line (translate, eval, train, split, bench).
+// seq2seq: the native command line (translate, eval, train, split, info, bench).
 #include "cli/commands.h"
 #include "common/error.h"
 
@@ -18,6 +18,7 @@ commands:
   translate  translate stdin lines to stdout lines (--model PATH [--beam N] [--json])
   eval       corpus BLEU-4 of a model on a TSV file, overall and by length (--model PATH --data TSV)
   train      train a model from a TSV file, with progress, checkpoints and resume (--data TSV --output PATH)
+  info       a model's architecture, sizes and provenance (--model PATH [--json])
   split      write the development split that train holds out (--data TSV --dev-output TSV)
   bench      measure translation speed and the machine's GEMM rate (--model PATH)
 
@@ -40,7 +41,8 @@ int main(int argc, char** argv) {
         if (command == "train") return s2s::cli::run_train(args);
         if (command == "bench") return s2s::cli::run_bench(args);
         if (command == "split") return s2s::cli::run_split(args);
-        std::fprintf(stderr, "seq2seq: unknown command '%s'; use translate, eval, train, split or bench (seq2seq --help)\n",
+        if (command == "info") return s2s::cli::run_info(args);
+        std::fprintf(stderr, "seq2seq: unknown command '%s'; use translate, eval, train, split, info or bench (seq2seq --help)\n",
                      command.c_str());
         return 2;
     } catch (const s2s::Error& e) {

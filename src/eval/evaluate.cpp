@@ -1,11 +1,13 @@
 #include "eval/evaluate.h"
 
 #include "decode/translator.h"
+#include "eval/translation_memory.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <unordered_set>
 #ifndef __EMSCRIPTEN__
 #include <thread>
 #endif
@@ -62,6 +64,30 @@ Evaluation evaluate_model(const Model& model, const std::vector<SourceWithRefere
     work();
 #endif
     out.report = score_translations(data, out.hypotheses, model.source_tokenizer, model.target_tokenizer);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+Evaluation evaluate_translation_memory(const std::string& memory_path, double dev_fraction, uint64_t split_seed,
+                                       const std::vector<SourceWithReferences>& data,
+                                       const TokenizerSettings& target_tokenizer) {
+    const auto start = std::chrono::steady_clock::now();
+    const TokenizerSettings english{TokenizerKind::kWords, "en"};
+    auto key = [&](const std::string& text) {
+        std::string out;
+        for (const auto& token : tokenize(text, english)) out += token + ' ';
+        return out;
+    };
+    std::unordered_set<std::string> held_out;
+    for (const auto& entry : data) held_out.insert(key(entry.source));
+    std::vector<SentencePair> stored;
+    for (SentencePair& pair : split_by_source(read_sentence_pairs(memory_path), dev_fraction, split_seed).train) {
+        if (held_out.count(key(pair.source)) == 0) stored.push_back(std::move(pair));
+    }
+    const TranslationMemory memory(stored, english);
+    Evaluation out;
+    for (const auto& entry : data) out.hypotheses.push_back(memory.lookup(entry.source));
+    out.report = score_translations(data, out.hypotheses, english, target_tokenizer);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
 }

@@ -29,4 +29,12 @@ BleuReport score_translations(const std::vector<SourceWithReferences>& data, con
 Evaluation evaluate_model(const Model& model, const std::vector<SourceWithReferences>& data, const DecodeOptions& options,
                           int threads = 1);
 
+// The translation-memory baseline (translation_memory.h) on `data`: the
+// memory holds the training split of the pairs in `memory_path` (split as
+// `train` splits it), minus any pair whose English tokenizes like a sentence
+// of `data`, so it never answers with a reference.
+Evaluation evaluate_translation_memory(const std::string& memory_path, double dev_fraction, uint64_t split_seed,
+                                       const std::vector<SourceWithReferences>& data,
+                                       const TokenizerSettings& target_tokenizer);
+
 }  // namespace s2s

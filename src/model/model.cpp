@@ -119,6 +119,7 @@ Model model_from_contents(const ModelFileContents& contents) {
         auto it = table.find(name);
         if (it == table.end()) return;  // not part of this variant
         m = Eigen::Map<const RowMajorMatrix>(it->second->data.data(), it->second->rows, it->second->cols);
+        if (it->second->stored_dtype == TensorDtype::kFloat16) model.stored_dtype = TensorDtype::kFloat16;
     });
     return model;
 }

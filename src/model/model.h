@@ -25,6 +25,9 @@ struct Model {
     // Free-form record of where the model came from: data file and hash,
     // split, training configuration, steps, wall time, development BLEU.
     nlohmann::json provenance = nlohmann::json::object();
+    // How the loaded file stored its tensors (float16 if any was), so that a
+    // rewrite (`seq2seq eval --record`) keeps the file's size and values.
+    TensorDtype stored_dtype = TensorDtype::kFloat32;
 };
 
 // The JSON header written into the model file.

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// The package's command line, over the same JavaScript API a program uses:
+//   seq2seq-attention translate --model en-fr "I love deep learning."
+// Without text it translates stdin, one line per line. Errors go to stderr
+// with exit code 2, like the native CLI's.
+import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline';
+import { loadModel, shippedModels } from '../dist/index.js';
+
+const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N] [--json] [TEXT...]
+
+Translates TEXT (the arguments, joined by spaces), or else every line of
+stdin, writing one line per input: the translation, or with --json the full
+result (text, sourceTokens, targetTokens, attention, score, hypotheses).
+  --model M         a shipped model (${shippedModels.join(', ')}), a .s2s file path or a URL; default en-fr
+  --beam N          beam size, 1 (greedy, default) to 16
+  --max-length N    most output tokens, 1 to 512 (default: 2 x source length + 10)
+  --json            print the result object as one JSON line
+  --help            this text`;
+
+class UsageError extends Error {}
+
+function wholeNumber(flag, value, min, max) {
+  if (value === undefined) return undefined;
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(number >= min && number <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got '${value}'`);
+  return number;
+}
+
+function parse(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        model: { type: 'string', default: 'en-fr' },
+        beam: { type: 'string' },
+        'max-length': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${error.message} (see seq2seq-attention --help)`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  const [command, ...words] = positionals;
+  if (command === undefined) throw new UsageError(`missing command (try: seq2seq-attention translate --model en-fr "Hello.")`);
+  if (command !== 'translate') throw new UsageError(`unknown command '${command}'; the only command is translate`);
+  const options = {};
+  const beamSize = wholeNumber('--beam', values.beam, 1, 16);
+  const maxLength = wholeNumber('--max-length', values['max-length'], 1, 512);
+  if (beamSize !== undefined) options.beamSize = beamSize;
+  if (maxLength !== undefined) options.maxLength = maxLength;
+  return { model: values.model, json: values.json, options, text: words.length ? words.join(' ') : null };
+}
+
+async function main() {
+  const args = parse(process.argv.slice(2));
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const model = await loadModel(args.model);
+  try {
+    const print = (text) => {
+      const result = model.translate(text, args.options);
+      process.stdout.write(`${args.json ? JSON.stringify(result) : result.text}\n`);
+    };
+    if (args.text !== null) {
+      print(args.text);
+    } else {
+      for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) print(line);
+    }
+  } finally {
+    model.dispose();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`seq2seq-attention: error: ${error.message}\n`);
+  process.exitCode = 2;
+});

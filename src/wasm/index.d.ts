@@ -1,0 +1,181 @@
+// Types of seq2seq-attention's JavaScript API (src/wasm/index.js).
+
+/** The models this package ships in its `models/` folder. */
+export declare const shippedModels: readonly ['en-fr', 'en-fr-fixed', 'en-zh'];
+
+/**
+ * Loads a model and returns it ready to translate.
+ *
+ * `source` is one of:
+ * - a shipped model's name: `'en-fr'` (attention), `'en-fr-fixed'` (the
+ *   fixed-context baseline) or `'en-zh'`; read from the package's `models/`
+ *   folder, relative to this module (with fs in Node, with fetch in browsers).
+ *   Any string of only letters, digits, `-` and `_` is taken as a name: write
+ *   `./model` for a file of that name;
+ * - a URL, as a string (`https:`, `http:`, `file:`, `data:`, `blob:`) or a
+ *   `URL` object;
+ * - a file path (Node only); in a browser any other string is a URL relative
+ *   to the page;
+ * - the bytes of a `.s2s` file: `Uint8Array`, `ArrayBuffer` or another
+ *   ArrayBuffer view.
+ *
+ * @throws {Error} when the model cannot be found or read, or the bytes are not
+ *   a valid model file; the message names the problem and the fix.
+ * @example
+ * const model = await loadModel('en-fr');
+ * console.log(model.translate('I love deep learning.').text);
+ * model.dispose();
+ */
+export declare function loadModel(source: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView): Promise<Model>;
+
+/** Options of {@link Model.translate}. Every field is optional. */
+export interface TranslateOptions {
+  /** Beam width, 1 (greedy, the default) to 16. */
+  beamSize?: number;
+  /** Most output tokens, `<eos>` included, 1 to 512. Default: 2 × source length + 10. */
+  maxLength?: number;
+  /** Also return the k most likely tokens at each output position, 0 (default) to 50. */
+  alternatives?: number;
+  /**
+   * Target tokens to force at the start of the output, the rest is decoded
+   * from there (the page's "what if": pick another word at position t and pass
+   * the tokens up to and including it). Each must be in the model's target
+   * vocabulary, e.g. a token from `alternatives` or `targetTokens`.
+   */
+  prefix?: readonly string[];
+}
+
+/** One token the model considered at an output position. */
+export interface TokenChoice {
+  token: string;
+  /** Natural log of its probability. */
+  logProb: number;
+  /** `Math.exp(logProb)`. */
+  probability: number;
+}
+
+/** One hypothesis of the beam. */
+export interface Hypothesis {
+  /** The translation as text (detokenized, without `<eos>`). */
+  text: string;
+  /** The tokens as the model wrote them, with `"<eos>"` last when finished. */
+  targetTokens: string[];
+  /**
+   * `attention[i][j]`: the weight target token i put on source token j. One row
+   * per target token, one column per source token; each row sums to 1.
+   * `[]` for the fixed-context baseline, which has no attention.
+   */
+  attention: number[][];
+  /** Length-normalized log probability (mean log p per token); higher is better. */
+  score: number;
+  /** Sum of the tokens' log probabilities. */
+  logProb: number;
+  /** False when the hypothesis was cut at maxLength instead of ending with `<eos>`. */
+  finished: boolean;
+  /** Per output position, the top-k tokens; present when `alternatives` > 0. */
+  alternatives?: TokenChoice[][];
+}
+
+/** The result of {@link Model.translate}: plain data, safe to keep, copy or post to a worker. */
+export interface Translation {
+  /** The best translation as text. `''` for empty input. */
+  text: string;
+  /** The source as the model read it: lowercased tokens, unknown words as `"<unk>"`, `"<eos>"` last. */
+  sourceTokens: string[];
+  /** The best hypothesis's tokens, `"<eos>"` last when finished. */
+  targetTokens: string[];
+  /**
+   * `attention[i][j]`: target token i's weight on source token j (rows =
+   * `targetTokens`, columns = `sourceTokens`); each row sums to 1. `[]` for the
+   * fixed-context baseline.
+   */
+  attention: number[][];
+  /** The best hypothesis's length-normalized log probability. */
+  score: number;
+  /** True when the input was longer than 199 tokens and was cut. */
+  truncated: boolean;
+  /** False when the best hypothesis was cut at maxLength. */
+  finished: boolean;
+  /** Every hypothesis the beam kept, best first (`hypotheses[0]` is the result above). */
+  hypotheses: Hypothesis[];
+  /** Per output position of the best hypothesis, the top-k tokens; present when `alternatives` > 0. */
+  alternatives?: TokenChoice[][];
+}
+
+/** BLEU on one bucket of development sentences by source length. */
+export interface BleuBucket {
+  /** `'1-4'`, `'5-7'`, `'8-11'` or `'12+'` source words. */
+  bucket: string;
+  /** Corpus BLEU-4, 0 to 100. */
+  bleu: number;
+  sentences: number;
+}
+
+/** What a model is. Frozen. */
+export interface ModelInfo {
+  /** The shipped name it was loaded by, else the name recorded when it was trained (or null). */
+  name: string | null;
+  /** Attention scoring: `'additive'` (Bahdanau), `'dot'`, `'scaled-dot'`, `'general'`, or `'none'` for the fixed-context baseline. */
+  attention: string;
+  /** False for the fixed-context baseline. */
+  hasAttention: boolean;
+  /** Architecture and sizes as recorded in the model file (snake_case keys). */
+  config: {
+    attention: string;
+    embedding_size: number;
+    encoder_hidden_size: number;
+    decoder_hidden_size: number;
+    attention_size: number;
+    output_hidden_size: number;
+    source_vocab_size: number;
+    target_vocab_size: number;
+    [key: string]: unknown;
+  };
+  sourceLanguage: string;
+  /** `'fr'` or `'zh'`. */
+  targetLanguage: string | null;
+  sourceVocabularySize: number;
+  targetVocabularySize: number;
+  /** Development BLEU measured when the model was trained, overall and by source length; null if not recorded. */
+  devBleu: { overall: number | null; sentences: number; byLength: BleuBucket[] } | null;
+  /** Where the model came from, as recorded in the file: data, split, training, dev_bleu (snake_case keys). */
+  provenance: Record<string, unknown>;
+}
+
+/** A loaded model. Free it with {@link Model.dispose} when done. */
+export interface Model {
+  /** What the model is: name, architecture, development BLEU, provenance. */
+  readonly info: ModelInfo;
+  /** True after {@link Model.dispose}. */
+  readonly disposed: boolean;
+  /**
+   * Translates `text` (one input; any string: empty gives an empty
+   * translation, inputs over 199 tokens are cut and flagged `truncated`).
+   * @throws {Error} for a non-string text, bad options or a disposed model;
+   *   the model stays usable afterwards.
+   * @example
+   * const r = model.translate('I love deep learning.', { beamSize: 4 });
+   * r.attention[0]; // how the first target word spread its attention over the source
+   */
+  translate(text: string, options?: TranslateOptions): Translation;
+  /**
+   * Frees the model's memory now. Calling it twice is harmless; any other call
+   * afterwards throws. A model that is never disposed is freed when it is
+   * garbage-collected, but that may be late.
+   */
+  dispose(): void;
+}
+
+/**
+ * Diagnostics: the WebAssembly heap's size and the bytes malloc holds
+ * (`usedBytes`), e.g. to check that disposed models free their memory.
+ */
+export declare function memoryStats(): Promise<{ heapBytes: number; usedBytes: number }>;
+
+/**
+ * Errors thrown by this package are plain `Error`s with a message naming the
+ * problem and the fix. Those from the C++ core also carry a `kind`.
+ */
+export interface Seq2SeqError extends Error {
+  kind?: 'usage' | 'model-file' | 'input' | 'memory' | 'internal';
+}

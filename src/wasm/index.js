@@ -1,0 +1,383 @@
+// seq2seq-attention: the JavaScript API (the design's contract 3).
+//
+//   import { loadModel } from 'seq2seq-attention';
+//   const model = await loadModel('en-fr');   // shipped name, URL, path or bytes
+//   const r = model.translate('I love deep learning.', { beamSize: 4 });
+//   r.text; r.sourceTokens; r.targetTokens; r.attention;
+//   model.dispose();
+//
+// One file for Node 20 and browsers, with no bundler needed: the WebAssembly
+// module (./s2s-core.js and ./s2s-core.wasm) and the shipped models
+// (../models/NAME.s2s) are found relative to this module's URL. In Node they
+// are read with fs (emscripten 3.1.6's loader cannot fetch file paths there);
+// in browsers they are fetched.
+//
+// Under this file is a raw Embind surface (src/wasm/bindings.cpp) that users
+// never see: Embind objects stay private, every C++ failure arrives here as
+// a message and leaves as an ordinary Error, and results are plain objects
+// parsed from JSON, so they never point into the WASM heap (whose views
+// detach when memory grows).
+import createS2sCore from './s2s-core.js';
+
+/** The models the package ships in its models/ folder. */
+export const shippedModels = Object.freeze(['en-fr', 'en-fr-fixed', 'en-zh']);
+
+// Limits of the C++ decoder (src/decode/search.h), checked here first so
+// that a bad option gets a message in this API's own terms.
+const MAX_BEAM_SIZE = 16;
+const MAX_LENGTH = 512;
+const MAX_ALTERNATIVES = 50;
+const OPTION_NAMES = ['beamSize', 'maxLength', 'alternatives', 'prefix'];
+
+const isNode = typeof process === 'object' && process.versions?.node != null && typeof window === 'undefined';
+
+// ---------------------------------------------------------------------------
+// The WebAssembly runtime: one instance, created on first use and shared by
+// every model.
+
+let corePromise;
+
+function getCore() {
+  corePromise ??= instantiateCore().catch((cause) => {
+    corePromise = undefined;  // let a later call try again
+    throw new Error(`seq2seq-attention: could not start the WebAssembly module (${describe(cause)}); ` +
+      'check that s2s-core.wasm sits next to index.js and that this runtime supports WebAssembly ' +
+      'exceptions and SIMD (Node 20, or a current browser)', { cause });
+  });
+  return corePromise;
+}
+
+async function instantiateCore() {
+  const wasmUrl = new URL('./s2s-core.wasm', import.meta.url);
+  if (isNode) return createS2sCore({ wasmBinary: await readNodeFile(wasmUrl) });
+  return createS2sCore({ locateFile: (file) => new URL(file, import.meta.url).href });
+}
+
+// node:fs is imported only in Node, and through a variable so that bundlers
+// targeting browsers leave it alone.
+async function readNodeFile(pathOrFileUrl) {
+  const fsModule = 'node:fs/promises';
+  const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fsModule);
+  const buffer = await readFile(pathOrFileUrl);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+// ---------------------------------------------------------------------------
+// Loading models.
+
+/**
+ * Loads a model. `source` is a shipped model's name ('en-fr', 'en-fr-fixed',
+ * 'en-zh'), a URL (string or URL object), a file path (Node), or the bytes
+ * of a .s2s file (Uint8Array, ArrayBuffer or another ArrayBuffer view).
+ */
+export async function loadModel(source) {
+  const { bytes, name } = await readModelSource(source);
+  const core = await getCore();
+  return new Model(core, bytes, name);
+}
+
+async function readModelSource(source) {
+  if (source instanceof Uint8Array) return { bytes: source, name: null };
+  if (source instanceof ArrayBuffer) return { bytes: new Uint8Array(source), name: null };
+  if (ArrayBuffer.isView(source)) {
+    return { bytes: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), name: null };
+  }
+  if (source instanceof URL) return { bytes: await readUrl(source, String(source)), name: null };
+  if (typeof source !== 'string' || source.trim() === '') {
+    throw new Error(`loadModel: expected a shipped model name (${shippedModels.join(', ')}), a URL, a file path ` +
+      `or the bytes of a .s2s file (Uint8Array or ArrayBuffer), but got ${describeValue(source)}`);
+  }
+  if (/^[A-Za-z0-9_-]+$/.test(source)) {
+    // A name: models/NAME.s2s of this package, next to dist/.
+    const url = new URL(`../models/${source}.s2s`, import.meta.url);
+    const notFound = `loadModel: no model named '${source}' in this package's models/ folder (${url}); ` +
+      `the package ships ${shippedModels.join(', ')}; to load another model pass its URL, path or bytes`;
+    return { bytes: await readUrl(url, String(url), notFound), name: source };
+  }
+  const url = absoluteUrl(source);
+  if (url) return { bytes: await readUrl(url, String(url)), name: null };
+  if (isNode) return { bytes: await readPath(source, source), name: null };
+  // A relative URL in a browser: relative to the page, as fetch() does it.
+  const relative = new URL(source, globalThis.location?.href);
+  return { bytes: await readUrl(relative, String(relative)), name: null };
+}
+
+// Only these schemes make a string a URL, so that a Windows path such as
+// C:\models\x.s2s stays a path.
+function absoluteUrl(text) {
+  if (!/^(https?|file|data|blob):/i.test(text)) return null;
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+// `what` names the model in messages; `notFound`, when given, replaces the
+// message for a missing file (a shipped name that is not there).
+async function readUrl(url, what, notFound) {
+  if (isNode && url.protocol === 'file:') return readPath(url, what, notFound);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (cause) {
+    throw new Error(`loadModel: could not fetch ${what}: ${describe(cause)}; check the URL and that the server is running`, { cause });
+  }
+  if (response.status === 404 && notFound) throw new Error(notFound);
+  if (!response.ok) {
+    throw new Error(`loadModel: could not fetch ${what}: HTTP ${response.status} ${response.statusText}; check the URL`);
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function readPath(path, what, notFound) {
+  try {
+    return await readNodeFile(path);
+  } catch (cause) {
+    if (cause?.code === 'ENOENT' && notFound) throw new Error(notFound, { cause });
+    const reason = cause?.code === 'ENOENT' ? 'no such file' : describe(cause);
+    throw new Error(`loadModel: could not read ${what}: ${reason}; check the path`, { cause });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Models.
+
+// Frees the C++ side of models that were never disposed. A safety net only:
+// garbage collection may come late or never, so dispose() is still the way.
+const forgottenModels = new FinalizationRegistry((session) => {
+  try {
+    session.delete();
+  } catch {
+    // already freed, or the runtime is gone: nothing left to free
+  }
+});
+
+class Model {
+  #session;  // the Embind Session; null once disposed
+  #info;
+
+  constructor(core, bytes, name) {
+    let session;
+    try {
+      session = new core.Session(bytes);
+    } catch (cause) {
+      throw internalError('loading the model', cause);
+    }
+    const loadError = session.loadError();
+    if (loadError !== '') {
+      session.delete();
+      throw toError(JSON.parse(loadError), 'loadModel: ');
+    }
+    this.#session = session;
+    try {
+      this.#info = makeInfo(unwrap(session.info(), 'model.info: '), name);
+    } catch (error) {
+      session.delete();
+      throw error;
+    }
+    forgottenModels.register(this, session, this);
+  }
+
+  /** What the model is: its name, architecture and provenance (see index.d.ts). */
+  get info() {
+    return this.#info;
+  }
+
+  /** True after dispose(). */
+  get disposed() {
+    return this.#session === null;
+  }
+
+  /**
+   * Translates one sentence (or any text: it is one input). Options:
+   * beamSize (1 to 16, default 1 = greedy), maxLength (output tokens,
+   * 1 to 512, default 2 x source length + 10), alternatives (k most likely
+   * tokens at each output position, 0 to 50), prefix (target tokens to force
+   * at the start: the "what if").
+   */
+  translate(text, options = {}) {
+    const session = this.#liveSession('translate');
+    if (typeof text !== 'string') {
+      throw new Error(`model.translate(text): text must be a string, but got ${describeValue(text)}`);
+    }
+    const checked = checkOptions(options);
+    let envelope;
+    try {
+      envelope = session.translate(wellFormed(text), JSON.stringify(checked));
+    } catch (cause) {
+      throw internalError('translating', cause);
+    }
+    return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0);
+  }
+
+  /** Frees the model's memory. Calling it again does nothing; any other call afterwards throws. */
+  dispose() {
+    if (this.#session === null) return;
+    forgottenModels.unregister(this);
+    const session = this.#session;
+    this.#session = null;
+    session.delete();
+  }
+
+  #liveSession(method) {
+    if (this.#session === null) {
+      throw new Error(`model.${method}: this model was disposed; load it again with loadModel()`);
+    }
+    return this.#session;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Options and results.
+
+function checkOptions(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error(`model.translate(text, options): options must be an object such as { beamSize: 4 }, but got ${describeValue(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_NAMES.includes(key)) {
+      throw new Error(`model.translate: unknown option '${key}'; the options are ${OPTION_NAMES.join(', ')}`);
+    }
+  }
+  const checked = {};
+  const integer = (name, min, max) => {
+    const value = options[name];
+    if (value === undefined) return;
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new Error(`model.translate: ${name} must be a whole number from ${min} to ${max}, but got ${describeValue(value)}`);
+    }
+    checked[name] = value;
+  };
+  integer('beamSize', 1, MAX_BEAM_SIZE);
+  integer('maxLength', 1, MAX_LENGTH);
+  integer('alternatives', 0, MAX_ALTERNATIVES);
+  if (options.prefix !== undefined) {
+    const prefix = options.prefix;
+    if (!Array.isArray(prefix) || !prefix.every((token) => typeof token === 'string')) {
+      throw new Error(`model.translate: prefix must be an array of target tokens (strings), such as ['je', 'suis'], but got ${describeValue(prefix)}`);
+    }
+    if (prefix.length > MAX_LENGTH) {
+      throw new Error(`model.translate: prefix has ${prefix.length} tokens; at most ${MAX_LENGTH} are allowed`);
+    }
+    checked.prefix = prefix;
+  }
+  return checked;
+}
+
+// A lone UTF-16 surrogate has no UTF-8 form; make it U+FFFD, as a
+// TextEncoder would, before Embind encodes the string.
+function wellFormed(text) {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+function makeHypothesis(h) {
+  const hypothesis = {
+    text: h.text,
+    targetTokens: h.targetTokens,
+    attention: h.attention,
+    score: h.score,
+    logProb: h.logProb,
+    finished: h.finished,
+  };
+  if (h.alternatives) hypothesis.alternatives = h.alternatives.map(makeChoices);
+  return hypothesis;
+}
+
+function makeChoices(position) {
+  return position.map(({ token, logProb }) => ({ token, logProb, probability: Math.exp(logProb) }));
+}
+
+function makeResult(value, withAlternatives) {
+  const hypotheses = value.hypotheses.map(makeHypothesis);
+  const best = hypotheses[0];
+  const result = {
+    text: value.text,
+    sourceTokens: value.sourceTokens,
+    targetTokens: value.targetTokens,
+    attention: value.attention,
+    score: value.score,
+    truncated: value.truncated,
+    finished: best ? best.finished : true,
+    hypotheses,
+  };
+  if (withAlternatives) result.alternatives = best?.alternatives ?? [];
+  return result;
+}
+
+function makeInfo(header, name) {
+  const provenance = header.provenance ?? {};
+  const devBleu = provenance.dev_bleu;
+  const info = {
+    name: name ?? (typeof provenance.name === 'string' ? provenance.name : null),
+    attention: header.config.attention,
+    hasAttention: header.config.attention !== 'none',
+    config: header.config,
+    sourceLanguage: header.source_tokenizer?.language ?? 'en',
+    targetLanguage: header.target_tokenizer?.language ?? null,
+    sourceVocabularySize: header.source_vocabulary_size,
+    targetVocabularySize: header.target_vocabulary_size,
+    devBleu: devBleu ? {
+      overall: devBleu.overall?.bleu ?? null,
+      sentences: devBleu.overall?.sentences ?? 0,
+      byLength: (devBleu.by_length ?? []).map((b) => ({ bucket: b.bucket, bleu: b.bleu, sentences: b.sentences })),
+    } : null,
+    provenance,
+  };
+  return deepFreeze(info);
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+// ---------------------------------------------------------------------------
+// Errors: the envelope of bindings.cpp, {ok, value} or {ok: false, kind, message}.
+
+function unwrap(envelopeJson, context) {
+  const envelope = JSON.parse(envelopeJson);
+  if (!envelope.ok) throw toError(envelope, context);
+  return envelope.value;
+}
+
+function toError(envelope, context) {
+  const error = new Error(context + envelope.message);
+  error.kind = envelope.kind;  // 'usage', 'model-file', 'input', 'memory' or 'internal'
+  return error;
+}
+
+function internalError(doing, cause) {
+  const error = new Error(`seq2seq-attention: internal error while ${doing}: ${describe(cause)} (please report it)`, { cause });
+  error.kind = 'internal';
+  return error;
+}
+
+function describe(cause) {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function describeValue(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}`;
+  if (typeof value === 'object') return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${value}`;
+  return typeof value;
+}
+
+// ---------------------------------------------------------------------------
+// Diagnostics.
+
+/**
+ * The WASM heap's size and the bytes malloc holds, for leak checks:
+ * { heapBytes, usedBytes }. Starts the runtime if needed.
+ */
+export async function memoryStats() {
+  const core = await getCore();
+  return JSON.parse(core.heapStats());
+}

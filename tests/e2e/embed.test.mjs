@@ -1,0 +1,91 @@
+// The embeddable element (web/embed.js) on its example page: two
+// <seq2seq-attention-demo> elements, each drawing its own heatmap in its
+// own Shadow DOM, sharing one worker.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../scripts/serve.mjs';
+import { artifacts, readHeatmap, startBrowser } from './helpers.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+// Playwright's CSS locators pierce open shadow roots.
+const heatmapsOf = (page) => page.locator('seq2seq-attention-demo [data-testid="attention-heatmap"]');
+
+test('the embed example renders two demos, each with a heatmap', async () => {
+  const page = await browser.newPage('/web/embed-example.html', { width: 900, height: 900 });
+  const heatmaps = heatmapsOf(page);
+  await page.waitForFunction(() => [...document.querySelectorAll('seq2seq-attention-demo')]
+    .every((demo) => demo.shadowRoot?.querySelector('[data-testid="attention-heatmap"]')), null, { timeout: 30_000 });
+  assert.equal(await page.locator('seq2seq-attention-demo').count(), 2);
+  assert.equal(await heatmaps.count(), 2);
+  for (let k = 0; k < 2; k += 1) {
+    const { rows, cols, cells } = await readHeatmap(heatmaps.nth(k));
+    assert.ok(rows >= 1 && cols >= 2);
+    assert.equal(cells.length, rows * cols);
+  }
+  // The first one translates "i love deep learning ." into French.
+  const first = page.locator('seq2seq-attention-demo').first();
+  assert.equal(await first.locator('[data-testid="translation-output"]').getAttribute('data-text'), 'i love deep learning .');
+  assert.equal(await first.locator('[data-testid="translation-output"]').getAttribute('lang'), 'fr');
+  // The element's styles stay inside it: the host page's <p> margins and
+  // fonts are untouched by the element's CSS, and vice versa.
+  assert.equal(await page.locator('body > p').first().evaluate((p) => getComputedStyle(p).fontFamily.includes('Charter')), true);
+  await page.screenshot({ path: join(artifacts, 'embed-example.png'), fullPage: true });
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('an embedded demo translates again when its attribute or its box changes', async () => {
+  const page = await browser.newPage('/web/embed-example.html', { width: 900, height: 900 });
+  const first = page.locator('seq2seq-attention-demo').first();
+  const output = first.locator('[data-testid="translation-output"]');
+  await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo')?.shadowRoot
+    ?.querySelector('[data-testid="translation-output"]')?.dataset.text === 'i love deep learning .');
+  await first.evaluate((demo) => demo.setAttribute('text', 'i see the cat .'));
+  await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo').shadowRoot
+    .querySelector('[data-testid="translation-output"]').dataset.text === 'i see the cat .');
+  await first.locator('[data-testid="source-input"]').fill('<b>we</b> drink water .');
+  await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo').shadowRoot
+    .querySelector('[data-testid="translation-output"]').dataset.text === '<b>we</b> drink water .');
+  assert.equal(await output.locator('*').count(), 0); // text only: no <b> element was made
+  assert.notEqual((await output.textContent()).trim(), '');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a page on another origin embeds the demo with one script tag', async () => {
+  // A tutorial page served by a second server (a temporary folder, on
+  // 127.0.0.1) while the script, its worker, the WASM and the model come from
+  // the demo's server (on localhost): two origins, as with a CDN.
+  const folder = mkdtempSync(join(tmpdir(), 's2s-e2e-tutorial-'));
+  writeFileSync(join(folder, 'lesson.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+    <h1>Lesson 7: attention</h1>
+    <script type="module" src="${browser.server.origin}/web/embed.js"></script>
+    <seq2seq-attention-demo model="en-fr" text="i see the cat ."></seq2seq-attention-demo>`);
+  const tutorialServer = await startServer({ root: folder, port: 0 });
+  try {
+    const page = await browser.newPage(`http://127.0.0.1:${tutorialServer.port}/lesson.html`);
+    assert.notEqual(new URL(page.url()).origin, browser.server.origin);
+    await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo')?.shadowRoot
+      ?.querySelector('[data-testid="attention-heatmap"]'), null, { timeout: 30_000 });
+    const { rows, cols } = await readHeatmap(heatmapsOf(page).first());
+    assert.ok(rows >= 1);
+    assert.equal(cols, 6); // i see the cat . <eos>
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  } finally {
+    await tutorialServer.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

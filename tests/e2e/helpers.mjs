@@ -1,0 +1,139 @@
+// Shared set-up of the browser tests: which model files to serve, the static
+// server (scripts/serve.mjs on port 0) and Debian's Chromium driven by
+// playwright-core.
+//
+// Models: the shipped models in models/ when all three are there; otherwise
+// (or with S2S_E2E_MODELS=tiny) three small models trained here from
+// tests/fixtures in a few seconds, kept in build/e2e-models/ and served at
+// /models/ in place of the repository's folder. The page itself has no test
+// switch: it loads models by name, from /models/, either way.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const artifacts = join(root, 'tests', 'e2e', 'artifacts');
+const MODEL_NAMES = ['en-fr', 'en-fr-fixed', 'en-zh'];
+
+// Small and quick: the tests check the page's wiring, not translation quality.
+const TINY_SIZES = ['--embedding', '16', '--hidden', '16', '--decoder-hidden', '32', '--attention-size', '16',
+  '--output-hidden', '16', '--steps', '400', '--threads', '1', '--eval-every', '0', '--min-frequency', '1', '--dropout', '0'];
+const TINY_MODELS = {
+  'en-fr': ['--data', 'tests/fixtures/tiny-en-fr.tsv', '--target-language', 'fr', '--dev-fraction', '0.1'],
+  'en-fr-fixed': ['--data', 'tests/fixtures/tiny-en-fr.tsv', '--target-language', 'fr', '--dev-fraction', '0.1', '--attention', 'none'],
+  // The en-zh fixture is itself a development split (fraction 0.05, seed 1);
+  // another seed splits it again so that something is left to train on.
+  'en-zh': ['--data', 'tests/fixtures/en-zh-dev.tsv', '--target-language', 'zh', '--dev-fraction', '0.1', '--split-seed', '7'],
+};
+
+/** 'shipped' or 'tiny': which models the tests run on. */
+export function modelKind() {
+  if (process.env.S2S_E2E_MODELS === 'tiny') return 'tiny';
+  if (process.env.S2S_E2E_MODELS === 'shipped') return 'shipped';
+  return MODEL_NAMES.every((name) => existsSync(join(root, 'models', `${name}.s2s`))) ? 'shipped' : 'tiny';
+}
+
+/** The folder to serve at /models/, or null for the repository's models/. */
+export function modelsFolder() {
+  if (modelKind() === 'shipped') return null;
+  const folder = join(root, 'build', 'e2e-models');
+  const cli = join(root, 'build', 'native', 'seq2seq');
+  for (const name of MODEL_NAMES) {
+    const output = join(folder, `${name}.s2s`);
+    if (!existsSync(cli)) throw new Error(`the tests need ${cli} to train their small models; run npm run build:native`);
+    // Reuse a model trained by the current CLI; a rebuilt CLI (perhaps a new
+    // file format) trains it again.
+    if (existsSync(output) && statSync(output).mtimeMs > statSync(cli).mtimeMs) continue;
+    // Train into a scratch folder and rename, so that test files running at
+    // the same time never read a half-written model.
+    mkdirSync(folder, { recursive: true });
+    const scratch = mkdtempSync(join(tmpdir(), `s2s-e2e-${name}-`));
+    const result = spawnSync(cli, ['train', ...TINY_MODELS[name], ...TINY_SIZES, '--name', name,
+      '--checkpoint-dir', scratch, '--output', join(scratch, 'model.s2s')], { cwd: root, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`training the test model ${name} failed:\n${result.stderr}`);
+    renameSync(join(scratch, 'model.s2s'), output);
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return folder;
+}
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Starts the server and a fresh Chromium. Returns { server, context, close(),
+ * newPage(path, { width, height }) }; each page records its console errors
+ * and uncaught exceptions in page.problems.
+ */
+export async function startBrowser() {
+  for (const file of ['dist/index.js', 'dist/s2s-core.wasm']) {
+    if (!existsSync(join(root, file))) throw new Error(`${file} is missing; build it with npm run build:wasm`);
+  }
+  const folder = modelsFolder();
+  const server = await startServer({ port: 0, mounts: folder ? { '/models/': folder } : {} });
+  const profile = mkdtempSync(join(tmpdir(), 's2s-e2e-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      headless: true,
+      acceptDownloads: true,
+      viewport: { width: 1200, height: 900 },
+    });
+  } catch (error) {
+    await server.close();
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+  mkdirSync(artifacts, { recursive: true });
+  return {
+    server,
+    context,
+    async newPage(path = '/web/', viewport = { width: 1200, height: 900 }) {
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      page.problems = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
+      await page.goto(/^https?:/.test(path) ? path : `${server.origin}${path}`);
+      return page;
+    },
+    async close() {
+      await context.close();
+      await server.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until the page shows the translation of `text` (with optional model/beam). */
+export async function waitForTranslation(page, text, { model, beam, prefix } = {}) {
+  await page.waitForFunction(({ text, model, beam, prefix }) => {
+    const output = document.querySelector('[data-testid="translation-output"]');
+    const result = document.getElementById('result');
+    return output && result?.dataset.state === 'ready' && output.dataset.text === text &&
+      (model === undefined || output.dataset.model === model) &&
+      (beam === undefined || output.dataset.beam === String(beam)) &&
+      (prefix === undefined || output.dataset.prefix === prefix);
+  }, { text, model, beam, prefix }, { timeout: 30_000 });
+}
+
+/** The heatmap's cells as { row, col, weight } and its size, read from the DOM. */
+export async function readHeatmap(locator) {
+  // A large matrix is drawn over a few frames; data-complete marks the end.
+  await locator.and(locator.page().locator('[data-complete="true"]')).waitFor();
+  return locator.evaluate((svg) => ({
+    rows: Number(svg.dataset.rows),
+    cols: Number(svg.dataset.cols),
+    cells: [...svg.querySelectorAll('[data-row][data-col]')].map((cell) => ({
+      row: Number(cell.dataset.row), col: Number(cell.dataset.col), weight: Number(cell.dataset.weight),
+    })),
+  }));
+}

@@ -1,0 +1,291 @@
+// The demo page (web/index.html) in Debian's Chromium: translation, the
+// heatmap's contract, options, "what if", the comparison, URL state, errors.
+// Screenshots go to tests/e2e/artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { artifacts, modelKind, readHeatmap, startBrowser, waitForTranslation } from './helpers.mjs';
+
+let browser;
+let page; // one page for the interaction tests, as a user would keep it open
+
+const heatmapOf = (p) => p.locator('#result [data-testid="attention-heatmap"]');
+const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const tokens = (p, id) => byTestId(p, id).evaluateAll((chips) => chips.map((chip) => chip.dataset.token));
+
+async function typeSentence(p, text) {
+  await byTestId(p, 'source-input').fill(text);
+  await waitForTranslation(p, text);
+}
+
+before(async () => {
+  browser = await startBrowser();
+  page = await browser.newPage('/web/');
+  console.log(`# e2e models: ${modelKind()}`);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test('the page loads, translates its first example, and logs no errors', async () => {
+  await waitForTranslation(page, 'i love deep learning .');
+  assert.notEqual((await byTestId(page, 'translation-output').textContent()).trim(), '');
+  await heatmapOf(page).waitFor();
+  await page.screenshot({ path: join(artifacts, 'page-desktop.png'), fullPage: true });
+  assert.deepEqual(page.problems, []);
+});
+
+test('typing a sentence draws a heatmap: target rows x source columns, each row summing to 1', async () => {
+  await typeSentence(page, 'i see the cat .');
+  const source = await tokens(page, 'source-token');
+  const target = await tokens(page, 'target-token');
+  assert.equal(source.at(-1), '<eos>');
+  const { rows, cols, cells } = await readHeatmap(heatmapOf(page));
+  assert.equal(rows, target.length);
+  assert.equal(cols, source.length);
+  assert.equal(cells.length, rows * cols);
+  for (let i = 0; i < rows; i += 1) {
+    const row = cells.filter((cell) => cell.row === i);
+    assert.equal(row.length, cols);
+    const sum = row.reduce((total, cell) => total + cell.weight, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-3, `row ${i} sums to ${sum}`);
+    assert.ok(row.every((cell) => cell.weight >= 0 && cell.weight <= 1));
+  }
+  // Hovering a cell names both words and the weight; the labels light up.
+  const cell = heatmapOf(page).locator('[data-row="0"][data-col="1"]');
+  await cell.hover();
+  const readout = await page.locator('#readout').textContent();
+  assert.match(readout, new RegExp(`${escape(target[0])}.*${escape(source[1])}`));
+  assert.equal(await heatmapOf(page).locator('.label.active').count(), 2);
+  // The keyboard reaches the cells, and the arrow keys move between them.
+  await heatmapOf(page).locator('[data-row="0"][data-col="0"]').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.col), '1');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.row), '1');
+  assert.match(await page.locator('#readout').textContent(), new RegExp(escape(target[1])));
+});
+
+test('the Translate button translates at once; an unknown word is marked as such', async () => {
+  await byTestId(page, 'source-input').fill('i see the zorblax .');
+  await byTestId(page, 'translate-button').click();
+  await waitForTranslation(page, 'i see the zorblax .');
+  const unknown = page.locator('[data-testid="source-token"].unk');
+  assert.ok(await unknown.count() >= 1);
+  assert.match(await unknown.first().getAttribute('title'), /zorblax.*vocabulary/);
+  assert.ok(await heatmapOf(page).locator('.col-label.unk title').count() >= 1);
+});
+
+test('switching the model translates into Chinese', async () => {
+  await typeSentence(page, "i'm home .");
+  await byTestId(page, 'model-select').selectOption('en-zh');
+  await waitForTranslation(page, "i'm home .", { model: 'en-zh' });
+  assert.equal(await byTestId(page, 'translation-output').getAttribute('lang'), 'zh');
+  const { rows } = await readHeatmap(heatmapOf(page));
+  assert.equal(rows, (await tokens(page, 'target-token')).length);
+  assert.match(page.url(), /model=en-zh/);
+  await byTestId(page, 'model-select').selectOption('en-fr');
+  await waitForTranslation(page, "i'm home .", { model: 'en-fr' });
+});
+
+test('beam search lists its hypotheses, and each shows its own attention', async () => {
+  await typeSentence(page, 'we drink water .');
+  await byTestId(page, 'beam-size').selectOption('4');
+  await waitForTranslation(page, 'we drink water .', { beam: 4 });
+  const hypotheses = byTestId(page, 'hypothesis');
+  const count = await hypotheses.count();
+  assert.ok(count >= 2, `beam 4 gave ${count} hypotheses`);
+  assert.equal(await hypotheses.first().getAttribute('aria-pressed'), 'true');
+  const last = hypotheses.nth(count - 1);
+  const lastText = (await last.locator('span').nth(1).textContent()).trim();
+  await last.click();
+  assert.equal(await last.getAttribute('aria-pressed'), 'true');
+  assert.equal((await byTestId(page, 'translation-output').textContent()).trim(), lastText);
+  const { rows } = await readHeatmap(heatmapOf(page));
+  assert.equal(rows, (await tokens(page, 'target-token')).length);
+  assert.match(page.url(), new RegExp(`hyp=${count - 1}`));
+  await byTestId(page, 'beam-size').selectOption('1');
+  await waitForTranslation(page, 'we drink water .', { beam: 1 });
+  assert.equal(await hypotheses.count(), 0);
+});
+
+test('the attention can also be drawn as lines between the two sentences', async () => {
+  await typeSentence(page, 'i see the cat .');
+  await byTestId(page, 'view-lines').click();
+  const lines = page.locator('[data-testid="attention-lines"]');
+  await lines.waitFor();
+  assert.equal(await heatmapOf(page).count(), 0);
+  assert.ok(await lines.locator('path').count() >= (await tokens(page, 'target-token')).length);
+  assert.match(page.url(), /view=lines/);
+  await lines.locator('[data-row-label="0"]').hover();
+  assert.ok(await lines.locator('path.on').count() >= 1);
+  await byTestId(page, 'view-heatmap').click();
+  await heatmapOf(page).waitFor();
+  assert.doesNotMatch(page.url(), /view=lines/);
+});
+
+test('what if: picking another word at a position re-decodes from there', async () => {
+  await typeSentence(page, 'i see the cat .');
+  const before = await tokens(page, 'target-token');
+  const position = Math.min(1, before.length - 1);
+  await byTestId(page, 'target-token').nth(position).click();
+  const alternatives = byTestId(page, 'alternative');
+  assert.ok(await alternatives.count() >= 2);
+  const choices = await alternatives.evaluateAll((buttons) => buttons.map((b) => b.dataset.token));
+  const pick = choices.find((token) => token !== before[position] && token !== '<eos>');
+  assert.ok(pick, `no other word among ${choices}`);
+  await page.locator(`[data-testid="alternative"][data-token="${pick}"]`).click();
+  const prefix = [...before.slice(0, position), pick].join(' ');
+  await waitForTranslation(page, 'i see the cat .', { prefix });
+  const after = await tokens(page, 'target-token');
+  assert.equal(after[position], pick);
+  assert.deepEqual(after.slice(0, position), before.slice(0, position));
+  assert.equal(await page.locator('[data-testid="target-token"].forced').count(), position + 1);
+  const { rows } = await readHeatmap(heatmapOf(page));
+  assert.equal(rows, after.length);
+  assert.match(decodeURIComponent(page.url().replace(/\+/g, ' ')), new RegExp(`prefix=${prefix}`));
+  // And back to the model's own choice.
+  await byTestId(page, 'target-token').nth(position).click();
+  await byTestId(page, 'whatif-reset').click();
+  await waitForTranslation(page, 'i see the cat .', { prefix: '' });
+  assert.deepEqual(await tokens(page, 'target-token'), before);
+});
+
+test('the compare view shows both models and the BLEU-by-length chart', async () => {
+  await typeSentence(page, 'i see the dog .');
+  await page.waitForFunction(() => document.querySelector('[data-testid="compare-view"]')?.dataset.text === 'i see the dog .');
+  const withAttention = (await byTestId(page, 'compare-attention-output').textContent()).trim();
+  const fixed = (await byTestId(page, 'compare-fixed-output').textContent()).trim();
+  assert.notEqual(withAttention, '');
+  assert.notEqual(fixed, '');
+  assert.equal(withAttention, (await byTestId(page, 'translation-output').textContent()).trim());
+  const chart = byTestId(page, 'bleu-chart');
+  await chart.waitFor();
+  const bars = await chart.locator('.bar').evaluateAll((rects) => rects.map((r) => r.dataset.model));
+  assert.ok(bars.includes('with attention') && bars.includes('fixed context'), `bars: ${bars}`);
+  await page.locator('#compare').screenshot({ path: join(artifacts, 'compare.png') });
+  // About this model: the data credit and the training record.
+  const about = await page.locator('#about-list').textContent();
+  assert.match(about, /Tatoeba/);
+  assert.match(about, /CC-BY 2\.0 France/);
+  assert.match(about, /steps/);
+});
+
+test('the URL holds the view: opening it again reproduces it', async () => {
+  const fresh = await browser.newPage(`/web/?text=${encodeURIComponent('you eat bread .')}&model=en-zh&beam=3`);
+  try {
+    await waitForTranslation(fresh, 'you eat bread .', { model: 'en-zh', beam: 3 });
+    assert.equal(await byTestId(fresh, 'source-input').inputValue(), 'you eat bread .');
+    assert.equal(await byTestId(fresh, 'model-select').inputValue(), 'en-zh');
+    assert.equal(await byTestId(fresh, 'beam-size').inputValue(), '3');
+    const first = (await byTestId(fresh, 'translation-output').textContent()).trim();
+    // The page's own URL, opened again, gives the same translation.
+    const again = await browser.newPage(new URL(fresh.url()).pathname + new URL(fresh.url()).search);
+    await waitForTranslation(again, 'you eat bread .', { model: 'en-zh', beam: 3 });
+    assert.equal((await byTestId(again, 'translation-output').textContent()).trim(), first);
+    assert.deepEqual([...fresh.problems, ...again.problems], []);
+    await again.close();
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('markup in the input is shown as text and never runs', async () => {
+  const attack = '<img src=x onerror="window.__injected = 1"> <script>window.__injected = 2</script> <b>bold</b>';
+  await byTestId(page, 'source-input').fill(attack);
+  await waitForTranslation(page, attack);
+  assert.equal(await page.evaluate(() => window.__injected), undefined);
+  assert.equal(await page.locator('#result img, #result script, #translation b, #tokens b').count(), 0);
+  // The model does not know these words: they are <unk> chips whose tooltip
+  // quotes the user's text, as text.
+  const titles = await byTestId(page, 'source-token').evaluateAll((chips) => chips.map((chip) => chip.title));
+  assert.ok(titles.some((title) => title.includes('“<img”')), `titles: ${titles}`);
+  assert.equal(await byTestId(page, 'source-input').inputValue(), attack);
+  // Also through the URL.
+  const viaUrl = await browser.newPage(`/web/?text=${encodeURIComponent(attack)}`);
+  await waitForTranslation(viaUrl, attack);
+  assert.equal(await viaUrl.evaluate(() => window.__injected), undefined);
+  await viaUrl.close();
+});
+
+test('empty input asks for a sentence; very long input is cut with a notice', async () => {
+  await byTestId(page, 'source-input').fill('');
+  await page.waitForFunction(() => document.getElementById('result').dataset.state === 'empty');
+  assert.match(await byTestId(page, 'translation-output').textContent(), /Type an English sentence/);
+  assert.equal(await heatmapOf(page).count(), 0);
+  const long = Array.from({ length: 260 }, (_, k) => ['i', 'see', 'the', 'cat', 'and'][k % 5]).join(' ');
+  await typeSentence(page, long);
+  await byTestId(page, 'notice-truncated').waitFor();
+  assert.match(await byTestId(page, 'notice-truncated').textContent(), /only the beginning/);
+  const { rows, cols, cells } = await readHeatmap(heatmapOf(page));
+  assert.equal(cols, 200); // 199 words and <eos>
+  assert.equal(cells.length, rows * cols);
+});
+
+test('the heatmap downloads as SVG and PNG', async () => {
+  await typeSentence(page, 'i see the cat .');
+  const [svgDownload] = await Promise.all([page.waitForEvent('download'), byTestId(page, 'export-svg').click()]);
+  const svgText = await readFile(await svgDownload.path(), 'utf8');
+  assert.match(svgDownload.suggestedFilename(), /^attention-en-fr-i-see-the-cat\.svg$/);
+  assert.match(svgText, /<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.ok((svgText.match(/data-weight=/g) ?? []).length >= 6);
+  const [pngDownload] = await Promise.all([page.waitForEvent('download'), byTestId(page, 'export-png').click()]);
+  const png = await readFile(await pngDownload.path());
+  assert.deepEqual([...png.subarray(1, 4)], [...Buffer.from('PNG')]);
+  assert.ok(png.length > 2000);
+  await svgDownload.saveAs(join(artifacts, 'heatmap-export.svg'));
+  await pngDownload.saveAs(join(artifacts, 'heatmap-export.png'));
+});
+
+test('at phone width the page fits and the heatmap scrolls inside its box', async () => {
+  const phone = await browser.newPage(`/web/?text=${encodeURIComponent('i think that the weather will be better tomorrow , so we can go to the beach with our friends .')}`,
+    { width: 375, height: 812 });
+  try {
+    await waitForTranslation(phone, 'i think that the weather will be better tomorrow , so we can go to the beach with our friends .');
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+    await phone.screenshot({ path: join(artifacts, 'page-phone.png'), fullPage: true });
+    assert.deepEqual(phone.problems, []);
+  } finally {
+    await phone.close();
+  }
+});
+
+test('no WebAssembly, or no WASM SIMD: a clear message instead of a blank page', async () => {
+  for (const [script, expected] of [
+    ['delete globalThis.WebAssembly', /no WebAssembly/],
+    ['WebAssembly.validate = () => false', /not WebAssembly SIMD/],
+  ]) {
+    const p = await browser.context.newPage();
+    await p.addInitScript(script);
+    await p.goto(`${browser.server.origin}/web/`);
+    const error = byTestId(p, 'error');
+    await error.waitFor();
+    assert.match(await error.textContent(), expected);
+    await p.close();
+  }
+});
+
+test('a model that fails to load shows its error in the page', async () => {
+  const p = await browser.context.newPage();
+  try {
+    await p.route('**/models/en-zh.s2s', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('not a model at all') }));
+    await p.goto(`${browser.server.origin}/web/?model=en-zh&text=go+.`);
+    const error = byTestId(p, 'error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /Something went wrong: .*model/i);
+    // The page still works: another model translates.
+    await byTestId(p, 'model-select').selectOption('en-fr');
+    await waitForTranslation(p, 'go .', { model: 'en-fr' });
+    assert.equal(await byTestId(p, 'error').count(), 0);
+  } finally {
+    await p.close();
+  }
+});
+
+test('the interactions above logged no errors', () => {
+  assert.deepEqual(page.problems, []);
+});

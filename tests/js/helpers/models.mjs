@@ -1,0 +1,89 @@
+// Models for the JavaScript tests: the shipped ones when they exist, else
+// tiny ones trained here with the native CLI in well under a second.
+//
+//   const { path, shipped } = await modelForTests();            // attention, en-fr
+//   const { path } = await modelForTests({ attention: false }); // fixed-context baseline
+//
+// So the same tests run today on a tiny model and, once models/en-fr.s2s and
+// models/en-fr-fixed.s2s are committed, on the models users get.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+// S2S_CLI runs the tests against another native build (e.g. build/sanitize/seq2seq).
+export const nativeCli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
+export const distDir = join(root, 'dist');
+export const distIndex = join(distDir, 'index.js');
+
+const tinyData = join(root, 'tests', 'fixtures', 'tiny-en-fr.tsv');
+const tinyFlags = [
+  '--data', tinyData, '--min-frequency', '1', '--dropout', '0', '--embedding', '16', '--hidden', '32',
+  '--decoder-hidden', '32', '--attention-size', '32', '--output-hidden', '32', '--batch-size', '8',
+  '--learning-rate', '0.01', '--steps', '300', '--eval-every', '0', '--threads', '1',
+];
+
+let workDir;
+const trained = new Map();
+
+/** Throws a message naming the fix when the WASM build is missing. */
+export function requireDist() {
+  for (const file of ['index.js', 'index.d.ts', 's2s-core.js', 's2s-core.wasm']) {
+    if (!existsSync(join(distDir, file))) {
+      throw new Error(`dist/${file} is missing; build the WebAssembly module first: npm run build:wasm`);
+    }
+  }
+}
+
+function trainTiny(attention) {
+  if (!existsSync(nativeCli)) throw new Error(`${nativeCli} is missing; build it first: npm run build:native`);
+  workDir ??= mkdtempSync(join(tmpdir(), 's2s-js-models-'));
+  const output = join(workDir, `tiny-${attention}.s2s`);
+  const r = spawnSync(nativeCli, ['train', ...tinyFlags, '--attention', attention, '--name', `tiny-${attention}`,
+    '--output', output], { encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`training the tiny test model failed: ${r.stderr}`);
+  return output;
+}
+
+/**
+ * The en-fr model the tests use: models/en-fr.s2s (or models/en-fr-fixed.s2s
+ * with attention: false) when shipped, else a tiny model trained once per
+ * process; S2S_TEST_MODEL overrides the attention model. Returns
+ * { path, shipped, name }.
+ */
+export function modelForTests({ attention = true } = {}) {
+  const name = attention ? 'en-fr' : 'en-fr-fixed';
+  // S2S_TEST_MODEL runs the attention tests on any en-fr model file.
+  if (attention && process.env.S2S_TEST_MODEL) return { path: process.env.S2S_TEST_MODEL, shipped: false, name };
+  const shippedPath = join(root, 'models', `${name}.s2s`);
+  if (existsSync(shippedPath)) return { path: shippedPath, shipped: true, name };
+  const kind = attention ? 'additive' : 'none';
+  if (!trained.has(kind)) trained.set(kind, trainTiny(kind));
+  return { path: trained.get(kind), shipped: false, name };
+}
+
+/** Removes the tiny models (call from an `after` hook). */
+export function cleanUpModels() {
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  workDir = undefined;
+  trained.clear();
+}
+
+/** The distinct English sentences of a dev TSV (first column), in file order. */
+export function devSentences(tsvText) {
+  const seen = new Set();
+  for (const line of tsvText.split('\n')) {
+    const english = line.split('\t')[0].trim();
+    if (english) seen.add(english);
+  }
+  return [...seen];
+}
+
+/** Largest |row sum - 1| of an attention matrix. */
+export function worstRowSumError(attention) {
+  let worst = 0;
+  for (const row of attention) worst = Math.max(worst, Math.abs(row.reduce((a, b) => a + b, 0) - 1));
+  return worst;
+}

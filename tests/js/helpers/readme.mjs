@@ -1,0 +1,16 @@
+// The README's examples, so that tests run exactly what users copy.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from './models.mjs';
+
+/** The first ```language block of the README's "## JavaScript API" section. */
+export function readmeExample(language) {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## JavaScript API\n');
+  if (start < 0) throw new Error('README.md has no "## JavaScript API" section');
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const match = section.match(new RegExp('```' + language + '\\n([\\s\\S]*?)```'));
+  if (!match) throw new Error(`README.md's JavaScript API section has no \`\`\`${language} example`);
+  return match[1];
+}

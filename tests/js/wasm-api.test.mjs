@@ -1,0 +1,335 @@
+// The JavaScript API of the WebAssembly build (dist/index.js) in Node, as
+// the design's contract 3 states it: result shapes, beam hypotheses,
+// alternatives and prefix, model info, every way to load a model, and
+// errors: always an Error with a message, and the model still works after.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cleanUpModels, distDir, distIndex, modelForTests, requireDist, root, worstRowSumError } from './helpers/models.mjs';
+import { serveFolder } from './helpers/static-server.mjs';
+
+requireDist();
+const api = await import(pathToFileURL(distIndex).href);
+const { loadModel } = api;
+
+let attentionModel;  // { path, shipped, name }
+let model;           // loaded once, shared by the tests that do not dispose it
+let reference;       // model.translate(SENTENCE): the "runtime still works" check
+const SENTENCE = 'I see the cat.';
+
+before(async () => {
+  attentionModel = modelForTests();
+  model = await loadModel(attentionModel.path);
+  reference = model.translate(SENTENCE);
+});
+
+after(() => {
+  model?.dispose();
+  cleanUpModels();
+});
+
+function assertMatrix(attention, rows, cols, what) {
+  assert.equal(attention.length, rows, `${what}: one attention row per target token`);
+  for (const row of attention) {
+    assert.equal(row.length, cols, `${what}: one column per source token`);
+    assert.ok(row.every((w) => typeof w === 'number' && w >= 0 && w <= 1), `${what}: weights in [0, 1]`);
+  }
+  assert.ok(worstRowSumError(attention) < 1e-5, `${what}: rows sum to 1 (worst error ${worstRowSumError(attention)})`);
+}
+
+function assertStillWorks() {
+  assert.deepEqual(model.translate(SENTENCE), reference, 'the model translates as before after an error');
+}
+
+test('translate returns the contract shape, with attention rows summing to 1', () => {
+  const r = reference;
+  for (const key of ['text', 'sourceTokens', 'targetTokens', 'attention', 'score', 'truncated', 'finished', 'hypotheses']) {
+    assert.ok(key in r, `result has ${key}`);
+  }
+  assert.equal(typeof r.text, 'string');
+  assert.ok(r.text.length > 0);
+  assert.deepEqual(r.sourceTokens, ['i', 'see', 'the', 'cat', '.', '<eos>']);
+  assert.ok(r.targetTokens.length > 0 && r.targetTokens.every((t) => typeof t === 'string'));
+  assertMatrix(r.attention, r.targetTokens.length, r.sourceTokens.length, 'best');
+  assert.equal(typeof r.score, 'number');
+  assert.ok(r.score <= 0, 'a mean log probability');
+  assert.equal(r.truncated, false);
+  assert.equal(r.hypotheses.length, 1, 'greedy keeps one hypothesis');
+  assert.equal(r.hypotheses[0].text, r.text);
+  assert.deepEqual(r.hypotheses[0].targetTokens, r.targetTokens);
+  assert.equal('alternatives' in r, false, 'alternatives only when asked');
+});
+
+test('results are plain data: no Embind objects, no views into the WASM heap', async () => {
+  const r = model.translate('We drink water.', { beamSize: 3, alternatives: 2 });
+  const copy = structuredClone(r);  // throws on functions and class instances with private state
+  assert.equal(Object.getPrototypeOf(r), Object.prototype);
+  assert.ok(Array.isArray(r.attention) && r.attention.every((row) => Array.isArray(row)));
+  // Grow the WASM memory (which detaches every view into the old buffer) by
+  // loading models until the heap is larger. The earlier result must not change.
+  const { heapBytes } = await api.memoryStats();
+  const loaded = [];
+  while ((await api.memoryStats()).heapBytes === heapBytes && loaded.length < 1000) {
+    loaded.push(await loadModel(attentionModel.path));
+  }
+  for (const m of loaded) m.dispose();
+  assert.ok((await api.memoryStats()).heapBytes > heapBytes, 'the heap grew');
+  assert.deepEqual(r, copy);
+  assertStillWorks();
+});
+
+test('beam search returns its hypotheses, best first, each with its own attention', () => {
+  const r = model.translate('We drink water.', { beamSize: 4 });
+  assert.ok(r.hypotheses.length >= 1 && r.hypotheses.length <= 4, `${r.hypotheses.length} hypotheses`);
+  assert.equal(r.hypotheses[0].text, r.text);
+  assert.deepEqual(r.hypotheses[0].attention, r.attention);
+  assert.equal(r.hypotheses[0].score, r.score);
+  const finished = r.hypotheses.filter((h) => h.finished);
+  for (let i = 1; i < finished.length; ++i) assert.ok(finished[i - 1].score >= finished[i].score, 'sorted by score');
+  for (const h of r.hypotheses) {
+    assert.equal(typeof h.text, 'string');
+    assert.equal(typeof h.logProb, 'number');
+    if (h.finished) assert.equal(h.targetTokens.at(-1), '<eos>');
+    assertMatrix(h.attention, h.targetTokens.length, r.sourceTokens.length, `hypothesis ${h.text}`);
+  }
+  // Beam size 1 is greedy decoding, the default.
+  assert.deepEqual(model.translate(SENTENCE, { beamSize: 1 }), reference);
+});
+
+test('alternatives: the k most likely tokens at every output position', () => {
+  const r = model.translate(SENTENCE, { alternatives: 3 });
+  assert.deepEqual(r.targetTokens, reference.targetTokens, 'asking for alternatives does not change the result');
+  assert.equal(r.alternatives.length, r.targetTokens.length);
+  r.alternatives.forEach((choices, t) => {
+    assert.equal(choices.length, 3);
+    assert.equal(choices[0].token, r.targetTokens[t], 'greedy picks the most likely token');
+    for (let i = 1; i < choices.length; ++i) assert.ok(choices[i - 1].logProb >= choices[i].logProb);
+    for (const c of choices) {
+      assert.ok(c.probability > 0 && c.probability <= 1);
+      assert.ok(Math.abs(c.probability - Math.exp(c.logProb)) < 1e-12);
+    }
+  });
+  assert.deepEqual(r.hypotheses[0].alternatives, r.alternatives);
+});
+
+test('prefix: "what if" forces the first target tokens and decodes the rest', () => {
+  // Forcing the greedy output's own tokens reproduces it exactly.
+  const own = reference.targetTokens.filter((t) => t !== '<eos>');
+  assert.deepEqual(model.translate(SENTENCE, { prefix: own }).targetTokens, reference.targetTokens);
+  // Pick the second most likely word at position 1, as the page does.
+  const { alternatives } = model.translate(SENTENCE, { alternatives: 5 });
+  const other = alternatives[1].find((c) => c.token !== reference.targetTokens[1] && c.token !== '<eos>');
+  assert.ok(other, 'the model considered another word at position 1');
+  const prefix = [reference.targetTokens[0], other.token];
+  const r = model.translate(SENTENCE, { prefix, beamSize: 2 });
+  assert.deepEqual(r.targetTokens.slice(0, 2), prefix);
+  assert.notDeepEqual(r.targetTokens, reference.targetTokens);
+  assertMatrix(r.attention, r.targetTokens.length, r.sourceTokens.length, 'with prefix');
+  // A word the model does not know is an Error naming it.
+  assert.throws(() => model.translate(SENTENCE, { prefix: ['zzyzx-not-a-word'] }),
+    (e) => e instanceof Error && /'zzyzx-not-a-word' is not in this model's target vocabulary/.test(e.message));
+  assertStillWorks();
+});
+
+test('wrong value kinds and bad options are Errors with clear messages; the model keeps working', () => {
+  const cases = [
+    [() => model.translate(42), /text must be a string, but got the number 42/],
+    [() => model.translate(null), /text must be a string, but got null/],
+    [() => model.translate(undefined), /text must be a string, but got undefined/],
+    [() => model.translate({ text: 'hi' }), /text must be a string, but got an object/],
+    [() => model.translate(['hi']), /text must be a string, but got an array/],
+    [() => model.translate(SENTENCE, 4), /options must be an object/],
+    [() => model.translate(SENTENCE, 'beam'), /options must be an object/],
+    [() => model.translate(SENTENCE, [4]), /options must be an object/],
+    [() => model.translate(SENTENCE, { beam: 4 }), /unknown option 'beam'; the options are beamSize/],
+    [() => model.translate(SENTENCE, { beamSize: 0 }), /beamSize must be a whole number from 1 to 16, but got the number 0/],
+    [() => model.translate(SENTENCE, { beamSize: 17 }), /beamSize must be a whole number from 1 to 16/],
+    [() => model.translate(SENTENCE, { beamSize: 2.5 }), /beamSize must be a whole number/],
+    [() => model.translate(SENTENCE, { beamSize: '4' }), /beamSize must be a whole number .* the string "4"/],
+    [() => model.translate(SENTENCE, { beamSize: null }), /beamSize must be a whole number .* null/],
+    [() => model.translate(SENTENCE, { beamSize: NaN }), /beamSize must be a whole number/],
+    [() => model.translate(SENTENCE, { maxLength: 0 }), /maxLength must be a whole number from 1 to 512/],
+    [() => model.translate(SENTENCE, { maxLength: 513 }), /maxLength must be a whole number from 1 to 512/],
+    [() => model.translate(SENTENCE, { alternatives: -1 }), /alternatives must be a whole number from 0 to 50/],
+    [() => model.translate(SENTENCE, { alternatives: 51 }), /alternatives must be a whole number from 0 to 50/],
+    [() => model.translate(SENTENCE, { prefix: 'je' }), /prefix must be an array of target tokens/],
+    [() => model.translate(SENTENCE, { prefix: [1] }), /prefix must be an array of target tokens/],
+  ];
+  for (const [call, message] of cases) {
+    assert.throws(call, (e) => {
+      assert.ok(e instanceof Error, `an Error, not ${e}`);
+      assert.match(e.message, message);
+      return true;
+    });
+    assertStillWorks();
+  }
+});
+
+test('empty and whitespace input give an empty translation', () => {
+  for (const text of ['', '   ', '\t\n ']) {
+    const r = model.translate(text);
+    assert.equal(r.text, '');
+    assert.deepEqual(r.sourceTokens, []);
+    assert.deepEqual(r.targetTokens, []);
+    assert.deepEqual(r.attention, []);
+    assert.deepEqual(r.hypotheses, []);
+    assert.equal(r.truncated, false);
+  }
+});
+
+test('a 1,000-word input is cut to 200 source tokens and flagged', () => {
+  const words = Array.from({ length: 1000 }, (_, i) => ['the', 'cat', 'sees', 'a', 'dog'][i % 5]).join(' ');
+  const r = model.translate(words);
+  assert.equal(r.truncated, true);
+  assert.equal(r.sourceTokens.length, 200);
+  assert.equal(r.sourceTokens.at(-1), '<eos>');
+  assertMatrix(r.attention, r.targetTokens.length, 200, 'long input');
+  assert.ok(r.targetTokens.length <= 512);
+});
+
+test('unusual text still translates: lone surrogates, NUL, emoji, CJK, unknown words', () => {
+  const inputs = ['\uD800 I see \uDC00 the cat.', 'the\u0000cat', 'I 😀 see the cat 🐈.', '我爱你。', 'xylophone quantum zebra',
+    'Ça va ? Très bien !', '\u202Fhello\u00A0world'];
+  for (const text of inputs) {
+    const r = model.translate(text, { beamSize: 2 });
+    assert.equal(typeof r.text, 'string', JSON.stringify(text));
+    assert.ok(r.sourceTokens.length > 1, `${JSON.stringify(text)} has source tokens`);
+    assert.equal(r.sourceTokens.at(-1), '<eos>');
+    assertMatrix(r.attention, r.targetTokens.length, r.sourceTokens.length, JSON.stringify(text));
+    assert.doesNotThrow(() => JSON.stringify(r));
+  }
+  assertStillWorks();
+});
+
+test('info describes the model: name, architecture, development BLEU by length', () => {
+  const { info } = model;
+  assert.equal(info.hasAttention, true);
+  assert.equal(info.attention, 'additive');
+  assert.equal(info.targetLanguage, 'fr');
+  assert.equal(info.sourceLanguage, 'en');
+  assert.ok(info.config.decoder_hidden_size > 0 && info.config.target_vocab_size === info.targetVocabularySize);
+  assert.equal(typeof info.name, 'string');
+  assert.ok(info.devBleu, 'dev BLEU recorded');
+  assert.deepEqual(info.devBleu.byLength.map((b) => b.bucket), ['1-4', '5-7', '8-11', '12+']);
+  for (const b of info.devBleu.byLength) assert.ok(b.bleu >= 0 && b.bleu <= 100 && Number.isInteger(b.sentences));
+  assert.equal(typeof info.provenance.data, 'object');
+  assert.ok(Object.isFrozen(info) && Object.isFrozen(info.config), 'frozen: the model owns it');
+  assert.ok(!('source_vocabulary' in info) && !('sourceVocabulary' in info), 'no vocabularies in info');
+});
+
+test('the fixed-context baseline translates with attention []', async () => {
+  const fixed = await loadModel(modelForTests({ attention: false }).path);
+  try {
+    assert.equal(fixed.info.hasAttention, false);
+    assert.equal(fixed.info.attention, 'none');
+    const r = fixed.translate(SENTENCE, { beamSize: 3 });
+    assert.ok(r.targetTokens.length > 0);
+    assert.deepEqual(r.attention, []);
+    for (const h of r.hypotheses) assert.deepEqual(h.attention, []);
+  } finally {
+    fixed.dispose();
+  }
+});
+
+test('loadModel takes bytes (Uint8Array, Buffer, ArrayBuffer, DataView), a path, a file: URL and an http URL', async () => {
+  const bytes = readFileSync(attentionModel.path);
+  const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  const server = await serveFolder(join(attentionModel.path, '..'));
+  const fileName = attentionModel.path.split('/').at(-1);
+  try {
+    const sources = [
+      new Uint8Array(arrayBuffer), bytes, arrayBuffer, new DataView(arrayBuffer), attentionModel.path,
+      pathToFileURL(attentionModel.path), pathToFileURL(attentionModel.path).href,
+      `${server.url}/${fileName}`, new URL(`${server.url}/${fileName}`),
+    ];
+    for (const source of sources) {
+      const m = await loadModel(source);
+      assert.deepEqual(m.translate(SENTENCE), reference, `loaded from ${source?.constructor?.name}: ${String(source).slice(0, 60)}`);
+      m.dispose();
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test('loadModel loads a shipped model by name from the package folder', async (t) => {
+  // A copy of the package layout (dist/ next to models/) with the test model
+  // as models/en-fr.s2s, so this runs before the shipped models exist.
+  const pkg = mkdtempSync(join(tmpdir(), 's2s-by-name-'));
+  try {
+    mkdirSync(join(pkg, 'dist'));
+    mkdirSync(join(pkg, 'models'));
+    for (const file of ['index.js', 's2s-core.js', 's2s-core.wasm']) copyFileSync(join(distDir, file), join(pkg, 'dist', file));
+    copyFileSync(attentionModel.path, join(pkg, 'models', 'en-fr.s2s'));
+    const copy = await import(pathToFileURL(join(pkg, 'dist', 'index.js')).href);
+    const m = await copy.loadModel('en-fr');
+    assert.equal(m.info.name, 'en-fr');
+    assert.deepEqual(m.translate(SENTENCE), reference);
+    m.dispose();
+    await assert.rejects(copy.loadModel('en-zh'),
+      (e) => e instanceof Error && /no model named 'en-zh' in this package's models\/ folder/.test(e.message));
+  } finally {
+    rmSync(pkg, { recursive: true, force: true });
+  }
+  // And the real ones from this repository's dist/, once they are shipped.
+  for (const name of api.shippedModels) {
+    if (!existsSync(join(root, 'models', `${name}.s2s`))) {
+      t.diagnostic(`models/${name}.s2s not shipped yet: skipped loading it by name`);
+      continue;
+    }
+    const m = await loadModel(name);
+    assert.equal(m.info.name, name);
+    assert.equal(m.info.hasAttention, name !== 'en-fr-fixed');
+    assert.equal(m.info.targetLanguage, name === 'en-zh' ? 'zh' : 'fr');
+    assert.ok(m.translate('I love you.').text.length > 0);
+    m.dispose();
+  }
+});
+
+test('bad sources and bad model files are Errors naming the problem; the runtime keeps working', async () => {
+  const good = readFileSync(attentionModel.path);
+  const cases = [
+    [42, /expected a shipped model name .* but got the number 42/],
+    [null, /but got null/],
+    [undefined, /but got undefined/],
+    [{}, /but got an object/],
+    ['', /but got the string ""/],
+    ['no-such-model', /no model named 'no-such-model' .* the package ships en-fr, en-fr-fixed, en-zh/],
+    [join(tmpdir(), 'surely-missing', 'x.s2s'), /could not read .*x\.s2s: no such file; check the path/],
+    ['http://127.0.0.1:9/x.s2s', /could not fetch http:\/\/127\.0\.0\.1:9\/x\.s2s/],
+    [new Uint8Array(0), /loadModel: .+/],
+    [new TextEncoder().encode('hello, I am not a model'), /loadModel: .*magic/],
+    [good.subarray(0, good.length >> 1), /loadModel: .+/],
+    [Uint8Array.from(good, (b, i) => (i === good.length - 7 ? b ^ 0x40 : b)), /loadModel: .+/],
+  ];
+  for (const [source, message] of cases) {
+    await assert.rejects(loadModel(source), (e) => {
+      assert.ok(e instanceof Error, `an Error for ${String(source).slice(0, 40)}`);
+      assert.match(e.message, message);
+      return true;
+    });
+    assertStillWorks();
+  }
+});
+
+test('a disposed model refuses to translate with a clear Error; dispose twice is harmless', async () => {
+  const m = await loadModel(attentionModel.path);
+  assert.equal(m.disposed, false);
+  m.dispose();
+  assert.equal(m.disposed, true);
+  assert.doesNotThrow(() => m.dispose());
+  assert.throws(() => m.translate(SENTENCE), (e) => e instanceof Error && /disposed; load it again with loadModel/.test(e.message));
+  assert.equal(m.info.hasAttention, true, 'info stays readable');
+  assertStillWorks();
+});
+
+test('no Embind object is reachable from the API', async () => {
+  const m = await loadModel(attentionModel.path);
+  const visible = [...Object.keys(m), ...Object.getOwnPropertyNames(Object.getPrototypeOf(m))];
+  assert.deepEqual(visible.sort(), ['constructor', 'disposed', 'dispose', 'info', 'translate'].sort());
+  assert.equal(typeof m.delete, 'undefined');
+  m.dispose();
+});

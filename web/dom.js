@@ -1,0 +1,66 @@
+// Tiny DOM builders. Every string child becomes a text node and every
+// attribute goes through setAttribute, so text from the user (the sentence,
+// the model's tokens) is always shown as text and never parsed as markup.
+// Nothing in the page uses innerHTML.
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function build(element, attributes, children) {
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(name.slice(2), value);
+    } else {
+      element.setAttribute(name, value === true ? '' : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+/** Appends children: nodes, strings (as text), numbers, arrays; skips null/false. */
+export function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** An HTML element: h('button', { class: 'x', onclick: f }, 'text'). */
+export function h(tag, attributes, ...children) {
+  return build(document.createElement(tag), attributes, children);
+}
+
+/** An SVG element, same signature as h. */
+export function svg(tag, attributes, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attributes, children);
+}
+
+/** Replaces an element's children. */
+export function replaceChildren(element, ...children) {
+  element.replaceChildren();
+  return append(element, children);
+}
+
+/** Special tokens of the model, shown differently from words. */
+export const UNKNOWN_TOKEN = '<unk>';
+export const END_TOKEN = '<eos>';
+export const UNKNOWN_TITLE = 'Unknown word: not in the model\u2019s vocabulary, so the model sees only "<unk>"';
+export const END_TITLE = 'End of sentence: the model emits it to stop, and attends from it too';
+
+/** The class and tooltip of a token: 'unk', 'eos' or ''. */
+export function tokenKind(token) {
+  if (token === UNKNOWN_TOKEN) return { kind: 'unk', title: UNKNOWN_TITLE };
+  if (token === END_TOKEN) return { kind: 'eos', title: END_TITLE };
+  return { kind: '', title: null };
+}
+
+/** Triggers a download of a Blob under a file name. */
+export function download(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const link = h('a', { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,343 @@
+// The attention matrix as an SVG heatmap: one column per source token, one
+// row per target token, one <rect> per cell whose colour is the weight a_ti
+// (Bahdanau et al. 2015, eq. 6) the decoder gave source word i when it wrote
+// target word t. Each row is a softmax, so it sums to 1.
+//
+// Shared by the page (app.js) and the embeddable element (embed.js). Colours,
+// fonts and label styles are SVG attributes, not CSS, so an exported SVG or
+// PNG looks the same as the page; CSS only adds the hover/focus highlight.
+import { svg, tokenKind } from './dom.js';
+
+const CELL = 34; // px per cell: a comfortable target for a finger tap
+const FONT_SIZE = 13;
+const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
+const LABEL_GAP = 8; // px between a label and the grid
+const LEGEND_HEIGHT = 46;
+const LEGEND_WIDTH = 310; // the colour bar (200) and its caption
+const SYNC_CELLS = 3000; // cells drawn at once (a 50 x 60 matrix, beyond most sentences)
+const CHUNK_CELLS = 2000; // then this many per animation frame
+const TEXT_COLOR = '#1f2937';
+const UNKNOWN_COLOR = '#b45309';
+const END_COLOR = '#6b7280';
+
+// A sequential scale from paper white to deep indigo, linear in sRGB between
+// stops chosen by eye for even perceived steps; 0 stays visibly blank so
+// that sparse (sharp) attention reads as sparse.
+const STOPS = [
+  [0.0, [248, 250, 252]],
+  [0.08, [224, 231, 255]],
+  [0.25, [165, 180, 252]],
+  [0.5, [99, 102, 241]],
+  [0.75, [67, 56, 202]],
+  [1.0, [30, 27, 75]],
+];
+
+/** The colour of an attention weight in [0, 1], as a CSS rgb() string. */
+export function colorFor(weight) {
+  const w = Math.min(1, Math.max(0, Number.isFinite(weight) ? weight : 0));
+  for (let k = 1; k < STOPS.length; k += 1) {
+    const [w1, c1] = STOPS[k];
+    if (w <= w1) {
+      const [w0, c0] = STOPS[k - 1];
+      const f = (w - w0) / (w1 - w0);
+      const c = c0.map((v, n) => Math.round(v + f * (c1[n] - v)));
+      return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+    }
+  }
+  return 'rgb(30, 27, 75)';
+}
+
+/** Whether text on a cell of this weight should be white. */
+export function needsLightText(weight) {
+  return weight > 0.45;
+}
+
+let measureContext = null;
+function textWidth(text) {
+  measureContext ??= document.createElement('canvas').getContext('2d');
+  if (!measureContext) return text.length * FONT_SIZE * 0.62;
+  measureContext.font = `${FONT_SIZE}px ${FONT_FAMILY}`;
+  return measureContext.measureText(text).width;
+}
+
+// A token label: text plus, for <unk>, a dashed box so it stands out even in
+// an exported grey-scale image, and a <title> tooltip explaining it.
+function tokenLabel(token, { anchor, index, axis }) {
+  const { kind, title } = tokenKind(token);
+  const width = textWidth(token);
+  const group = svg('g', { class: `label ${axis}-label ${kind}`, [`data-${axis}-label`]: index });
+  if (kind === 'unk') {
+    const x = anchor === 'end' ? -width - 3 : -3;
+    group.append(svg('rect', {
+      x, y: -FONT_SIZE + 1, width: width + 6, height: FONT_SIZE + 5, rx: 3,
+      fill: '#fffbeb', stroke: UNKNOWN_COLOR, 'stroke-dasharray': '3 2',
+    }));
+  }
+  group.append(svg('text', {
+    'text-anchor': anchor,
+    fill: kind === 'unk' ? UNKNOWN_COLOR : kind === 'eos' ? END_COLOR : TEXT_COLOR,
+    'font-style': kind ? 'italic' : null,
+  }, token));
+  if (title) group.append(svg('title', {}, title));
+  return group;
+}
+
+/**
+ * Draws the heatmap of one translation.
+ * data: { sourceTokens: string[S], targetTokens: string[T], attention: number[T][S] }
+ * options: {
+ *   label: accessible description,
+ *   onHover(cell | null): cell = { row, col, weight } when a cell is hovered or focused,
+ *   onLabel(axis, index | null): a row or column label is hovered,
+ *   testid: data-testid of the <svg> (default 'attention-heatmap'),
+ * }
+ * Returns { element, highlight({row, col}) , clear() }.
+ */
+export function renderHeatmap({ sourceTokens, targetTokens, attention }, options = {}) {
+  const S = sourceTokens.length;
+  const T = targetTokens.length;
+  const rowLabelWidth = Math.max(24, ...targetTokens.map(textWidth)) + LABEL_GAP + 8;
+  const colLabelWidth = Math.max(24, ...sourceTokens.map(textWidth)) + 8;
+  // Column labels are rotated -45°: their height and their overhang to the
+  // right are both width / √2.
+  // (plus the glyphs' own height, which the rotation tips up and right too).
+  const diagonal = colLabelWidth / Math.SQRT2 + FONT_SIZE * 0.7;
+  const left = rowLabelWidth;
+  const top = diagonal + LABEL_GAP + 6;
+  const gridWidth = S * CELL;
+  const gridHeight = T * CELL;
+  const width = Math.ceil(Math.max(left + gridWidth + diagonal, left + LEGEND_WIDTH) + 8);
+  const height = Math.ceil(top + gridHeight + LEGEND_HEIGHT + 8);
+
+  const root = svg('svg', {
+    xmlns: 'http://www.w3.org/2000/svg',
+    class: 'heatmap',
+    'data-testid': options.testid ?? 'attention-heatmap',
+    'data-rows': T,
+    'data-cols': S,
+    width, height, viewBox: `0 0 ${width} ${height}`,
+    'font-family': FONT_FAMILY,
+    'font-size': FONT_SIZE,
+    role: 'group',
+    'aria-label': options.label ?? `Attention: ${T} target tokens (rows) by ${S} source tokens (columns). Use the arrow keys to move between cells.`,
+  });
+  root.append(svg('rect', { class: 'background', x: 0, y: 0, width, height, fill: '#ffffff' }));
+
+  const columnLabels = sourceTokens.map((token, j) => {
+    const label = tokenLabel(token, { anchor: 'start', index: j, axis: 'col' });
+    label.setAttribute('transform', `translate(${left + j * CELL + CELL / 2 + 4}, ${top - LABEL_GAP}) rotate(-45)`);
+    return label;
+  });
+  const rowLabels = targetTokens.map((token, i) => {
+    const label = tokenLabel(token, { anchor: 'end', index: i, axis: 'row' });
+    label.setAttribute('transform', `translate(${left - LABEL_GAP}, ${top + i * CELL + CELL / 2 + FONT_SIZE * 0.35})`);
+    return label;
+  });
+  root.append(svg('g', { class: 'col-labels' }, columnLabels), svg('g', { class: 'row-labels' }, rowLabels));
+
+  // Cells, row by row. Few attributes per cell, since a long input makes tens
+  // of thousands; the tab stop and the spoken label are added as focus moves.
+  // Past SYNC_CELLS the remaining rows are added a chunk per frame, so a huge
+  // matrix never freezes the page; data-complete marks the end.
+  const cells = [];
+  const grid = svg('g', { class: 'cells' });
+  const addRow = (i) => {
+    const row = [];
+    for (let j = 0; j < S; j += 1) {
+      const weight = attention[i]?.[j] ?? 0;
+      const cell = svg('rect', {
+        class: 'cell',
+        x: left + j * CELL, y: top + i * CELL, width: CELL - 1, height: CELL - 1,
+        fill: colorFor(weight),
+        'data-row': i, 'data-col': j, 'data-weight': weight,
+      });
+      row.push(cell);
+    }
+    cells.push(row);
+    grid.append(...row);
+  };
+  let nextRow = 0;
+  while (nextRow < T && (nextRow + 1) * S <= SYNC_CELLS) addRow(nextRow++);
+  if (nextRow === 0 && T > 0) addRow(nextRow++);
+  const finish = () => {
+    if (nextRow >= T) {
+      root.setAttribute('data-complete', 'true');
+      return;
+    }
+    const until = Math.min(T, nextRow + Math.max(1, Math.floor(CHUNK_CELLS / Math.max(1, S))));
+    while (nextRow < until) addRow(nextRow++);
+    requestAnimationFrame(finish);
+  };
+  if (nextRow >= T) root.setAttribute('data-complete', 'true');
+  else requestAnimationFrame(finish);
+  root.append(grid);
+  const cellOf = (target) => (target?.classList?.contains('cell')
+    ? { row: Number(target.dataset.row), col: Number(target.dataset.col), weight: Number(target.dataset.weight) }
+    : null);
+  const describe = (cell) => {
+    const { row, col, weight } = cellOf(cell);
+    cell.setAttribute('role', 'img');
+    cell.setAttribute('aria-label', `${targetTokens[row]} to ${sourceTokens[col]}: weight ${weight.toFixed(2)}`);
+  };
+  if (cells[0]?.[0]) {
+    cells[0][0].setAttribute('tabindex', 0);
+    describe(cells[0][0]);
+  }
+
+  // Highlight overlays: a translucent band over the row and the column and a
+  // ring around the cell. They ignore the pointer so hovering still hits cells.
+  const rowBand = svg('rect', { class: 'band', x: left - 2, width: gridWidth + 3, height: CELL + 1, visibility: 'hidden' });
+  const colBand = svg('rect', { class: 'band', y: top - 2, width: CELL + 1, height: gridHeight + 3, visibility: 'hidden' });
+  const ring = svg('rect', { class: 'ring', width: CELL + 1, height: CELL + 1, visibility: 'hidden' });
+  root.append(rowBand, colBand, ring);
+
+  root.append(legend(left, top + gridHeight + 14));
+
+  function clear() {
+    for (const element of [rowBand, colBand, ring]) element.setAttribute('visibility', 'hidden');
+    root.querySelectorAll('.label.active').forEach((label) => label.classList.remove('active'));
+  }
+
+  /** Highlights a row, a column, or a cell (both). */
+  function highlight({ row = null, col = null } = {}) {
+    clear();
+    if (row !== null && row < T) {
+      rowBand.setAttribute('y', top + row * CELL - 1);
+      rowBand.setAttribute('visibility', 'visible');
+      rowLabels[row].classList.add('active');
+    }
+    if (col !== null && col < S) {
+      colBand.setAttribute('x', left + col * CELL - 1);
+      colBand.setAttribute('visibility', 'visible');
+      columnLabels[col].classList.add('active');
+    }
+    if (row !== null && col !== null && row < T && col < S) {
+      ring.setAttribute('x', left + col * CELL - 1);
+      ring.setAttribute('y', top + row * CELL - 1);
+      ring.setAttribute('visibility', 'visible');
+    }
+  }
+
+  const show = (cell) => {
+    if (cell) highlight(cell);
+    else clear();
+    options.onHover?.(cell);
+  };
+
+  grid.addEventListener('pointerover', (event) => show(cellOf(event.target)));
+  grid.addEventListener('focusin', (event) => show(cellOf(event.target)));
+  root.addEventListener('pointerleave', () => {
+    // Back to the focused cell, if any (keyboard users keep their place).
+    const focused = root.getRootNode().activeElement;
+    show(grid.contains(focused) ? cellOf(focused) : null);
+  });
+  grid.addEventListener('focusout', (event) => {
+    if (!grid.contains(event.relatedTarget)) show(null);
+  });
+  for (const [axis, labels] of [['row', rowLabels], ['col', columnLabels]]) {
+    labels.forEach((label, index) => {
+      label.addEventListener('pointerenter', () => {
+        highlight(axis === 'row' ? { row: index } : { col: index });
+        options.onLabel?.(axis, index);
+      });
+      label.addEventListener('pointerleave', () => {
+        clear();
+        options.onLabel?.(axis, null);
+      });
+    });
+  }
+
+  // Keyboard: one tab stop for the whole grid (roving tabindex); the arrow
+  // keys, Home and End move between cells.
+  grid.addEventListener('keydown', (event) => {
+    const at = cellOf(event.target);
+    if (!at) return;
+    let { row, col } = at;
+    switch (event.key) {
+      case 'ArrowLeft': col = Math.max(0, col - 1); break;
+      case 'ArrowRight': col = Math.min(S - 1, col + 1); break;
+      case 'ArrowUp': row = Math.max(0, row - 1); break;
+      case 'ArrowDown': row = Math.min(T - 1, row + 1); break;
+      case 'Home': col = 0; break;
+      case 'End': col = S - 1; break;
+      default: return;
+    }
+    event.preventDefault();
+    const next = cells[row]?.[col];
+    if (!next) return; // a row still being drawn
+    event.target.removeAttribute('tabindex');
+    next.setAttribute('tabindex', 0);
+    describe(next);
+    next.focus();
+  });
+
+  return { element: root, highlight, clear };
+}
+
+// The colour scale's legend: 20 steps from 0 to 1 with ticks. Plain rects
+// rather than a gradient, so exports need no url(#id) references.
+function legend(x, y) {
+  const steps = 20;
+  const width = 200;
+  const group = svg('g', { class: 'legend', transform: `translate(${x}, ${y})`, 'aria-hidden': 'true' });
+  for (let k = 0; k < steps; k += 1) {
+    group.append(svg('rect', { x: (k * width) / steps, y: 0, width: width / steps + 0.5, height: 10, fill: colorFor((k + 0.5) / steps) }));
+  }
+  group.append(svg('rect', { x: 0, y: 0, width, height: 10, fill: 'none', stroke: '#cbd5e1' }));
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    group.append(
+      svg('line', { x1: tick * width, x2: tick * width, y1: 10, y2: 14, stroke: '#64748b' }),
+      svg('text', { x: tick * width, y: 26, 'text-anchor': 'middle', 'font-size': 11, fill: '#475569' }, String(tick)),
+    );
+  }
+  group.append(svg('text', { x: width + 10, y: 9, 'font-size': 11, fill: '#475569' }, 'attention weight'));
+  return group;
+}
+
+/** CSS for the heatmap's interactive states (page and Shadow DOM alike). */
+export const HEATMAP_CSS = `
+.heatmap { display: block; max-width: none; touch-action: pan-x pan-y; }
+.heatmap .cell { cursor: crosshair; outline: none; }
+.heatmap .band { fill: none; stroke: #f59e0b; stroke-width: 1.5; stroke-dasharray: 4 3; pointer-events: none; }
+.heatmap .ring { fill: none; stroke: #f59e0b; stroke-width: 2.5; pointer-events: none; }
+.heatmap .label { cursor: default; }
+.heatmap .label.active text { font-weight: 700; fill: #b45309; }
+.heatmap .cell:focus-visible { stroke: #111827; stroke-width: 2; }
+`;
+
+/** The heatmap as a standalone SVG file (a Blob), without highlight state. */
+export function svgBlob(element) {
+  const copy = element.cloneNode(true);
+  copy.querySelectorAll('.band, .ring').forEach((overlay) => overlay.remove());
+  copy.classList.remove('focused');
+  copy.querySelectorAll('.active, .on').forEach((node) => node.classList.remove('active', 'on'));
+  copy.querySelectorAll('[tabindex]').forEach((node) => node.removeAttribute('tabindex'));
+  const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;
+  return new Blob([text], { type: 'image/svg+xml' });
+}
+
+/** The heatmap rendered to a PNG Blob at `scale` × its size (sharp on high-DPI screens). */
+export async function pngBlob(element, scale = 2) {
+  const width = Number(element.getAttribute('width'));
+  const height = Number(element.getAttribute('height'));
+  const url = URL.createObjectURL(svgBlob(element));
+  try {
+    const image = new Image();
+    image.decoding = 'sync';
+    await new Promise((resolve, reject) => {
+      image.onload = resolve;
+      image.onerror = () => reject(new Error('the browser could not draw the SVG to an image'));
+      image.src = url;
+    });
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(width * scale);
+    canvas.height = Math.round(height * scale);
+    const context = canvas.getContext('2d');
+    context.scale(scale, scale);
+    context.drawImage(image, 0, 0, width, height);
+    return await new Promise((resolve, reject) => canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('the browser could not encode the PNG'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}

@@ -1,0 +1,78 @@
+// The page's side of the translation worker: one worker per page, shared by
+// the demo and every embedded <seq2seq-attention-demo>, behind promises.
+//
+//   const translator = getTranslator();
+//   const { value, ms } = await translator.request({ type: 'translate', model: 'en-fr', text, options });
+const workerUrl = new URL('./worker.js', import.meta.url);
+
+// A module worker must come from the page's own origin. When embed.js is
+// loaded from another origin (a CDN), start the worker from a same-origin
+// blob that imports the real worker module (the host must send CORS
+// headers, which a module <script> from another origin needs anyway).
+function startWorker() {
+  if (workerUrl.origin === globalThis.location?.origin) {
+    return new Worker(workerUrl, { type: 'module', name: 'seq2seq-attention' });
+  }
+  const source = `import ${JSON.stringify(workerUrl.href)};`;
+  const blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  return new Worker(blobUrl, { type: 'module', name: 'seq2seq-attention' });
+}
+
+class Translator {
+  #worker;
+  #pending = new Map(); // id -> { resolve, reject }
+  #nextId = 1;
+  #failure = null;
+
+  constructor() {
+    this.#worker = startWorker();
+    this.#worker.addEventListener('message', (event) => {
+      const { id, ok, value, ms, error } = event.data ?? {};
+      const waiting = this.#pending.get(id);
+      if (!waiting) return;
+      this.#pending.delete(id);
+      if (ok) waiting.resolve({ value, ms });
+      else waiting.reject(new Error(error));
+    });
+    // A worker that cannot even start (a syntax error, a module that fails to
+    // load, a browser without module workers) fails every request, now and
+    // later, with a message saying so.
+    this.#worker.addEventListener('error', (event) => {
+      event.preventDefault();
+      this.#fail(new Error(`the translation worker failed to start${event.message ? `: ${event.message}` : ''}`));
+    });
+    this.#worker.addEventListener('messageerror', () => this.#fail(new Error('the translation worker sent a message that could not be read')));
+  }
+
+  #fail(error) {
+    this.#failure = error;
+    for (const { reject } of this.#pending.values()) reject(error);
+    this.#pending.clear();
+  }
+
+  /** Sends a request; resolves to { value, ms } or rejects with an Error. */
+  request(message) {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...message, id });
+    });
+  }
+
+  translate(model, text, options) {
+    return this.request({ type: 'translate', model, text, options });
+  }
+
+  async info(model) {
+    return (await this.request({ type: 'info', model })).value;
+  }
+}
+
+let shared = null;
+
+/** The page's translator (started on first use). */
+export function getTranslator() {
+  shared ??= new Translator();
+  return shared;
+}

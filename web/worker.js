@@ -1,0 +1,56 @@
+// The translator, in a module Web Worker so typing never waits for the model.
+//
+// Messages in:  { id, type: 'translate', model, text, options }
+//               { id, type: 'info', model }
+// Messages out: { id, ok: true, value, ms } or { id, ok: false, error }
+//
+// Models are loaded once per worker, by shipped name, relative to the
+// package's dist/index.js (so /models/NAME.s2s when the repository root is
+// served); every request names its model, so one worker serves the page and
+// any number of embedded demos.
+const models = new Map(); // name -> Promise<Model>
+let api = null;
+
+async function getApi() {
+  api ??= import('../dist/index.js').catch((cause) => {
+    api = null;
+    throw new Error(`could not load the translator (dist/index.js): ${cause?.message ?? cause}. ` +
+      'Build it with `npm run build:wasm` (or `npm start`), and serve the repository root so that /web/ and /dist/ are siblings.');
+  });
+  return api;
+}
+
+function getModel(name) {
+  if (typeof name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(name)) {
+    return Promise.reject(new Error(`unknown model ${JSON.stringify(name)}`));
+  }
+  if (!models.has(name)) {
+    const loading = getApi().then(({ loadModel }) => loadModel(name));
+    loading.catch(() => models.delete(name)); // let a later request retry
+    models.set(name, loading);
+  }
+  return models.get(name);
+}
+
+async function handle({ type, model, text, options }) {
+  const loaded = await getModel(model);
+  if (type === 'info') return { value: loaded.info, ms: 0 };
+  if (type === 'translate') {
+    const started = performance.now();
+    const value = loaded.translate(text, options);
+    return { value, ms: performance.now() - started };
+  }
+  throw new Error(`unknown request type ${JSON.stringify(type)}`);
+}
+
+self.addEventListener('message', async (event) => {
+  const { id } = event.data ?? {};
+  try {
+    const { value, ms } = await handle(event.data);
+    self.postMessage({ id, ok: true, value, ms });
+  } catch (error) {
+    self.postMessage({ id, ok: false, error: error?.message ?? String(error) });
+  }
+});
+
+self.postMessage({ type: 'ready' });
