@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `npm run compare`: evaluates the shipped models and the translation-memory
+# baseline on the full development splits (needs ../shared/data, or
+# S2S_DATA_DIR), records each model's reports in its own provenance
+# (evaluations/dev-greedy and evaluations/dev-beam4: the page and the README
+# show them), writes the baseline's reports to models/baselines.json, and
+# draws docs/bleu-by-length.svg.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data_dir=${S2S_DATA_DIR:-../shared/data}
+bash scripts/build-native.sh >/dev/null
+cli=./build/native/seq2seq
+work=checkpoints/compare
+mkdir -p "$work"
+
+# The same splits as scripts/train.sh.
+"$cli" split --data "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 --dev-output "$work/en-fr-dev.tsv"
+"$cli" split --data "$data_dir/cmn-eng.txt" --dev-fraction 0.05 --split-seed 1 --dev-output "$work/en-zh-dev.tsv"
+
+for model in en-fr en-fr-fixed en-zh; do
+  [[ -f models/$model.s2s ]] || { echo "compare: models/$model.s2s is missing; skipped" >&2; continue; }
+  dev="$work/${model%-fixed}-dev.tsv"
+  for beam in 1 4; do
+    key=$([[ $beam == 1 ]] && echo dev-greedy || echo dev-beam$beam)
+    echo "== $model, beam $beam"
+    "$cli" eval --model "models/$model.s2s" --data "$dev" --beam "$beam" --record "$key"
+  done
+done
+
+echo "== translation memory"
+"$cli" eval --memory "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 --target-language fr \
+  --data "$work/en-fr-dev.tsv" --json > "$work/memory-en-fr.json"
+"$cli" eval --memory "$data_dir/cmn-eng.txt" --dev-fraction 0.05 --split-seed 1 --target-language zh \
+  --data "$work/en-zh-dev.tsv" --json > "$work/memory-en-zh.json"
+node -e '
+const fs = require("fs");
+const read = (f) => { const r = JSON.parse(fs.readFileSync(f, "utf8")); delete r.seconds; return r; };
+const out = { "en-fr": read(process.argv[1]), "en-zh": read(process.argv[2]) };
+fs.writeFileSync("models/baselines.json", JSON.stringify(out, null, 2) + "\n");
+' "$work/memory-en-fr.json" "$work/memory-en-zh.json"
+for language in fr zh; do
+  node -e 'const r = require(process.argv[1]); console.log(`translation memory en-'$language': BLEU ${r.overall.bleu.toFixed(2)}; ` +
+    r.by_length.map((b) => `${b.bucket} ${b.bleu.toFixed(2)}`).join(", "))' "$PWD/$work/memory-en-$language.json"
+done
+node scripts/bleu-chart.mjs --decoding dev-beam4 --out docs/bleu-by-length.svg

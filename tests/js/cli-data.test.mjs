@@ -1,0 +1,132 @@
+// The CLI commands around the data and the shipped models: split, info,
+// eval --memory (the translation-memory baseline), eval --record, and
+// train's --exclude-sources and --init-encoder (how en-zh starts from en-fr).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
+const fixture = join(root, 'tests', 'fixtures', 'tiny-en-fr.tsv');
+let work;
+let model;
+
+function run(args, input = '') {
+  const r = spawnSync(cli, args, { input, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const tiny = ['--data', fixture, '--dev-fraction', '0.2', '--split-seed', '3', '--min-frequency', '1',
+  '--embedding', '16', '--hidden', '16', '--decoder-hidden', '32', '--attention-size', '16', '--output-hidden', '16',
+  '--batch-size', '8', '--learning-rate', '0.01', '--warmup', '10', '--eval-every', '0', '--threads', '1'];
+
+const englishOf = (tsv) => new Set(readFileSync(tsv, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t')[0]));
+
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 's2s-cli-data-'));
+  model = join(work, 'tiny.s2s');
+  const r = run(['train', ...tiny, '--steps', '60', '--checkpoint-dir', join(work, 'ck'), '--export-dev', join(work, 'train-dev.tsv'),
+    '--output', model]);
+  assert.equal(r.code, 0, r.err);
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('split writes exactly the development split that train holds out', () => {
+  const out = join(work, 'dev.tsv');
+  const r = run(['split', '--data', fixture, '--dev-fraction', '0.2', '--split-seed', '3', '--dev-output', out]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(readFileSync(out, 'utf8'), readFileSync(join(work, 'train-dev.tsv'), 'utf8'));
+  assert.match(r.err, /wrote .*dev\.tsv: \d+ development sentences/);
+  const limited = join(work, 'dev-2.tsv');
+  assert.equal(run(['split', '--data', fixture, '--dev-fraction', '0.2', '--split-seed', '3', '--limit', '2', '--dev-output', limited]).code, 0);
+  assert.equal(englishOf(limited).size, 2);
+  const bad = run(['split', '--data', fixture]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /needs --dev-output/);
+});
+
+test('info prints the architecture and provenance; --json has no vocabularies', () => {
+  const text = run(['info', '--model', model]);
+  assert.equal(text.code, 0, text.err);
+  assert.match(text.out, /additive attention, \d+ parameters stored as f32/);
+  const info = JSON.parse(run(['info', '--model', model, '--json']).out);
+  assert.equal(info.file_bytes, statSync(model).size);
+  assert.equal(info.config.attention, 'additive');
+  assert.equal(info.provenance.name, 'tiny');
+  assert.ok(!('source_vocabulary' in info));
+  assert.ok(info.source_vocabulary_size > 4);
+  const bad = run(['info', '--model', join(work, 'none.s2s')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /cannot open model file/);
+});
+
+test('eval --memory scores the translation-memory baseline on held-out sentences only', () => {
+  const dev = join(work, 'train-dev.tsv');
+  const r = run(['eval', '--memory', fixture, '--dev-fraction', '0.2', '--split-seed', '3', '--data', dev, '--json']);
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out);
+  assert.equal(report.system, 'translation memory');
+  assert.equal(report.overall.sentences, englishOf(dev).size);
+  // The memory never holds a development sentence, so it cannot be perfect.
+  assert.ok(report.overall.bleu < 100);
+  // Evaluated on training sentences instead, it returns their own translations.
+  const onTraining = join(work, 'training-part.tsv');
+  writeFileSync(onTraining, 'I see the cat.\tJe vois le chat.\n');
+  const self = JSON.parse(run(['eval', '--memory', fixture, '--dev-fraction', '0', '--split-seed', '3', '--data', onTraining,
+    '--json']).out);
+  assert.ok(self.overall.bleu < 100, 'a sentence of --data is removed from the memory, even from its training part');
+  const missing = run(['eval', '--memory', fixture, '--data', dev]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /--memory needs --dev-fraction and --split-seed/);
+  const both = run(['eval', '--memory', fixture, '--model', model, '--data', dev]);
+  assert.equal(both.code, 2);
+  assert.match(both.err, /exactly one of --model/);
+});
+
+test('eval --record stores the report in the model file, which still loads', () => {
+  const copy = join(work, 'recorded.s2s');
+  writeFileSync(copy, readFileSync(model));
+  const r = run(['eval', '--model', copy, '--data', fixture, '--beam', '2', '--record', 'fixture-beam2', '--json']);
+  assert.equal(r.code, 0, r.err);
+  const info = JSON.parse(run(['info', '--model', copy, '--json']).out);
+  const recorded = info.provenance.evaluations['fixture-beam2'];
+  assert.equal(recorded.beam, 2);
+  assert.equal(recorded.overall.bleu, JSON.parse(r.out).overall.bleu);
+  assert.equal(recorded.data.file, 'tiny-en-fr.tsv');
+  // Same weights: the same translation as before.
+  const before = run(['translate', '--model', model], 'I see the cat.\n').out;
+  assert.equal(run(['translate', '--model', copy], 'I see the cat.\n').out, before);
+});
+
+test('train --exclude-sources drops those English sentences from training', () => {
+  const excluded = join(work, 'exclude.tsv');
+  writeFileSync(excluded, 'I see the cat.\tx\nWe drink water.\tx\n');
+  const output = join(work, 'excluded.s2s');
+  const r = run(['train', ...tiny, '--steps', '5', '--exclude-sources', excluded, '--checkpoint-dir', join(work, 'ex'),
+    '--output', output]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /2 by --exclude-sources/);
+  const info = JSON.parse(run(['info', '--model', output, '--json']).out);
+  assert.equal(info.provenance.split.excluded_sources.pairs_dropped, 2);
+  assert.equal(info.provenance.split.excluded_sources.file, 'exclude.tsv');
+});
+
+test('train --init-encoder starts the encoder from another model', () => {
+  const output = join(work, 'transfer.s2s');
+  const r = run(['train', ...tiny, '--steps', '1', '--learning-rate', '0.000001', '--warmup', '1000', '--init-encoder', model,
+    '--checkpoint-dir', join(work, 'tr'), '--output', output]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /encoder initialized from .*tiny\.s2s/);
+  const info = JSON.parse(run(['info', '--model', output, '--json']).out);
+  assert.equal(info.provenance.training.init_encoder.name, 'tiny');
+  assert.ok(info.provenance.training.init_encoder.source_embeddings_copied > 4);
+  const wrong = run(['train', ...tiny, '--steps', '1', '--hidden', '8', '--init-encoder', model,
+    '--checkpoint-dir', join(work, 'tr2'), '--output', join(work, 'wrong.s2s')]);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.err, /--init-encoder .* has --embedding 16 --hidden 16; use the same sizes/);
+});
