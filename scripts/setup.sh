@@ -10,8 +10,10 @@ cd "$(dirname "$0")/.."
 # Why each: emscripten builds the WASM module; Eigen does the linear algebra;
 # nlohmann-json reads and writes model headers; doctest runs the C++ tests;
 # cmake and g++ build the native CLI and tests; chromium runs the browser
-# tests (driven by playwright-core; never a downloaded browser).
-DEBIAN_PACKAGES=(emscripten libeigen3-dev nlohmann-json3-dev doctest-dev cmake g++ chromium)
+# tests (driven by playwright-core; never a downloaded browser); clang and
+# libclang-rt-14-dev build the libFuzzer targets (scripts/fuzz.sh);
+# fonts-wqy-microhei lets the browser tests render Chinese (screenshots).
+DEBIAN_PACKAGES=(emscripten libeigen3-dev nlohmann-json3-dev doctest-dev cmake g++ chromium fonts-wqy-microhei clang libclang-rt-14-dev)
 
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
@@ -36,10 +38,14 @@ fi
 # npm ci when node_modules does not match the lock file (a stamp records
 # the lock file it was installed from; npm writes nothing when there are no
 # dependencies, so its own marker cannot be relied on).
+# --ignore-scripts: no package runs code at install time. The only one with
+# an install script is esbuild, whose postinstall merely checks (and may
+# fetch) the binary that the @esbuild/linux-x64 optional dependency already
+# brings from the registry; esbuild finds that binary at run time without it.
 stamp=node_modules/.seq2seq-attention-lock
 if ! cmp -s package-lock.json "$stamp" 2>/dev/null; then
   echo "setup: npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
   mkdir -p node_modules
   cp package-lock.json "$stamp"
 fi

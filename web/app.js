@@ -11,8 +11,14 @@ import { missingFeatures } from './features.js';
 import { getTranslator } from './translator.js';
 
 const MODELS = {
-  'en-fr': { label: 'English → French', target: 'French', lang: 'fr' },
-  'en-zh': { label: 'English → Chinese', target: 'Chinese', lang: 'zh' },
+  'en-fr': {
+    label: 'English → French', target: 'French', lang: 'fr',
+    reading: 'A diagonal means both languages keep the same word order; a French adjective after its noun shows up as a crossing.',
+  },
+  'en-zh': {
+    label: 'English → Chinese', target: 'Chinese', lang: 'zh',
+    reading: 'The Chinese output is one character per row, so one English word often lights up a short run of rows: 汤姆 (two characters) for “tom”.',
+  },
 };
 const COMPARE_MODELS = { attention: 'en-fr', fixed: 'en-fr-fixed' };
 const EXAMPLES = [
@@ -265,6 +271,7 @@ function render() {
     title: token === UNKNOWN_TOKEN && words ? `Unknown word “${words[j]}”: not in the model’s vocabulary, so the model sees only <unk>` : undefined,
   })));
   view.targetLabel.textContent = info.target;
+  $('explainer-language').textContent = info.reading;
   replaceChildren(view.targetTokens, hypothesis.targetTokens.map((token, i) => {
     const element = chip(token, { index: i, testid: 'target-token', button: true });
     if (i < state.prefix.length) {

@@ -1,0 +1,71 @@
+// The shipped models (models/*.s2s) as users get them: each loads, is small
+// enough for the browser, records its provenance, translates d2l's examples,
+// and keeps its development BLEU above a floor on the committed sample of
+// its split (tests/fixtures/*-dev.tsv), so that a regression fails CI.
+// Floors sit a little under the measured scores (README, "Models").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
+const fixtures = join(root, 'tests', 'fixtures');
+
+// floor: greedy BLEU on the committed sample; measured is what the model scored there when it was committed.
+const shipped = {
+  'en-fr': {
+    attention: 'additive', sample: 'en-fr-dev.tsv', floor: 0, measured: 0,
+    examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .' },
+  },
+  'en-fr-fixed': {
+    attention: 'none', sample: 'en-fr-dev.tsv', floor: 0, measured: 0, examples: {},
+  },
+  'en-zh': { attention: 'additive', sample: 'en-zh-dev.tsv', floor: 0, measured: 0, examples: {} },
+};
+
+function run(args, input = '') {
+  const r = spawnSync(cli, args, { input, encoding: 'utf8', timeout: 600_000 });
+  assert.equal(r.status, 0, `seq2seq ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+// The design's tokenization of a translation, lowercased: what d2l's examples compare.
+const tokens = (result) => result.targetTokens.filter((t) => t !== '<eos>').join(' ');
+
+for (const [name, expected] of Object.entries(shipped)) {
+  const path = join(root, 'models', `${name}.s2s`);
+  const present = existsSync(path);
+  const skip = present ? false : `models/${name}.s2s is not trained yet (see models/README.md)`;
+
+  test(`${name}: loads, at most 10 MB, float16, with its provenance`, { skip }, () => {
+    assert.ok(statSync(path).size <= 10 * 1024 * 1024, `${statSync(path).size} bytes`);
+    const info = JSON.parse(run(['info', '--model', path, '--json']));
+    assert.equal(info.config.attention, expected.attention);
+    assert.equal(info.stored_dtype, 'f16');
+    const p = info.provenance;
+    assert.equal(p.name, name);
+    assert.match(p.data.fnv1a64, /^[0-9a-f]{16}$/);
+    assert.equal(p.data.license, 'CC-BY 2.0 France');
+    assert.ok(p.training.finished && p.training.steps > 0 && p.training.wall_seconds > 0);
+    assert.deepEqual(p.dev_bleu.by_length.map((b) => b.bucket), ['1-4', '5-7', '8-11', '12+']);
+    for (const key of ['dev-greedy', 'dev-beam4']) assert.ok(p.evaluations?.[key]?.overall?.bleu > 0, `evaluations/${key}`);
+  });
+
+  test(`${name}: development BLEU on the committed sample stays above ${expected.floor}`, { skip }, () => {
+    const report = JSON.parse(run(['eval', '--model', path, '--data', join(fixtures, expected.sample), '--json']));
+    assert.ok(report.overall.bleu >= expected.floor,
+      `BLEU ${report.overall.bleu.toFixed(2)} < floor ${expected.floor} (it measured ${expected.measured} when committed)`);
+  });
+
+  if (Object.keys(expected.examples).length > 0) {
+    test(`${name}: d2l's examples`, { skip }, () => {
+      const sources = Object.keys(expected.examples);
+      const results = run(['translate', '--model', path, '--json'], sources.join('\n') + '\n')
+        .trim().split('\n').map((line) => JSON.parse(line));
+      sources.forEach((source, k) => assert.equal(tokens(results[k]), expected.examples[source], source));
+    });
+  }
+}
