@@ -17,7 +17,7 @@ const fixtures = join(root, 'tests', 'fixtures');
 // floor: greedy BLEU on the committed sample; measured is what the model scored there when it was committed.
 const shipped = {
   'en-fr': {
-    attention: 'additive', sample: 'en-fr-dev.tsv', floor: 0, measured: 0,
+    attention: 'additive', sample: 'en-fr-dev.tsv', floor: 42, measured: 44.73,
     examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .' },
   },
   'en-fr-fixed': {
