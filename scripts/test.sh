@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing, builds, and runs every test tier:
-#   1. C++ unit and golden tests (doctest, tests/cpp)
+#   1. C++ unit and golden tests (doctest, tests/cpp), then the same tests
+#      under ASan, UBSan and LeakSanitizer (scripts/sanitize.sh), then each
+#      libFuzzer target for S2S_FUZZ_SECONDS (default 60) (scripts/fuzz.sh)
 #   2. node:test (tests/js): the native CLI as users run it; the WASM build's
 #      JavaScript API, its agreement with native, its memory; the packed npm
 #      package installed into a fresh folder; the package in Chromium, plain
@@ -15,6 +17,12 @@ bash scripts/build-wasm.sh
 
 echo "== C++ tests (doctest)"
 ./build/native/seq2seq_tests
+
+echo "== C++ tests under AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer"
+bash scripts/sanitize.sh
+
+echo "== Fuzzing (libFuzzer with ASan and UBSan), ${S2S_FUZZ_SECONDS:-60} s per target"
+bash scripts/fuzz.sh "${S2S_FUZZ_SECONDS:-60}"
 
 echo "== CLI, WASM, package and browser tests (node:test)"
 node --test tests/js/

@@ -144,11 +144,25 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
         std::stable_sort(candidates.begin(), candidates.end(),
                          [](const Candidate& a, const Candidate& b) { return a.log_prob > b.log_prob; });
 
+        // The best `beam - finished` candidates survive. Each survivor starts
+        // from its parent's history: the parent's last surviving child takes
+        // it by move and only its siblings copy it. (Copying it for every
+        // child made decoding quadratic in the output length, since a
+        // history holds one attention row per token: seconds for a long
+        // input with a wide beam.)
+        const size_t survivors = std::min(candidates.size(), static_cast<size_t>(beam) - finished.size());
+        std::vector<int> children_left(live.size(), 0);
+        for (size_t i = 0; i < survivors; ++i) ++children_left[candidates[i].parent];
         std::vector<Hypothesis> next;
         std::vector<int> parents;
-        for (const Candidate& c : candidates) {
-            if (static_cast<int>(next.size() + finished.size()) >= beam) break;
-            Hypothesis h = live[c.parent];
+        for (size_t i = 0; i < survivors; ++i) {
+            const Candidate& c = candidates[i];
+            Hypothesis h;
+            if (--children_left[c.parent] == 0) {
+                h = std::move(live[c.parent]);
+            } else {
+                h = live[c.parent];
+            }
             append_step(h, c.token, step.log_probs(c.token, c.parent), step.attention, c.parent, step.log_probs,
                         options.alternatives);
             if (h.finished) {

@@ -1,6 +1,7 @@
 #include "decode/translator.h"
 
 #include "common/error.h"
+#include "text/utf8.h"
 
 namespace s2s {
 namespace {
@@ -23,6 +24,14 @@ TranslationHypothesis describe(const Model& model, const Hypothesis& h) {
     out.log_prob = h.log_prob;
     out.finished = h.finished;
     return out;
+}
+
+// A prefix word as messages quote it: short, and valid UTF-8 whatever the
+// caller passed (the message may cross into JavaScript).
+std::string quoted(const std::string& word) {
+    constexpr size_t kShown = 40;
+    if (word.size() <= kShown) return "'" + sanitize_utf8(word) + "'";
+    return "'" + sanitize_utf8(word.substr(0, kShown)) + "...'";
 }
 
 }  // namespace
@@ -50,7 +59,13 @@ Translation translate_with_prefix(const Model& model, const std::string& text, c
     for (const std::string& word : prefix) {
         const int id = model.target_vocabulary.id(word);
         if (id == Vocabulary::kUnk && word != "<unk>") {
-            throw InputError("'" + word + "' is not in this model's target vocabulary; pick one of the suggested words");
+            throw InputError(quoted(word) + " is not in this model's target vocabulary; pick one of the suggested words");
+        }
+        // The decoder never writes these, so they cannot be forced either
+        // (search.cpp would refuse them by id, a message no user can read).
+        if (id == Vocabulary::kPad || id == Vocabulary::kBos) {
+            throw InputError(quoted(word) + " is never part of a translation, so it cannot be forced; pick one of the "
+                             "suggested words");
         }
         options.forced_prefix.push_back(id);
     }

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { badModelFiles } from './helpers/bad-models.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // S2S_CLI runs the same tests against another build (e.g. build/sanitize/seq2seq).
@@ -91,6 +92,79 @@ test('bad model files are refused with exit 2, never a crash', () => {
     assert.equal(r.code, 2, `${name}: ${r.err}`);
     assert.match(r.err, /error: .+/, name);
   }
+});
+
+test('every kind of damaged or foreign model file is refused naming the problem, quickly; the good model works after', () => {
+  const good = readFileSync(model);
+  const reference = run(['translate', '--model', model, '--json'], 'I see the cat.\n');
+  assert.equal(reference.code, 0, reference.err);
+  for (const { name, bytes, message } of badModelFiles(good)) {
+    const path = join(work, 'bad.s2s');
+    writeFileSync(path, bytes);
+    const started = Date.now();
+    const r = run(['translate', '--model', path], 'I see the cat.\n');
+    assert.equal(r.code, 2, `${name}: exit ${r.code}, ${r.err}`);
+    assert.match(r.err, new RegExp(`error: ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `), `${name}: names the file`);
+    assert.match(r.err, message, name);
+    assert.equal(r.out, '', `${name}: nothing on stdout`);
+    assert.ok(Date.now() - started < 10_000, `${name}: refused in ${Date.now() - started} ms`);
+    const after = run(['translate', '--model', model, '--json'], 'I see the cat.\n');
+    assert.deepEqual([after.code, after.out], [0, reference.out], `${name}: the good model still translates`);
+  }
+});
+
+test('translate: bad input of every kind gives one result line each, and the next line works', () => {
+  const good = 'I see the cat.';
+  const reference = JSON.parse(run(['translate', '--model', model, '--json'], `${good}\n`).out);
+  const words = ['the', 'cat', 'sees', 'a', 'dog'];
+  const inputs = {
+    empty: Buffer.from(''),
+    whitespace: Buffer.from(' \t \u00A0\u202F\u3000 '),
+    '20,000 characters': Buffer.from('a'.repeat(20_000)),
+    '20,000 characters of words': Buffer.from('the cat '.repeat(2500)),
+    '1,000 words': Buffer.from(Array.from({ length: 1000 }, (_, i) => words[i % 5]).join(' ')),
+    'invalid UTF-8': Buffer.from([0x69, 0x20, 0xff, 0xfe, 0x20, 0xc3, 0x28, 0x20, 0xed, 0xa0, 0x80, 0x20, 0xf0, 0x9f, 0x98]),
+    'NUL bytes': Buffer.from('the\0cat\0\0 sees\0'),
+    emoji: Buffer.from('I 😀 see the cat 🐈‍⬛ 👩🏽‍💻.'),
+    CJK: Buffer.from('我爱你。你好，世界！'),
+    'right-to-left': Buffer.from('مرحبا بالعالم \u202Eabc\u202C שלום עולם'),
+    markup: Buffer.from('<script>alert("x")</script> <b>the</b> cat &amp; <img src=x onerror=alert(1)>'),
+    'unknown words': Buffer.from('xylophone quantum zebra'),
+  };
+  const input = Buffer.concat(Object.values(inputs).flatMap((bytes) => [bytes, Buffer.from(`\n${good}\n`)]));
+  const r = spawnSync(cli, ['translate', '--model', model, '--json', '--beam', '3'], { input, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  assert.equal(lines.pop(), '', 'output ends with a newline');
+  assert.equal(lines.length, 2 * Object.keys(inputs).length, 'one output line per input line');
+  const greedyReference = JSON.parse(run(['translate', '--model', model, '--json', '--beam', '3'], `${good}\n`).out);
+  Object.keys(inputs).forEach((name, i) => {
+    const result = JSON.parse(lines[2 * i]);
+    assert.equal(typeof result.text, 'string', name);
+    assert.deepEqual(JSON.parse(lines[2 * i + 1]), greedyReference, `${name}: the next line translates as before`);
+    if (result.sourceTokens.length === 0) {
+      assert.deepEqual([result.text, result.targetTokens, result.attention], ['', [], []], `${name}: empty result`);
+      return;
+    }
+    assert.equal(result.sourceTokens.at(-1), '<eos>', name);
+    assert.ok(result.sourceTokens.length <= 200, name);
+    assert.ok(result.sourceTokens.every((t) => t.length > 0 && !t.includes('\0')), `${name}: no empty token, no NUL`);
+    assert.equal(result.attention.length, result.targetTokens.length, name);
+    for (const row of result.attention) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-4, name);
+  });
+  const byName = Object.fromEntries(Object.keys(inputs).map((name, i) => [name, JSON.parse(lines[2 * i])]));
+  for (const name of ['empty', 'whitespace']) assert.deepEqual(byName[name].sourceTokens, [], name);
+  assert.deepEqual(byName['20,000 characters'].sourceTokens, ['<unk>', '<eos>']);
+  for (const name of ['20,000 characters of words', '1,000 words']) {
+    assert.equal(byName[name].truncated, true, name);
+    assert.equal(byName[name].sourceTokens.length, 200, name);
+  }
+  assert.equal(byName['NUL bytes'].sourceTokens.length, 3, 'NUL bytes are dropped: "thecat" and "sees" are two words');
+  assert.deepEqual(byName['unknown words'].sourceTokens, ['<unk>', '<unk>', '<unk>', '<eos>']);
+  for (const name of ['emoji', 'CJK', 'right-to-left', 'markup']) {
+    assert.ok(byName[name].sourceTokens.includes('<unk>'), `${name}: unknown to the English model`);
+  }
+  assert.deepEqual(reference.sourceTokens, ['i', 'see', 'the', 'cat', '.', '<eos>']);
 });
 
 test('translate: one line out per line in, empty lines included', () => {

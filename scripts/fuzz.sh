@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz (the fuzz preset: clang,
+# AddressSanitizer, UndefinedBehaviorSanitizer, LeakSanitizer) and runs each
+# for a bounded time. Fails if any target finds a crash, a sanitizer report,
+# a leak, a timeout or an out-of-memory input.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]    SECONDS per target, default 60
+#
+# Seeds come from tests/fuzz/corpus/TARGET/ (committed, never written); the
+# inputs a run adds go to build/fuzz/corpus/TARGET/, so later runs start
+# where earlier ones stopped (each run first replays them all: delete the
+# folder to start from the seeds again). A failing input is saved in
+# build/fuzz/artifacts/TARGET/; rerun it with build/fuzz/TARGET FILE.
+# Logs: build/fuzz/logs/TARGET.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+shift || true
+targets=("$@")
+((${#targets[@]})) || targets=(fuzz_model_file fuzz_translate)
+if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
+  echo "fuzz: SECONDS must be a whole number of seconds, got '$seconds'" >&2
+  exit 2
+fi
+
+# One build at a time in build/fuzz.
+mkdir -p build
+exec 9>build/.fuzz.lock
+flock 9
+if [[ ! -f build/fuzz/CMakeCache.txt ]]; then
+  cmake --preset fuzz >/dev/null
+fi
+cmake --build --preset fuzz >/dev/null
+
+# Per target: the largest input worth trying (model seeds are about 5 KB;
+# 512 bytes of text already reach the 200-token cut), and the time one input
+# may take before it counts as a hang. The worst translation (200 source
+# tokens, beam 16, 512 output tokens) takes a fraction of a second natively
+# but several seconds with ASan, UBSan and Eigen's asserts on a busy core.
+declare -A max_len=([fuzz_model_file]=16384 [fuzz_translate]=512)
+declare -A timeout=([fuzz_model_file]=10 [fuzz_translate]=60)
+
+failed=()
+for target in "${targets[@]}"; do
+  binary=build/fuzz/$target
+  if [[ ! -x $binary ]]; then
+    echo "fuzz: no target '$target' (known: fuzz_model_file, fuzz_translate)" >&2
+    exit 2
+  fi
+  seeds=tests/fuzz/corpus/$target
+  corpus=build/fuzz/corpus/$target
+  artifacts=build/fuzz/artifacts/$target
+  log=build/fuzz/logs/$target.log
+  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+  dictionary=()
+  [[ -f tests/fuzz/$target.dict ]] && dictionary=(-dict="tests/fuzz/$target.dict")
+  echo "== fuzz: $target for ${seconds}s"
+  status=0
+  # -timeout: one input taking longer is a hang (see above). -rss_limit_mb and
+  # -malloc_limit_mb: a huge allocation (a length field trusted) is a
+  # failure, not a slow run. Leak detection is on (libFuzzer's default).
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    "$binary" "$corpus" "$seeds" "${dictionary[@]}" \
+      -max_total_time="$seconds" -timeout="${timeout[$target]:-10}" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+      -max_len="${max_len[$target]:-8192}" -print_final_stats=1 \
+      -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
+  # The last status line ("#N DONE cov: C ft: F corp: ...") and the stats.
+  done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
+  if ((status == 0)); then
+    echo "   ok: ${execs:-?} inputs, ${rate:-?}/s, peak RSS ${rss:-?} MB; ${done_line#*DONE   }"
+  else
+    echo "   FAILED (exit $status): see $log; the input is in $artifacts/" >&2
+    grep -E 'ERROR: |SUMMARY: |invariant broken|runtime error|deadly signal|Test unit written' "$log" | head -20 >&2 || true
+    failed+=("$target")
+  fi
+done
+
+if ((${#failed[@]})); then
+  echo "fuzz: failures in ${failed[*]}" >&2
+  exit 1
+fi

@@ -1,0 +1,159 @@
+// The translator (text in, tokens and attention out) on hostile input: every
+// kind of text gives a well-formed result or a typed error naming the
+// problem, and the next call gives the same result as before. A small
+// random model is enough: these are properties of the pipeline, not of
+// translation quality. (The same inputs go through the CLI and the
+// JavaScript API in tests/js; tests/fuzz/fuzz_translate searches for more.)
+#include "common/error.h"
+#include "decode/translator.h"
+#include "test_helpers.h"
+#include "text/utf8.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+using namespace s2s;
+using namespace s2s::testing;
+
+namespace {
+
+Model english_model(AttentionKind attention) {
+    Model model;
+    std::vector<std::string> source = {"<pad>", "<unk>", "<bos>", "<eos>", "i", "see", "the", "cat", ".", "sees", "a", "dog"};
+    std::vector<std::string> target = {"<pad>", "<unk>", "<bos>", "<eos>", "je", "vois", "le", "chat", ".", "un", "chien"};
+    model.source_vocabulary = Vocabulary::from_tokens(source);
+    model.target_vocabulary = Vocabulary::from_tokens(target);
+    model.config = tiny_config(attention);
+    model.config.source_vocab_size = model.source_vocabulary.size();
+    model.config.target_vocab_size = model.target_vocabulary.size();
+    model.params = random_parameters(model.config, 3);
+    model.params.output_weights *= 4.0f;  // decisive outputs
+    return model;
+}
+
+void check_well_formed(const Model& model, const Translation& t, int beam) {
+    INFO("source tokens: " << t.source_tokens.size());
+    if (t.source_tokens.empty()) {
+        CHECK(t.hypotheses.empty());
+        CHECK(to_json(t)["text"] == "");
+        return;
+    }
+    CHECK(t.source_tokens.size() <= size_t(kMaxSourceTokens));
+    CHECK(t.source_tokens.back() == "<eos>");
+    REQUIRE(!t.hypotheses.empty());
+    CHECK(t.hypotheses.size() <= size_t(beam));
+    for (const std::string& token : t.source_tokens) {
+        CHECK(!token.empty());
+        CHECK(is_valid_utf8(token));
+        CHECK(token.find('\0') == std::string::npos);
+    }
+    for (const TranslationHypothesis& h : t.hypotheses) {
+        CHECK(is_valid_utf8(h.text));
+        CHECK(std::isfinite(h.score));
+        if (model.config.attention == AttentionKind::kNone) {
+            CHECK(h.attention.empty());
+            continue;
+        }
+        REQUIRE(h.attention.size() == h.target_tokens.size());
+        for (const auto& row : h.attention) {
+            REQUIRE(row.size() == t.source_tokens.size());
+            CHECK(std::accumulate(row.begin(), row.end(), 0.0) == doctest::Approx(1.0).epsilon(1e-5));
+        }
+    }
+    CHECK_NOTHROW((void)to_json(t).dump());  // dump() throws on invalid UTF-8
+}
+
+std::string repeated_words(int count) {
+    const char* words[] = {"the", "cat", "sees", "a", "dog"};
+    std::string text;
+    for (int i = 0; i < count; ++i) text += std::string(i ? " " : "") + words[i % 5];
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("hostile text gives a well-formed result and the next call is unaffected") {
+    const std::vector<std::pair<const char*, std::string>> inputs = {
+        {"empty", ""},
+        {"whitespace only", " \t\r\n \xc2\xa0\xe2\x80\xaf\xe3\x80\x80 "},
+        {"20,000 characters, one word", std::string(20000, 'a')},
+        {"20,000 characters of words", [] { std::string s; for (int i = 0; i < 2500; ++i) s += "the cat "; return s; }()},
+        {"1,000 words", repeated_words(1000)},
+        {"invalid UTF-8", "i \xff\xfe \xc3\x28 \xed\xa0\x80 \xf4\x90\x80\x80 \xc0\xaf the \xf0\x9f\x98"},
+        {"NUL bytes", std::string("the\0cat\0\0 sees\0", 15)},
+        {"emoji", "I \xf0\x9f\x98\x80 see the cat \xf0\x9f\x90\x88\xe2\x80\x8d\xe2\xac\x9b."},
+        {"CJK", "\xe6\x88\x91\xe7\x88\xb1\xe4\xbd\xa0\xe3\x80\x82"},
+        {"right-to-left", "\xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7 \xe2\x80\xae" "abc\xe2\x80\xac \xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d"},
+        {"markup", "<script>alert(\"x\")</script> <b>the</b> cat &amp; <img src=x onerror=alert(1)>"},
+        {"unknown words", "xylophone quantum zebra"},
+    };
+    for (AttentionKind attention : {AttentionKind::kAdditive, AttentionKind::kNone}) {
+        const Model model = english_model(attention);
+        DecodeOptions greedy;
+        const nlohmann::json reference = to_json(translate(model, "I see the cat.", greedy));
+        for (const auto& [name, text] : inputs) {
+            for (int beam : {1, 4}) {
+                INFO(name << ", beam " << beam << ", " << attention_kind_name(attention));
+                DecodeOptions options;
+                options.beam_size = beam;
+                options.alternatives = beam == 1 ? 0 : 3;
+                const Translation t = translate(model, text, options);
+                check_well_formed(model, t, beam);
+                CHECK(to_json(translate(model, "I see the cat.", greedy)) == reference);
+            }
+        }
+    }
+}
+
+TEST_CASE("what hostile text becomes: <unk>, cut input, dropped NUL") {
+    const Model model = english_model(AttentionKind::kAdditive);
+    const DecodeOptions options;
+    auto tokens = [&](const std::string& text) { return translate(model, text, options).source_tokens; };
+    using Tokens = std::vector<std::string>;
+    CHECK(tokens("").empty());
+    CHECK(tokens(" \t\n").empty());
+    CHECK(tokens(std::string(20000, 'a')) == Tokens{"<unk>", "<eos>"});
+    const Translation cut = translate(model, repeated_words(1000), options);
+    CHECK(cut.truncated);
+    CHECK(cut.source_tokens.size() == size_t(kMaxSourceTokens));
+    CHECK_FALSE(translate(model, repeated_words(199), options).truncated);
+    CHECK(translate(model, repeated_words(200), options).truncated);
+    CHECK(tokens("xylophone the zebra") == Tokens{"<unk>", "the", "<unk>", "<eos>"});
+    CHECK(tokens(std::string("the\0 cat", 8)) == Tokens{"the", "cat", "<eos>"});
+    CHECK(tokens("the \xf0\x9f\x98\x80 cat") == Tokens{"the", "<unk>", "cat", "<eos>"});
+    CHECK(tokens("<b>the</b>") == Tokens{"<unk>", "<eos>"});
+}
+
+TEST_CASE("a bad prefix is an InputError naming the word; the next call works") {
+    const Model model = english_model(AttentionKind::kAdditive);
+    const DecodeOptions options;
+    const nlohmann::json reference = to_json(translate(model, "I see the cat.", options));
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"zzyzx"}, "'zzyzx' is not in this model's target vocabulary"},
+        {{"je", "zzyzx"}, "'zzyzx' is not in this model's target vocabulary"},
+        {{std::string(1000, 'x')}, "'" + std::string(40, 'x') + "...' is not in this model's target vocabulary"},
+        {{"\xff\xfe"}, "'\xef\xbf\xbd\xef\xbf\xbd' is not in this model's target vocabulary"},
+        {{"<pad>"}, "'<pad>' is never part of a translation, so it cannot be forced"},
+        {{"je", "<bos>"}, "'<bos>' is never part of a translation, so it cannot be forced"},
+    };
+    for (const auto& [prefix, message] : cases) {
+        INFO(message);
+        try {
+            translate_with_prefix(model, "I see the cat.", prefix, options);
+            FAIL("expected an InputError");
+        } catch (const InputError& e) {
+            CHECK(std::string(e.what()).find(message) != std::string::npos);
+            CHECK(is_valid_utf8(e.what()));
+        }
+        CHECK(to_json(translate(model, "I see the cat.", options)) == reference);
+    }
+    // <unk> and <eos> are words the model writes, so they can be forced.
+    CHECK(translate_with_prefix(model, "I see the cat.", {"<unk>"}, options).best()->target_tokens.front() == "<unk>");
+    const Translation ended = translate_with_prefix(model, "I see the cat.", {"<eos>"}, options);
+    CHECK(ended.best()->target_tokens == std::vector<std::string>{"<eos>"});
+    CHECK(ended.best()->finished);
+}

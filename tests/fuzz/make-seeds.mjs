@@ -1,0 +1,143 @@
+// Writes the committed seed corpus of the fuzz targets (tests/fuzz/corpus/).
+// Run it again only to change the seeds; the fuzzers never write there (new
+// inputs they find go to build/fuzz/corpus/).
+//
+//   node tests/fuzz/make-seeds.mjs      (needs build/native/seq2seq, or S2S_CLI)
+//
+// fuzz_model_file: tiny model files written by the CLI (every dtype, the
+// fixed-context baseline, a Chinese character model, an optimizer-state
+// file), and damaged or foreign files.
+// fuzz_translate: text seeds, each followed by the option bytes the target
+// reads from the end of its input (see encodeOptions).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
+const corpus = join(root, 'tests', 'fuzz', 'corpus');
+
+function freshDir(name) {
+  const dir = join(corpus, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+// ---------------------------------------------------------------------------
+// Model files.
+
+const work = mkdtempSync(join(tmpdir(), 's2s-seeds-'));
+// As small as the CLI allows: a few KB each, so the fuzzer mutates fast.
+function trainTiny(name, extra) {
+  const output = join(work, `${name}.s2s`);
+  const r = spawnSync(cli, ['train', '--min-frequency', '1', '--max-source-vocab', '12', '--max-target-vocab', '12',
+    '--embedding', '2', '--hidden', '2', '--decoder-hidden', '4', '--attention-size', '2', '--output-hidden', '2',
+    '--batch-size', '8', '--steps', '3', '--eval-every', '0', '--threads', '1', '--seed', '1', '--name', name,
+    '--checkpoint-dir', join(work, `ck-${name}`), '--output', output, ...extra], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`training ${name} failed: ${r.stderr}`);
+  return readFileSync(output);
+}
+
+const tinyEnFr = join(root, 'tests', 'fixtures', 'tiny-en-fr.tsv');
+const tinyEnZh = join(root, 'tests', 'fixtures', 'en-zh-dev.tsv');
+const models = {
+  'additive-f32.s2s': trainTiny('additive-f32', ['--data', tinyEnFr, '--attention', 'additive']),
+  'general-f16.s2s': trainTiny('general-f16', ['--data', tinyEnFr, '--attention', 'general', '--dtype', 'f16']),
+  'none-f16.s2s': trainTiny('none-f16', ['--data', tinyEnFr, '--attention', 'none', '--dtype', 'f16']),
+  'zh-chars-f16.s2s': trainTiny('zh-chars-f16', ['--data', tinyEnZh, '--target-language', 'zh', '--dtype', 'f16']),
+};
+const optimizerState = readFileSync(join(work, 'ck-none-f16', 'checkpoint.s2s.optimizer'));
+rmSync(work, { recursive: true, force: true });
+
+const modelDir = freshDir('fuzz_model_file');
+const good = models['additive-f32.s2s'];
+const withU32 = (bytes, offset, value) => {
+  const copy = Buffer.from(bytes);
+  copy.writeUInt32LE(value, offset);
+  return copy;
+};
+const headerSize = good.readUInt32LE(12);
+const tableCount = 16 + headerSize;
+const modelSeeds = {
+  ...models,
+  'optimizer-state.s2s': optimizerState,          // a valid container, not a model
+  'truncated-12.s2s': good.subarray(0, 12),
+  'truncated-header.s2s': good.subarray(0, 16 + (headerSize >> 1)),
+  'truncated-table.s2s': good.subarray(0, tableCount + 40),
+  'truncated-data.s2s': good.subarray(0, good.length - 5),
+  'version-2.s2s': withU32(good, 8, 2),
+  'header-size-huge.s2s': withU32(good, 12, 0xFFFFFFF0),
+  'table-count-huge.s2s': withU32(good, tableCount, 0x7FFFFFFF),
+  'data-flipped.s2s': Buffer.from(good.map((b, i) => (i === good.length - 7 ? b ^ 0x40 : b))),
+  'png.bin': Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4850000000049454e44ae426082', 'hex'),
+  'text.txt': Buffer.from('hello, I am not a model\n'),
+  'json.json': Buffer.from('{"format":"seq2seq-attention","config":{}}'),
+  'empty.bin': Buffer.alloc(0),
+};
+for (const [name, bytes] of Object.entries(modelSeeds)) writeFileSync(join(modelDir, name), bytes);
+
+// ---------------------------------------------------------------------------
+// Text to translate.
+
+// fuzz_translate takes its options from the end of the input, one byte each
+// in this order: model (0 additive, 1 general, 2 dot, 3 scaled-dot, 4 none,
+// 5 Chinese), beam size - 1, automatic max length (odd = yes), alternatives,
+// prefix length. FuzzedDataProvider reads from the end, hence the reverse.
+function encodeOptions({ model = 0, beam = 1, alternatives = 0 } = {}) {
+  return Buffer.from([model, beam - 1, 1, alternatives, 0].reverse());
+}
+
+const words = ['the', 'cat', 'sees', 'a', 'dog'];
+const texts = {
+  'sentence': 'I see the cat.',
+  'sentence-beam': ['We drink water.', { beam: 4, alternatives: 2 }],
+  'baseline': ['I love deep learning.', { model: 4, beam: 3 }],
+  'chinese-target': ['I love you.', { model: 5, beam: 2 }],
+  'general': ['you see a dog!', { model: 1, beam: 2 }],
+  'dot': ['it\'s a café, naïve?', { model: 2 }],
+  'scaled-dot': ['don\'t drink 3.14 water', { model: 3, beam: 5 }],
+  'empty': '',
+  'whitespace': ' \t\r\n\u00A0\u202F\u3000 ',
+  'unknown-words': 'xylophone quantum zebra',
+  'markup': '<script>alert("x")</script> <b>the</b> cat &amp; <img src=x onerror=alert(1)>',
+  'emoji': 'I 😀 see the cat 🐈‍⬛ 👩🏽‍💻 🇫🇷.',
+  'cjk': '我爱你。你好，世界！',
+  'rtl': 'مرحبا بالعالم \u202Eabc\u202C שלום עולם',
+  'combining': 'cafe\u0301 nai\u0308ve Z\u0351\u0352\u0353A\u0354L\u0355G\u0356O',
+  'zero-width': 'the\u200Bcat\u200D\uFEFFsees',
+  'greek-cyrillic': 'ΣΊΣΥΦΟΣ ΜΕΓΑΣ Привет МИР İstanbul',
+  'apostrophes': 'I’m here, don’t go… «quoted» “curly”',
+  'numbers': '3.14 1,000 2.5. 10!',
+  'thousand-words': Array.from({ length: 1000 }, (_, i) => words[i % 5]).join(' '),
+  'long-20000': 'a'.repeat(20000),
+};
+const binaryTexts = {
+  'invalid-utf8': Buffer.from([0x69, 0x20, 0xff, 0xfe, 0x20, 0xc3, 0x28, 0x20, 0xe2, 0x82, 0x20, 0x63, 0x61, 0x74]),
+  'overlong': Buffer.from([0xc0, 0xaf, 0x20, 0xe0, 0x80, 0xaf, 0x20, 0xf0, 0x80, 0x80, 0xaf]),
+  'surrogates-and-beyond': Buffer.from([0xed, 0xa0, 0x80, 0x20, 0xed, 0xbf, 0xbf, 0x20, 0xf4, 0x90, 0x80, 0x80, 0x20, 0xf8, 0x88, 0x80, 0x80, 0x80]),
+  'nul-bytes': Buffer.from('the\0cat\0\0 sees\0'),
+  'truncated-sequence': Buffer.from([0x74, 0x68, 0x65, 0x20, 0xf0, 0x9f, 0x98]),
+};
+
+const textDir = freshDir('fuzz_translate');
+for (const [name, spec] of Object.entries(texts)) {
+  const [text, options] = Array.isArray(spec) ? spec : [spec, {}];
+  writeFileSync(join(textDir, name), Buffer.concat([Buffer.from(text, 'utf8'), encodeOptions(options)]));
+}
+for (const [name, bytes] of Object.entries(binaryTexts)) {
+  writeFileSync(join(textDir, name), Buffer.concat([bytes, encodeOptions({ beam: 2 })]));
+}
+// A prefix (bytes in reading order from the end: model, beam - 1, automatic
+// length, alternatives, prefix length, then one byte per word = its index in
+// the target vocabulary: 4 + its position in kFrench, so 4 = "je", 5 = "vois").
+// The second seed forces one word outside the vocabulary (index 23, the
+// vocabulary size, is "not a word").
+writeFileSync(join(textDir, 'prefix'), Buffer.concat([Buffer.from('I see the cat.'), Buffer.from([5, 4, 2, 0, 1, 1, 0])]));
+writeFileSync(join(textDir, 'prefix-unknown'), Buffer.concat([Buffer.from('I see the cat.'), Buffer.from([23, 1, 0, 1, 2, 0])]));
+
+let total = 0;
+for (const dir of [modelDir, textDir]) for (const f of readdirSync(dir)) total += readFileSync(join(dir, f)).length;
+console.log(`wrote ${Object.keys(modelSeeds).length} model seeds and ${readdirSync(textDir).length} text seeds (${(total / 1024).toFixed(0)} KB in all)`);
