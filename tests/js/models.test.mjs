@@ -18,12 +18,16 @@ const fixtures = join(root, 'tests', 'fixtures');
 const shipped = {
   'en-fr': {
     attention: 'additive', sample: 'en-fr-dev.tsv', floor: 42, measured: 44.73,
-    examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .' },
+    examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .',
+      'the weather is nice today .': "il fait beau aujourd'hui ." },
   },
   'en-fr-fixed': {
     attention: 'none', sample: 'en-fr-dev.tsv', floor: 0, measured: 0, examples: {},
   },
-  'en-zh': { attention: 'additive', sample: 'en-zh-dev.tsv', floor: 0, measured: 0, examples: {} },
+  'en-zh': {
+    attention: 'additive', sample: 'en-zh-dev.tsv', floor: 35, measured: 37.10,
+    examples: { "i'm home .": '我 在 家 里 。', 'the weather is nice today .': '今 天 天 气 很 好 。' },
+  },
 };
 
 function run(args, input = '') {
@@ -61,7 +65,7 @@ for (const [name, expected] of Object.entries(shipped)) {
   });
 
   if (Object.keys(expected.examples).length > 0) {
-    test(`${name}: d2l's examples`, { skip }, () => {
+    test(`${name}: example translations (d2l's four for en-fr)`, { skip }, () => {
       const sources = Object.keys(expected.examples);
       const results = run(['translate', '--model', path, '--json'], sources.join('\n') + '\n')
         .trim().split('\n').map((line) => JSON.parse(line));
