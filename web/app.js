@@ -463,19 +463,21 @@ async function compare(text, request) {
   view.compareNote.hidden = state.model === COMPARE_MODELS.attention;
   view.compareNote.textContent = `The fixed-context baseline translates into French, so this comparison uses the French models whatever the model above.`;
   const options = { beamSize: state.beam, maxLength: MAX_OUTPUT_TOKENS };
-  try {
-    const attention = state.model === COMPARE_MODELS.attention && state.prefix.length === 0
-      ? state.result
-      : (await translator.translate(COMPARE_MODELS.attention, text, options)).value;
-    const fixed = (await translator.translate(COMPARE_MODELS.fixed, text, options)).value;
-    if (request !== serial) return;
-    view.compareView.dataset.text = text;
-    replaceChildren(view.compareAttention, attention.text);
-    replaceChildren(view.compareFixed, fixed.text);
-  } catch (error) {
-    if (request !== serial) return;
-    replaceChildren(view.compareFixed, h('span', { class: 'error' }, `Could not run the comparison: ${error.message}`));
-  }
+  // Each side on its own: a model that fails to load (or is not shipped)
+  // leaves the other side's translation in place.
+  const [attention, fixed] = await Promise.allSettled([
+    state.model === COMPARE_MODELS.attention && state.prefix.length === 0
+      ? Promise.resolve(state.result)
+      : translator.translate(COMPARE_MODELS.attention, text, options).then((r) => r.value),
+    translator.translate(COMPARE_MODELS.fixed, text, options).then((r) => r.value),
+  ]);
+  if (request !== serial) return;
+  view.compareView.dataset.text = text;
+  const show = (target, outcome) => replaceChildren(target, outcome.status === 'fulfilled'
+    ? outcome.value.text
+    : h('span', { class: 'error block' }, `Could not run this model: ${outcome.reason?.message ?? outcome.reason}`));
+  show(view.compareAttention, attention);
+  show(view.compareFixed, fixed);
   showChart();
 }
 
@@ -484,11 +486,16 @@ async function showChart() {
   if (chartShown) return;
   chartShown = true;
   try {
-    const [attention, fixed] = await Promise.all([translator.info(COMPARE_MODELS.attention), translator.info(COMPARE_MODELS.fixed)]);
+    const [attention, fixed] = await Promise.allSettled([translator.info(COMPARE_MODELS.attention),
+      translator.info(COMPARE_MODELS.fixed)]);
     const series = [
-      { label: 'with attention', color: '#4338ca', devBleu: attention.devBleu },
-      { label: 'fixed context', color: '#94a3b8', devBleu: fixed.devBleu },
-    ];
+      { label: 'with attention', color: '#4338ca', info: attention },
+      { label: 'fixed context', color: '#94a3b8', info: fixed },
+    ].filter((s) => s.info.status === 'fulfilled').map((s) => ({ ...s, devBleu: s.info.value.devBleu }));
+    if (series.length === 0) throw attention.reason;
+    if (fixed.status !== 'fulfilled') {
+      view.chartCaption.dataset.missing = 'fixed';
+    }
     const draw = () => replaceChildren(view.chart, renderBleuChart(series, { width: view.chart.clientWidth || 560 }));
     draw();
     let timer = 0;
@@ -496,8 +503,10 @@ async function showChart() {
       clearTimeout(timer);
       timer = setTimeout(draw, 150);
     });
-    const sentences = attention.devBleu?.sentences;
-    if (sentences) {
+    const sentences = series[0].devBleu?.sentences;
+    if (fixed.status !== 'fulfilled') {
+      view.chartCaption.textContent = `Corpus BLEU-4 of the attention model on ${sentences?.toLocaleString('en') ?? 'its'} held-out Tatoeba sentences, by the number of English words. The fixed-context model could not be loaded (see above), so its bars are missing.`;
+    } else if (sentences) {
       view.chartCaption.textContent = `Corpus BLEU-4 on ${sentences.toLocaleString('en')} held-out Tatoeba sentences (never seen in training), grouped by the number of English words. Both models have the same data, sizes and training budget.`;
     }
   } catch (error) {
