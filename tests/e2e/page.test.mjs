@@ -225,6 +225,25 @@ test('empty input asks for a sentence; very long input is cut with a notice', as
   assert.equal(cells.length, rows * cols);
 });
 
+test('odd input: whitespace, 20,000 characters, emoji, CJK, right-to-left; the next sentence still translates', async () => {
+  await byTestId(page, 'source-input').fill('   \n\t  ');
+  await page.waitForFunction(() => document.getElementById('result').dataset.state === 'empty');
+  assert.match(await byTestId(page, 'translation-output').textContent(), /Type an English sentence/);
+  const huge = 'x'.repeat(20_000);
+  await typeSentence(page, huge);
+  assert.equal((await tokens(page, 'source-token')).at(-1), '<eos>');
+  for (const odd of ['i love 🍕 and 🐱 .', '我爱深度学习 。', 'שלום עולם , مرحبا .']) {
+    await typeSentence(page, odd);
+    const source = await tokens(page, 'source-token');
+    assert.ok(source.includes('<unk>'), `${odd}: ${source}`);
+    const { rows, cols, cells } = await readHeatmap(heatmapOf(page));
+    assert.equal(cells.length, rows * cols);
+  }
+  await typeSentence(page, 'i see the cat .');
+  assert.notEqual((await byTestId(page, 'translation-output').textContent()).trim(), '');
+  assert.deepEqual(page.problems, []);
+});
+
 test('the heatmap downloads as SVG and PNG', async () => {
   await typeSentence(page, 'i see the cat .');
   const [svgDownload] = await Promise.all([page.waitForEvent('download'), byTestId(page, 'export-svg').click()]);
