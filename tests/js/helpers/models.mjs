@@ -42,7 +42,7 @@ function trainTiny(attention) {
   workDir ??= mkdtempSync(join(tmpdir(), 's2s-js-models-'));
   const output = join(workDir, `tiny-${attention}.s2s`);
   const r = spawnSync(nativeCli, ['train', ...tinyFlags, '--attention', attention, '--name', `tiny-${attention}`,
-    '--output', output], { encoding: 'utf8', timeout: 120_000 });
+    '--checkpoint-dir', join(workDir, `checkpoints-${attention}`), '--output', output], { encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) throw new Error(`training the tiny test model failed: ${r.stderr}`);
   return output;
 }
