@@ -34,13 +34,7 @@ int run_split(const std::vector<std::string>& argv) {
     const auto seed = static_cast<uint64_t>(args.integer("split-seed", 1, 0, 1L << 40));
     const long limit = args.integer("limit", 0, 0, 100000000);
     const CorpusSplit split = split_by_source(read_sentence_pairs(data), fraction, seed);
-    std::vector<SourceWithReferences> dev = split.dev;
-    // The data files are sorted by length: an even spread keeps every length.
-    if (limit > 0 && static_cast<size_t>(limit) < dev.size()) {
-        std::vector<SourceWithReferences> sample;
-        for (size_t k = 0; k < static_cast<size_t>(limit); ++k) sample.push_back(dev[k * dev.size() / limit]);
-        dev = std::move(sample);
-    }
+    const std::vector<SourceWithReferences> dev = spread_sample(split.dev, static_cast<size_t>(limit));
     write_sentence_pairs(dev, output);
     size_t references = 0;
     for (const auto& entry : dev) references += entry.references.size();

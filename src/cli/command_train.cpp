@@ -105,12 +105,6 @@ struct PreparedData {
     long train_pairs = 0, skipped_pairs = 0, leaked_pairs = 0, excluded_pairs = 0;
 };
 
-std::string joined(const std::vector<std::string>& tokens) {
-    std::string out;
-    for (const auto& t : tokens) out += t + ' ';
-    return out;
-}
-
 PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOptions& options,
                           const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer,
                           const std::vector<SentencePair>& excluded) {
@@ -120,9 +114,9 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOpti
     // both sides. Drop such training pairs so that no development source is
     // ever seen in training.
     std::unordered_set<std::string> dev_sources;
-    for (const auto& entry : split.dev) dev_sources.insert(joined(tokenize(entry.source, source_tokenizer)));
+    for (const auto& entry : split.dev) dev_sources.insert(token_key(entry.source, source_tokenizer));
     std::unordered_set<std::string> excluded_sources;
-    for (const auto& pair : excluded) excluded_sources.insert(joined(tokenize(pair.source, source_tokenizer)));
+    for (const auto& pair : excluded) excluded_sources.insert(token_key(pair.source, source_tokenizer));
     std::vector<std::vector<std::string>> sources, targets;
     PreparedData out;
     for (const SentencePair& pair : split.train) {
@@ -132,11 +126,12 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOpti
             ++out.skipped_pairs;
             continue;
         }
-        if (dev_sources.count(joined(source)) != 0) {
+        const std::string key = join_tokens(source);
+        if (dev_sources.count(key) != 0) {
             ++out.leaked_pairs;
             continue;
         }
-        if (excluded_sources.count(joined(source)) != 0) {
+        if (excluded_sources.count(key) != 0) {
             ++out.excluded_pairs;
             continue;
         }
@@ -297,9 +292,7 @@ int run_train(const std::vector<std::string>& argv) {
     // The data files are sorted by sentence length, so the periodic check
     // spreads its sample evenly over the whole split: all lengths, not the
     // shortest.
-    std::vector<SourceWithReferences> dev_sample;
-    const size_t sample_size = std::min(data.dev.size(), static_cast<size_t>(eval_sentences));
-    for (size_t k = 0; k < sample_size; ++k) dev_sample.push_back(data.dev[k * data.dev.size() / sample_size]);
+    const std::vector<SourceWithReferences> dev_sample = spread_sample(data.dev, static_cast<size_t>(eval_sentences));
     nlohmann::json history = nlohmann::json::array();
     double previous_seconds = 0.0;
     std::string created = today();

@@ -73,16 +73,11 @@ Evaluation evaluate_translation_memory(const std::string& memory_path, double de
                                        const TokenizerSettings& target_tokenizer) {
     const auto start = std::chrono::steady_clock::now();
     const TokenizerSettings english{TokenizerKind::kWords, "en"};
-    auto key = [&](const std::string& text) {
-        std::string out;
-        for (const auto& token : tokenize(text, english)) out += token + ' ';
-        return out;
-    };
     std::unordered_set<std::string> held_out;
-    for (const auto& entry : data) held_out.insert(key(entry.source));
+    for (const auto& entry : data) held_out.insert(token_key(entry.source, english));
     std::vector<SentencePair> stored;
     for (SentencePair& pair : split_by_source(read_sentence_pairs(memory_path), dev_fraction, split_seed).train) {
-        if (held_out.count(key(pair.source)) == 0) stored.push_back(std::move(pair));
+        if (held_out.count(token_key(pair.source, english)) == 0) stored.push_back(std::move(pair));
     }
     const TranslationMemory memory(stored, english);
     Evaluation out;

@@ -165,6 +165,14 @@ std::string file_fnv1a64_hex(const std::string& path) {
     return to_hex64(hash);
 }
 
+std::vector<SourceWithReferences> spread_sample(const std::vector<SourceWithReferences>& entries, size_t count) {
+    if (count == 0 || count >= entries.size()) return entries;
+    std::vector<SourceWithReferences> sample;
+    sample.reserve(count);
+    for (size_t k = 0; k < count; ++k) sample.push_back(entries[k * entries.size() / count]);
+    return sample;
+}
+
 void write_sentence_pairs(const std::vector<SourceWithReferences>& entries, const std::string& path) {
     std::ofstream out(path, std::ios::binary);
     if (!out) throw IoError("cannot write " + path + ": check that its folder exists and is writable");

@@ -45,6 +45,11 @@ CorpusSplit split_by_source(const std::vector<SentencePair>& pairs, double dev_f
 // of first appearance: the evaluation view of a TSV file.
 std::vector<SourceWithReferences> group_by_source(const std::vector<SentencePair>& pairs);
 
+// `count` entries spread evenly over `entries` (all of them when count is
+// 0 or not smaller): the data files are sorted by length, so an even spread
+// keeps every length where the first `count` would keep the shortest.
+std::vector<SourceWithReferences> spread_sample(const std::vector<SourceWithReferences>& entries, size_t count);
+
 // Writes one "source<TAB>reference" line per reference: the format
 // read_sentence_pairs reads. Throws IoError.
 void write_sentence_pairs(const std::vector<SourceWithReferences>& entries, const std::string& path);

@@ -266,4 +266,10 @@ int count_words(const std::vector<std::string>& tokens) {
     return words;
 }
 
+std::string join_tokens(const std::vector<std::string>& tokens) {
+    std::string out;
+    for (const auto& t : tokens) out += t + ' ';
+    return out;
+}
+
 }  // namespace s2s

@@ -31,6 +31,13 @@ std::vector<std::string> tokenize(std::string_view text, const TokenizerSettings
 // word before them, ! and ? attached in English and Chinese but kept after a
 // space in French (French typography), first letter capitalized. Characters
 // are concatenated, except that a space is kept between two Latin words.
+// The tokens joined by single spaces: equal for two texts that tokenize
+// alike ("Go." and "go ."), so the leak guards use it as a set key.
+std::string join_tokens(const std::vector<std::string>& tokens);
+inline std::string token_key(std::string_view text, const TokenizerSettings& settings) {
+    return join_tokens(tokenize(text, settings));
+}
+
 std::string detokenize(const std::vector<std::string>& tokens, const TokenizerSettings& settings);
 
 nlohmann::json to_json(const TokenizerSettings& settings);
