@@ -2,7 +2,7 @@
 // al. (2015) and Seq2Seq-Vis: source words along the top, output words along
 // the bottom, and a line from output word t to source word i whose strength
 // is a_ti. Pointing at a word keeps only its lines.
-import { svg, tokenKind } from './dom.js';
+import { hoverLabel, svg, tokenKind } from './dom.js';
 
 const FONT_SIZE = 16;
 const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
@@ -75,14 +75,7 @@ export function renderAlignment({ sourceTokens, targetTokens, attention }, optio
       fill: kind === 'unk' ? '#b45309' : kind === 'eos' ? '#6b7280' : '#1f2937', 'font-style': kind ? 'italic' : null,
     }, token);
     if (title) text.append(svg('title', {}, title));
-    text.addEventListener('pointerenter', () => {
-      highlight(axis === 'row' ? { row: index } : { col: index });
-      options.onLabel?.(axis, index);
-    });
-    text.addEventListener('pointerleave', () => {
-      clear();
-      options.onLabel?.(axis, null);
-    });
+    hoverLabel(text, axis, index, { highlight, clear, onLabel: options.onLabel });
     return text;
   };
   const sourceLabels = sourceTokens.map((token, j) => label(token, sourceX[j], SOURCE_Y, 'col', j));

@@ -64,3 +64,17 @@ export function download(blob, filename) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+// Pointing at a token label of a figure (heatmap or lines) lights up its
+// row ('row' axis: a target token) or column ('col': a source token), and
+// tells the page through onLabel(axis, index | null).
+export function hoverLabel(label, axis, index, { highlight, clear, onLabel }) {
+  label.addEventListener('pointerenter', () => {
+    highlight(axis === 'row' ? { row: index } : { col: index });
+    onLabel?.(axis, index);
+  });
+  label.addEventListener('pointerleave', () => {
+    clear();
+    onLabel?.(axis, null);
+  });
+}

@@ -6,7 +6,7 @@
 // Shared by the page (app.js) and the embeddable element (embed.js). Colours,
 // fonts and label styles are SVG attributes, not CSS, so an exported SVG or
 // PNG looks the same as the page; CSS only adds the hover/focus highlight.
-import { svg, tokenKind } from './dom.js';
+import { hoverLabel, svg, tokenKind } from './dom.js';
 
 const CELL = 34; // px per cell: a comfortable target for a finger tap
 const FONT_SIZE = 13;
@@ -235,16 +235,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
     if (!grid.contains(event.relatedTarget)) show(null);
   });
   for (const [axis, labels] of [['row', rowLabels], ['col', columnLabels]]) {
-    labels.forEach((label, index) => {
-      label.addEventListener('pointerenter', () => {
-        highlight(axis === 'row' ? { row: index } : { col: index });
-        options.onLabel?.(axis, index);
-      });
-      label.addEventListener('pointerleave', () => {
-        clear();
-        options.onLabel?.(axis, null);
-      });
-    });
+    labels.forEach((label, index) => hoverLabel(label, axis, index, { highlight, clear, onLabel: options.onLabel }));
   }
 
   // Keyboard: one tab stop for the whole grid (roving tabindex); the arrow
