@@ -281,30 +281,4 @@ void Trainer::load_checkpoint(const std::string& path) {
     batch_index_ = batch_index;
 }
 
-ToyTask make_reversal_task(int symbols, int min_length, int max_length, int train_size, int test_size, uint64_t seed) {
-    ToyTask task;
-    std::vector<std::string> tokens = {"<pad>", "<unk>", "<bos>", "<eos>"};
-    for (int s = 0; s < symbols; ++s) tokens.push_back(std::string(1, static_cast<char>('a' + s)));
-    task.model.source_vocabulary = Vocabulary::from_tokens(tokens);
-    task.model.target_vocabulary = Vocabulary::from_tokens(tokens);
-    task.model.source_tokenizer = {TokenizerKind::kWords, "en"};
-    task.model.target_tokenizer = {TokenizerKind::kWords, "en"};
-    task.model.config.source_vocab_size = task.model.config.target_vocab_size = static_cast<int>(tokens.size());
-    Random random(seed);
-    auto make = [&](int count, std::vector<Example>& out) {
-        for (int i = 0; i < count; ++i) {
-            const int length = min_length + static_cast<int>(random.next() % static_cast<uint64_t>(max_length - min_length + 1));
-            Example e;
-            for (int t = 0; t < length; ++t) e.source.push_back(Vocabulary::kNumSpecial + static_cast<int>(random.next() % symbols));
-            e.target.assign(e.source.rbegin(), e.source.rend());
-            e.source.push_back(Vocabulary::kEos);
-            e.target.push_back(Vocabulary::kEos);
-            out.push_back(std::move(e));
-        }
-    };
-    make(train_size, task.train);
-    make(test_size, task.test);
-    return task;
-}
-
 }  // namespace s2s

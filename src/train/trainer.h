@@ -85,15 +85,4 @@ private:
     long batch_index_ = 0;
 };
 
-// Random-order-free reversal task used by tests, the browser's "watch it
-// learn" view and the docs: sequences of symbols a..j of length
-// [min_length, max_length], target = source reversed. Returns a model
-// (vocabularies, tokenizer settings) and examples.
-struct ToyTask {
-    Model model;  // config sizes left for the caller; vocabularies set
-    std::vector<Example> train;
-    std::vector<Example> test;
-};
-ToyTask make_reversal_task(int symbols, int min_length, int max_length, int train_size, int test_size, uint64_t seed);
-
 }  // namespace s2s

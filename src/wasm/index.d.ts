@@ -179,3 +179,144 @@ export declare function memoryStats(): Promise<{ heapBytes: number; usedBytes: n
 export interface Seq2SeqError extends Error {
   kind?: 'usage' | 'model-file' | 'input' | 'memory' | 'internal';
 }
+
+// ---------------------------------------------------------------------------
+// Training in the browser (or Node): the project's C++ trainer, compiled to
+// a second WebAssembly module that is fetched only when something trains.
+
+/** Options of {@link createTrainer} and {@link train}. Every field is optional. */
+export interface TrainerOptions {
+  /**
+   * The task: `'reversal'` (default: symbols a, b, c, ... separated by spaces,
+   * target = the sequence reversed), `'dates'` ("december 2nd, 2026" →
+   * "2026-12-02", by character) or `'pairs'` (your own `pairs`).
+   */
+  task?: 'reversal' | 'dates' | 'pairs';
+  /** Task `'pairs'`: lines of `source<TAB>target`; every 10th pair is held out. */
+  pairs?: string;
+  /** Task `'pairs'`: tokenize by character instead of by word (default false). */
+  characters?: boolean;
+  /** Task `'reversal'`: number of symbols, 2 to 26 (default 8). */
+  symbols?: number;
+  /** Task `'reversal'`: shortest and longest sequence (defaults 3 and 12, at most 60). */
+  minLength?: number;
+  maxLength?: number;
+  /** Generated tasks: training and held-out examples (defaults 4000 and 200). */
+  trainSize?: number;
+  testSize?: number;
+  /** `'additive'` (Bahdanau, the default) or `'none'`: the fixed-context baseline. Also `'dot'`, `'scaled-dot'`, `'general'`. */
+  attention?: string;
+  /** Sizes (defaults 16, 32 per direction (48 for dates), 64, 32, 32). */
+  embedding?: number;
+  hidden?: number;
+  decoderHidden?: number;
+  attentionSize?: number;
+  outputHidden?: number;
+  /** Sentences per batch (default 32). */
+  batchSize?: number;
+  /** Peak Adam learning rate (default 0.005), warm-up steps (default 20). */
+  learningRate?: number;
+  warmupSteps?: number;
+  /** Length of the learning-rate schedule (warm-up, then cosine decay), and what {@link train} runs (default 2000). */
+  steps?: number;
+  /** Dropout (default 0). */
+  dropout?: number;
+  /** Seed of the data, the initial weights and the batch order (default 1): runs are repeatable. */
+  seed?: number;
+}
+
+/** What {@link Trainer.step} reports. */
+export interface StepReport {
+  /** Steps done so far. */
+  steps: number;
+  epoch: number;
+  /** Mean cross-entropy per target token over the steps just taken. */
+  loss: number;
+  targetTokens: number;
+  sourceTokens: number;
+  learningRate: number;
+  gradientNorm: number;
+}
+
+/** Greedy exact match on held-out examples (see {@link Trainer.evaluate}). */
+export interface Evaluation {
+  steps: number;
+  /** Share of held-out examples whose whole output is right, 0 to 1. */
+  exactMatch: number;
+  correct: number;
+  total: number;
+  /** Share of target positions that are right. */
+  tokenAccuracy: number;
+  /** By source length (tokens, without `<eos>`), ascending. */
+  byLength: { length: number; correct: number; total: number }[];
+}
+
+/** A training run. Free it with {@link Trainer.dispose} when done. */
+export interface Trainer {
+  /** Options with defaults filled in, architecture, vocabularies, data sizes, parameter count. */
+  readonly info: {
+    options: Required<Omit<TrainerOptions, 'pairs' | 'characters'>>;
+    config: Record<string, unknown>;
+    sourceVocabulary: string[];
+    targetVocabulary: string[];
+    trainExamples: number;
+    testExamples: number;
+    parameters: number;
+    steps: number;
+  };
+  readonly disposed: boolean;
+  /** Trains `count` batches (1 to 10000; default 1). Synchronous: run it in a worker, in small counts. */
+  step(count?: number): StepReport;
+  /** Greedy exact match on the first `limit` held-out examples (0 = all, the default). */
+  evaluate(options?: { limit?: number }): Evaluation;
+  /** As {@link Model.translate}, with the model as trained so far. */
+  translate(text: string, options?: TranslateOptions): Translation;
+  /** The first `count` held-out examples as text (default 10). */
+  probes(count?: number): { source: string; target: string; length: number }[];
+  /** The model as a `.s2s` file: `loadModel(trainer.toBytes())` translates with it. */
+  toBytes(): Uint8Array;
+  dispose(): void;
+}
+
+/** Progress of {@link train}, after every chunk of steps. */
+export interface TrainProgress {
+  steps: number;
+  totalSteps: number;
+  /** Mean loss per target token over the last chunk. */
+  loss: number;
+  learningRate: number;
+  stepsPerSecond: number;
+  seconds: number;
+  /** Every `evaluateEvery` steps, else null. */
+  evaluation: Evaluation | null;
+}
+
+/**
+ * Starts a training run that you drive with {@link Trainer.step}.
+ * @throws {Error} on bad options (the message names the option and its range) or bad pairs (naming the line).
+ */
+export declare function createTrainer(options?: TrainerOptions): Promise<Trainer>;
+
+/**
+ * Trains a small model, yielding to the event loop between chunks of steps.
+ * @example
+ * const { trainer, evaluation } = await train({
+ *   task: 'reversal', stopAtExactMatch: 0.95,
+ *   onProgress: (p) => console.log(p.steps, p.loss.toFixed(3), p.evaluation?.exactMatch),
+ * });
+ * trainer.translate('a b c d').attention; // the mirrored diagonal
+ * trainer.dispose();
+ */
+export declare function train(options?: TrainerOptions & {
+  /** Evaluate every this many steps (default 100). */
+  evaluateEvery?: number;
+  /** Held-out examples per evaluation (0 = all, the default). */
+  evaluateLimit?: number;
+  /** Stop once held-out exact match reaches this (0 to 1; default: run all steps). */
+  stopAtExactMatch?: number | null;
+  /** Steps between yields to the event loop (default 10). */
+  chunkSize?: number;
+  onProgress?: ((progress: TrainProgress) => void) | null;
+  /** Stops training after the current chunk; the result's reason is then 'aborted'. */
+  signal?: AbortSignal | null;
+}): Promise<{ trainer: Trainer; evaluation: Evaluation; reason: 'steps' | 'target' | 'aborted'; seconds: number }>;

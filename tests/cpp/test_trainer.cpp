@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "decode/search.h"
 #include "test_helpers.h"
+#include "train/tasks.h"
 #include "train/trainer.h"
 
 #include <doctest/doctest.h>

@@ -1,0 +1,97 @@
+// What both WebAssembly modules (s2s-core: translate; s2s-train: train in
+// the browser) share at their Embind boundary: the JSON envelope every
+// fallible call returns instead of throwing,
+//   {"ok": true, "value": ...}  or  {"ok": false, "kind": "usage", "message": "..."}
+// and the translate call itself.
+//
+// No C++ exception may cross into JavaScript: one that escapes arrives as a
+// WebAssembly.Exception, not an Error, and can leave the runtime unusable.
+// So each entry point runs its body through guarded(), and the wrapper
+// (src/wasm/index.js) throws the message as an ordinary Error.
+#pragma once
+
+#include "common/error.h"
+#include "decode/translator.h"
+#include "model/model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace s2s::wasm {
+
+using nlohmann::json;
+
+inline const char* kind_name(ErrorKind kind) {
+    switch (kind) {
+        case ErrorKind::kUsage: return "usage";
+        case ErrorKind::kModelFile: return "model-file";
+        case ErrorKind::kData: return "data";
+        case ErrorKind::kInput: return "input";
+        case ErrorKind::kIo: return "io";
+    }
+    return "internal";
+}
+
+// Invalid UTF-8 never reaches a dump (the tokenizer repairs it), but a
+// replacement character is better than an exception if it ever did.
+inline std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+inline std::string failure(const char* kind, const std::string& message) {
+    return dump({{"ok", false}, {"kind", kind}, {"message", message}});
+}
+
+// Runs `body` and wraps its value in an envelope; any exception becomes a
+// failure envelope with a message naming the problem.
+template <typename Body>
+std::string guarded(Body&& body) {
+    try {
+        return dump({{"ok", true}, {"value", body()}});
+    } catch (const Error& e) {
+        return failure(kind_name(e.kind()), e.what());
+    } catch (const json::exception& e) {
+        return failure("usage", std::string("bad options: ") + e.what());
+    } catch (const std::bad_alloc&) {
+        return failure("memory", "out of memory; dispose() models you no longer use, or use smaller inputs or models");
+    } catch (const std::exception& e) {
+        return failure("internal", std::string("internal error: ") + e.what() + " (please report it)");
+    } catch (...) {
+        return failure("internal", "internal error: unknown exception (please report it)");
+    }
+}
+
+// The wrapper validates options with friendlier messages first; these
+// checks keep the module safe on its own.
+inline int integer_option(const json& options, const char* name, int fallback) {
+    auto it = options.find(name);
+    if (it == options.end() || it->is_null()) return fallback;
+    if (!it->is_number_integer()) throw UsageError(std::string("option ") + name + " must be a whole number");
+    return it->get<int>();
+}
+
+inline json parse_options(const std::string& options_json) {
+    json options = json::parse(options_json);
+    if (!options.is_object()) throw UsageError("options must be an object");
+    return options;
+}
+
+// options_json: {"beamSize", "maxLength", "alternatives", "prefix"}, all
+// optional. The value: to_json(Translation) (src/decode/translator.h).
+inline json translate_json(const Model& model, const std::string& text, const std::string& options_json) {
+    const json options = parse_options(options_json);
+    DecodeOptions decode;
+    decode.beam_size = integer_option(options, "beamSize", 1);
+    decode.max_length = integer_option(options, "maxLength", 0);
+    decode.alternatives = integer_option(options, "alternatives", 0);
+    std::vector<std::string> prefix;
+    if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
+        prefix = it->get<std::vector<std::string>>();
+    }
+    const Translation t = prefix.empty() ? s2s::translate(model, text, decode) : translate_with_prefix(model, text, prefix, decode);
+    return to_json(t);
+}
+
+}  // namespace s2s::wasm

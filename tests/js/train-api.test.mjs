@@ -1,0 +1,141 @@
+// Training through the JavaScript API (dist/index.js → dist/s2s-train.wasm),
+// in Node: the reversal task is learned and its attention becomes the
+// mirrored diagonal, the fixed-context twin has no attention, a trained
+// model round-trips through loadModel, runs repeat with a seed, and bad
+// options or pairs are errors that name the problem.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { distIndex, requireDist } from './helpers/models.mjs';
+
+requireDist();
+const { createTrainer, loadModel, train } = await import(pathToFileURL(distIndex).href);
+
+// Share of rows (the symbols, not <eos>) whose strongest weight is on the
+// mirrored source position: target i looks at source L-1-i.
+function mirroredRows(result) {
+  const length = result.sourceTokens.length - 1;  // without <eos>
+  let hits = 0;
+  for (let i = 0; i < length; i++) {
+    const row = result.attention[i];
+    hits += row.indexOf(Math.max(...row)) === length - 1 - i ? 1 : 0;
+  }
+  return hits / length;
+}
+
+test('train() learns the reversal task, and its attention is the mirrored diagonal', async () => {
+  const progress = [];
+  const { trainer, evaluation, reason } = await train({
+    task: 'reversal', steps: 1000, stopAtExactMatch: 0.99, evaluateEvery: 100,
+    onProgress: (p) => progress.push(p),
+  });
+  try {
+    assert.equal(reason, 'target', `stopped by ${reason} at ${evaluation.exactMatch} exact match`);
+    assert.ok(evaluation.exactMatch >= 0.99);
+    assert.ok(progress.length > 10 && progress.every((p, i) => i === 0 || p.steps > progress[i - 1].steps), 'progress after every chunk');
+    assert.ok(progress.at(-1).loss < progress[0].loss / 4, `the loss falls: ${progress[0].loss} -> ${progress.at(-1).loss}`);
+    assert.ok(progress.filter((p) => p.evaluation).length >= 1);
+
+    let rows = 0;
+    const probes = trainer.probes(50);
+    assert.equal(probes.length, 50);
+    for (const probe of probes) {
+      const result = trainer.translate(probe.source);
+      assert.equal(result.attention.length, result.targetTokens.length);
+      rows += mirroredRows(result);
+    }
+    assert.ok(rows / probes.length >= 0.9, `mirrored rows ${rows / probes.length}`);
+
+    // The trained model is an ordinary .s2s file.
+    const model = await loadModel(trainer.toBytes());
+    try {
+      const text = probes[0].source;
+      assert.deepEqual(model.translate(text).targetTokens, trainer.translate(text).targetTokens);
+      assert.equal(model.info.provenance.name, 'reversal');
+      assert.equal(model.info.provenance.steps, evaluation.steps);
+    } finally {
+      model.dispose();
+    }
+  } finally {
+    trainer.dispose();
+  }
+});
+
+test('the fixed-context twin trains too, without attention, and does worse on long sequences', async () => {
+  const run = (attention) => train({ task: 'reversal', attention, steps: 600, evaluateEvery: 600 });
+  const [withAttention, fixed] = [await run('additive'), await run('none')];
+  try {
+    assert.equal(fixed.trainer.info.config.attention, 'none');
+    const probe = fixed.trainer.probes(1)[0].source;
+    assert.deepEqual(fixed.trainer.translate(probe).attention, []);
+    const longAccuracy = ({ evaluation }) => {
+      const long = evaluation.byLength.filter((b) => b.length >= 10);
+      return long.reduce((a, b) => a + b.correct, 0) / long.reduce((a, b) => a + b.total, 0);
+    };
+    assert.ok(longAccuracy(withAttention) > longAccuracy(fixed) + 0.3,
+      `on 10+ symbols: attention ${longAccuracy(withAttention)}, fixed ${longAccuracy(fixed)}`);
+  } finally {
+    withAttention.trainer.dispose();
+    fixed.trainer.dispose();
+  }
+});
+
+test('a run repeats exactly with the same seed, and differs with another', async () => {
+  const losses = async (seed) => {
+    const trainer = await createTrainer({ seed });
+    try {
+      return [trainer.step(5).loss, trainer.step(5).loss];
+    } finally {
+      trainer.dispose();
+    }
+  };
+  assert.deepEqual(await losses(3), await losses(3));
+  assert.notDeepEqual(await losses(3), await losses(4));
+});
+
+test('the date task and the user\'s pairs train, and an abort stops train()', async () => {
+  const dates = await createTrainer({ task: 'dates' });
+  try {
+    assert.equal(dates.info.sourceVocabulary.includes('d'), true);
+    const [probe] = dates.probes(1);
+    assert.match(probe.target, /^\d{4}-\d{2}-\d{2}$/);
+    dates.step(3);
+    assert.equal(dates.translate('december 2nd, 2026').sourceTokens.at(-1), '<eos>');
+  } finally {
+    dates.dispose();
+  }
+
+  const pairs = Array.from({ length: 40 }, (_, i) => `${i} apples\t${i} pommes`).join('\n');
+  const controller = new AbortController();
+  const { trainer, reason } = await train({
+    task: 'pairs', pairs, steps: 1000, chunkSize: 5,
+    onProgress: (p) => { if (p.steps >= 20) controller.abort(); }, signal: controller.signal,
+  });
+  try {
+    assert.equal(reason, 'aborted');
+    assert.equal(trainer.info.trainExamples, 36);
+    assert.equal(trainer.info.testExamples, 4);
+    assert.ok(trainer.step(1).steps <= 21);
+  } finally {
+    trainer.dispose();
+  }
+});
+
+test('bad options and bad pairs are errors that name the problem; a disposed trainer says so', async () => {
+  await assert.rejects(createTrainer({ task: 'poetry' }), /unknown task 'poetry'/);
+  await assert.rejects(createTrainer({ sizes: 3 }), /unknown option 'sizes'/);
+  await assert.rejects(createTrainer({ hidden: 0 }), /hidden must be from 1 to 512/);
+  await assert.rejects(createTrainer({ attention: 'magic' }), /unknown attention 'magic'/);
+  await assert.rejects(createTrainer({ task: 'pairs' }), /needs pairs/);
+  await assert.rejects(createTrainer({ task: 'pairs', pairs: 'a\tb\nno tab here\n' }), /line 2 has no tab/);
+  await assert.rejects(createTrainer('reversal'), /options must be an object/);
+  await assert.rejects(train({ stopAtExactMatch: 2 }), /stopAtExactMatch must be a number in \(0, 1\]/);
+
+  const trainer = await createTrainer({ steps: 10 });
+  assert.throws(() => trainer.step(0), /count must be a whole number from 1 to 10000/);
+  assert.throws(() => trainer.translate(42), /text must be a string/);
+  assert.ok(trainer.step(2).steps === 2, 'still usable after errors');
+  trainer.dispose();
+  trainer.dispose();
+  assert.throws(() => trainer.step(), /disposed/);
+});
