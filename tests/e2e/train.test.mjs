@@ -1,0 +1,106 @@
+// The Train view (web/train.html) in Debian's Chromium: the reversal task is
+// trained for real in two Web Workers, and the probe's attention must end up
+// on the mirrored diagonal; the fixed-context twin trains beside it; the
+// page stays responsive; bad pairs are an error in the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { artifacts, readHeatmap, startBrowser } from './helpers.mjs';
+
+let browser;
+let page;
+
+const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
+const status = (p) => byTestId(p, 'train-status').evaluate((e) => ({ ...e.dataset, text: e.textContent }));
+
+before(async () => {
+  browser = await startBrowser();
+  page = await browser.newPage('/web/train.html');
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test('training the reversal task in the page: the probe\'s attention becomes the mirrored diagonal', async () => {
+  await page.waitForFunction(() => !document.querySelector('[data-testid="train-start"]').disabled, null, { timeout: 30_000 });
+  await page.screenshot({ path: join(artifacts, 'train-before.png'), fullPage: true });
+  await byTestId(page, 'train-start').click();
+
+  // While both workers train, the page's own thread stays free: the longest
+  // gap between animation frames over two seconds.
+  const longestFrameGap = await page.evaluate(() => new Promise((resolve) => {
+    let last = performance.now();
+    let longest = 0;
+    const end = last + 2000;
+    const frame = (now) => {
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (now < end) requestAnimationFrame(frame);
+      else resolve(longest);
+    };
+    requestAnimationFrame(frame);
+  }));
+  console.log(`# longest gap between frames while training: ${longestFrameGap.toFixed(0)} ms`);
+  assert.ok(longestFrameGap < 2000, `the page froze for ${longestFrameGap} ms while training`);
+
+  // Train until held-out exact match is high and the schedule is well along.
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-testid="train-status"]').dataset;
+    return Number(s.exactAttention) >= 0.95 && Number(s.stepsAttention) >= 500;
+  }, null, { timeout: 240_000, polling: 500 });
+  await byTestId(page, 'train-pause').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state === 'paused');
+  const paused = await status(page);
+  console.log(`# paused at step ${paused.stepsAttention}: exact match ${paused.exactAttention} (attention), ${paused.exactFixed} (fixed)`);
+  assert.ok(Number(paused.exactFixed) >= 0, 'the fixed-context twin was evaluated too');
+
+  // A new probe: its output and heatmap come from the paused model.
+  const probe = 'a b c d e f g h';
+  await byTestId(page, 'train-probe-input').fill('');
+  await byTestId(page, 'train-probe-input').fill(probe);
+  const expected = probe.split(' ').reverse().join(' ');
+  await page.waitForFunction((text) => document.querySelector('[data-testid="train-output-attention"]').textContent === text,
+    expected, { timeout: 10_000 });
+  const heatmap = await readHeatmap(byTestId(page, 'train-heatmap'));
+  const length = probe.split(' ').length;
+  assert.equal(heatmap.cols, length + 1, 'one column per symbol and <eos>');
+  assert.equal(heatmap.rows, length + 1, 'one row per output symbol and <eos>');
+  let mirrored = 0;
+  for (let row = 0; row < length; row++) {
+    const cells = heatmap.cells.filter((c) => c.row === row);
+    const strongest = cells.reduce((a, b) => (b.weight > a.weight ? b : a));
+    if (strongest.col === length - 1 - row) mirrored += 1;
+    const sum = cells.reduce((a, c) => a + c.weight, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-3, `row ${row} sums to ${sum}`);
+  }
+  assert.ok(mirrored / length >= 0.9, `${mirrored} of ${length} rows look at the mirrored position`);
+
+  // The fixed-context output is there, without a heatmap of its own.
+  assert.notEqual((await byTestId(page, 'train-output-fixed').textContent()).trim(), '');
+  await byTestId(page, 'train-loss-chart').locator('path[data-series]').first().waitFor();
+  const bars = await byTestId(page, 'train-accuracy-chart').locator('rect.bar').count();
+  assert.ok(bars >= 2, 'accuracy by length is drawn for both models');
+  await page.screenshot({ path: join(artifacts, 'train-reversal.png'), fullPage: true });
+  assert.deepEqual(page.problems, []);
+});
+
+test('the date task trains and probes by character; bad pairs are an error naming the line', async () => {
+  await byTestId(page, 'train-task').selectOption('dates');
+  await page.waitForFunction(() => !document.querySelector('[data-testid="train-start"]').disabled, null, { timeout: 30_000 });
+  assert.equal(await byTestId(page, 'train-probe-input').inputValue(), 'december 2nd, 2026');
+  await byTestId(page, 'train-start').click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-status"]').dataset.stepsAttention) >= 30,
+    null, { timeout: 60_000 });
+  await byTestId(page, 'train-pause').click();
+  const heatmap = await readHeatmap(byTestId(page, 'train-heatmap'));
+  assert.equal(heatmap.cols, 'december2nd,2026'.length + 1, 'one column per character and <eos>');
+  assert.match(page.url(), /task=dates/);
+
+  await byTestId(page, 'train-task').selectOption('pairs');
+  await byTestId(page, 'train-pairs').fill('one\tun\ntwo deux\nthree\ttrois\n');
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state === 'error', null, { timeout: 10_000 });
+  assert.match((await status(page)).text, /line 2 has no tab/);
+  assert.ok(await byTestId(page, 'train-start').isDisabled());
+  assert.deepEqual(page.problems, []);
+});

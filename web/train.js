@@ -1,0 +1,302 @@
+// The Train view (train.html): two training runs, attention and fixed
+// context, each in its own Web Worker (train-worker.js), drawn live: the
+// probe's attention heatmap, both outputs for the probe, loss curves and
+// held-out exact match by input length.
+import { h, replaceChildren } from './dom.js';
+import { missingFeatures } from './features.js';
+import { renderHeatmap } from './heatmap.js';
+import { renderAccuracyChart, renderLossChart } from './train-charts.js';
+
+const COLORS = { attention: '#4338ca', fixed: '#d97706' };
+const LABELS = { attention: 'With attention', fixed: 'Fixed context' };
+
+const TASKS = {
+  reversal: {
+    probe: 'a b c d e f g h',
+    unit: 'symbols',
+    explain: 'Sequences of 3 to 12 symbols (a to h); the output is the input backwards. To write the first output ' +
+      'symbol the model needs the last input symbol: attention learns to look there, so its heatmap becomes the ' +
+      'anti-diagonal. The fixed-context model must remember the whole sequence in one vector of 64 numbers.',
+  },
+  dates: {
+    probe: 'december 2nd, 2026',
+    unit: 'characters',
+    explain: 'Dates written six ways ("december 2nd, 2026", "2 dec 2026", "12/02/2026", "wednesday, december 2, ' +
+      '2026", ...) become ISO 8601, character by character. Watch the year digits of the output find the year in ' +
+      'the input, then the month, then the day, wherever the format put them.',
+  },
+  pairs: {
+    probe: '',
+    unit: 'tokens',
+    explain: 'Your own task: paste lines of input, a tab, then the output. The sample below spells numbers out; a few ' +
+      'hundred pairs of a consistent rule learn best. The model is small (it trains in your browser), so keep the ' +
+      'inputs short.',
+  },
+};
+
+// A default for "your own pairs": numbers written out in English, to digits.
+function samplePairs() {
+  const ones = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven',
+    'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+  const tens = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+  const words = (n) => {
+    const parts = [];
+    if (n >= 100) parts.push(ones[Math.floor(n / 100)], 'hundred');
+    const rest = n % 100;
+    if (rest >= 20) parts.push(tens[Math.floor(rest / 10)], ...(rest % 10 ? [ones[rest % 10]] : []));
+    else if (rest > 0 || n < 100) parts.push(ones[rest]);
+    return parts.join(' ');
+  };
+  const lines = [];
+  for (let n = 1; n < 1000; n += 3) lines.push(`${words(n)}\t${[...String(n)].join(' ')}`);
+  return lines.join('\n');
+}
+
+const view = {
+  task: document.getElementById('task'),
+  start: document.getElementById('start'),
+  pause: document.getElementById('pause'),
+  reset: document.getElementById('reset'),
+  withFixed: document.getElementById('with-fixed'),
+  pairsBox: document.getElementById('pairs-box'),
+  pairs: document.getElementById('pairs'),
+  characters: document.getElementById('characters'),
+  explain: document.getElementById('task-explain'),
+  status: document.getElementById('train-status'),
+  probe: document.getElementById('probe'),
+  probeExamples: document.getElementById('probe-examples'),
+  heatmap: document.getElementById('train-heatmap'),
+  lossChart: document.getElementById('loss-chart'),
+  accuracyChart: document.getElementById('accuracy-chart'),
+  output: { attention: document.getElementById('output-attention'), fixed: document.getElementById('output-fixed') },
+  rate: { attention: document.getElementById('rate-attention'), fixed: document.getElementById('rate-fixed') },
+};
+
+function emptyRun() {
+  return { ready: false, running: false, finished: false, steps: 0, totalSteps: 0, loss: null, rate: 0, losses: [], evaluation: null, probe: null, error: null, info: null };
+}
+
+const runs = { attention: emptyRun(), fixed: emptyRun() };
+const workers = {};
+let drawPending = false;
+let drawnProbe = null;  // the probe result the heatmap shows
+
+function startWorker(kind) {
+  const worker = new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module', name: `train-${kind}` });
+  worker.addEventListener('message', (event) => receive(kind, event.data ?? {}));
+  worker.addEventListener('error', (event) => {
+    event.preventDefault();
+    runs[kind].error = `the training worker failed to start${event.message ? `: ${event.message}` : ''}`;
+    scheduleDraw();
+  });
+  return worker;
+}
+
+function receive(kind, message) {
+  const run = runs[kind];
+  switch (message.type) {
+    case 'created':
+      run.ready = true;
+      run.info = message.info;
+      run.totalSteps = message.info.options.steps;
+      if (kind === 'attention') showProbeExamples(message.probes);
+      break;
+    case 'progress':
+      run.steps = message.steps;
+      run.loss = message.loss;
+      run.rate = message.stepsPerSecond;
+      run.losses.push([message.steps, message.loss]);
+      break;
+    case 'probe':
+      run.probe = message.result;
+      run.probeSteps = message.steps;
+      break;
+    case 'evaluation':
+      run.evaluation = message.evaluation;
+      break;
+    case 'state':
+      run.running = message.running;
+      run.finished = message.finished;
+      break;
+    case 'error':
+      run.error = message.message;
+      run.running = false;
+      break;
+    default:
+      return;
+  }
+  scheduleDraw();
+}
+
+// Many messages a second arrive; draw at most every DRAW_INTERVAL ms, in an
+// animation frame, so that the page's own thread stays free.
+const DRAW_INTERVAL = 100;
+let lastDraw = 0;
+function scheduleDraw() {
+  if (drawPending) return;
+  drawPending = true;
+  setTimeout(() => requestAnimationFrame(() => {
+    drawPending = false;
+    lastDraw = performance.now();
+    draw();
+  }), Math.max(0, lastDraw + DRAW_INTERVAL - performance.now()));
+}
+
+const active = () => (view.withFixed.checked ? ['attention', 'fixed'] : ['attention']);
+const percent = (value) => `${Math.round(value * 100)}%`;
+
+function joinTokens(tokens) {
+  const words = tokens.filter((t) => t !== '<eos>');
+  return runs.attention.info?.targetTokenizer?.kind === 'characters' ? words.join('') : words.join(' ');
+}
+
+function draw() {
+  const attention = runs.attention;
+  const error = active().map((k) => runs[k].error).find(Boolean);
+  const anyRunning = active().some((k) => runs[k].running);
+  const allReady = active().every((k) => runs[k].ready);
+  view.start.disabled = !allReady || anyRunning || active().every((k) => runs[k].finished);
+  view.pause.disabled = !anyRunning;
+  view.start.textContent = attention.steps > 0 ? 'Continue' : 'Start';
+
+  if (error) {
+    view.status.dataset.state = 'error';
+    replaceChildren(view.status, `Training stopped: ${error}`);
+  } else if (!allReady) {
+    view.status.dataset.state = 'loading';
+    replaceChildren(view.status, 'Preparing the task and two fresh models…');
+  } else {
+    view.status.dataset.state = anyRunning ? 'running' : attention.finished ? 'finished' : 'paused';
+    const parts = active().map((k) => {
+      const r = runs[k];
+      const exact = r.evaluation ? ` · exact match ${percent(r.evaluation.exactMatch)}` : '';
+      return `${LABELS[k]}: step ${r.steps}/${r.totalSteps}${r.loss !== null ? ` · loss ${r.loss.toFixed(3)}` : ''}${exact}`;
+    });
+    const state = anyRunning ? 'Training' : attention.finished ? 'Finished' : attention.steps > 0 ? 'Paused' : 'Ready';
+    replaceChildren(view.status, h('strong', {}, state), ' — ', parts.join('  |  '));
+  }
+  view.status.dataset.stepsAttention = attention.steps;
+  view.status.dataset.exactAttention = attention.evaluation?.exactMatch ?? '';
+  view.status.dataset.exactFixed = runs.fixed.evaluation?.exactMatch ?? '';
+
+  for (const kind of ['attention', 'fixed']) {
+    const r = runs[kind];
+    const shown = kind === 'attention' || view.withFixed.checked;
+    view.output[kind].closest('figure').hidden = !shown;
+    replaceChildren(view.rate[kind], r.running && r.rate > 0 ? `${Math.round(r.rate)} steps/s` : '');
+    view.output[kind].dataset.steps = r.probeSteps ?? 0;
+    replaceChildren(view.output[kind], r.probe ? joinTokens(r.probe.targetTokens) || '(nothing yet)' : '');
+  }
+
+  if (attention.probe && attention.probe !== drawnProbe && attention.probe.attention.length > 0) {
+    drawnProbe = attention.probe;
+    const map = renderHeatmap(attention.probe, {
+      testid: 'train-heatmap',
+      label: `Attention of the model being trained, at step ${attention.probeSteps}: rows are output tokens, columns input tokens.`,
+    });
+    map.element.dataset.steps = attention.probeSteps;
+    replaceChildren(view.heatmap, map.element);
+  } else if (!attention.probe && drawnProbe) {
+    drawnProbe = null;
+    replaceChildren(view.heatmap);
+  }
+
+  const width = Math.min(560, view.lossChart.parentElement.clientWidth || 420);
+  const chartWidth = width > 700 ? width / 2 - 12 : width;
+  const series = active().map((k) => ({ label: LABELS[k], color: COLORS[k], points: runs[k].losses, evaluation: runs[k].evaluation }));
+  replaceChildren(view.lossChart, renderLossChart(series, { width: chartWidth }));
+  replaceChildren(view.accuracyChart, renderAccuracyChart(series, { width: chartWidth, unit: TASKS[view.task.value].unit }));
+}
+
+function showProbeExamples(probes) {
+  replaceChildren(view.probeExamples, h('span', { class: 'examples-label' }, 'Held-out'),
+    probes.map((p) => h('button', {
+      type: 'button', class: 'example', 'data-testid': 'train-probe-example',
+      onclick: () => setProbe(p.source),
+      title: `expected: ${p.target}`,
+    }, p.source)));
+}
+
+function setProbe(text) {
+  view.probe.value = text;
+  for (const kind of Object.keys(workers)) workers[kind].postMessage({ type: 'probe', text });
+}
+
+function trainerOptions(kind) {
+  const task = view.task.value;
+  const options = { task, attention: kind === 'attention' ? 'additive' : 'none' };
+  if (task === 'pairs') {
+    options.pairs = view.pairs.value;
+    options.characters = view.characters.checked;
+  }
+  return options;
+}
+
+// A fresh pair of runs for the chosen task (Reset, or a new task).
+function create() {
+  const task = view.task.value;
+  view.pairsBox.hidden = task !== 'pairs';
+  replaceChildren(view.explain, TASKS[task].explain);
+  if (task !== 'pairs' || view.probe.value === '' || view.probe.dataset.task !== task) {
+    view.probe.value = TASKS[task].probe || (task === 'pairs' ? view.pairs.value.split('\n')[9]?.split('\t')[0] ?? '' : '');
+  }
+  view.probe.dataset.task = task;
+  for (const kind of ['attention', 'fixed']) {
+    runs[kind] = emptyRun();
+    workers[kind].postMessage({ type: 'create', options: trainerOptions(kind), probe: view.probe.value });
+  }
+  replaceChildren(view.heatmap);
+  scheduleDraw();
+}
+
+function wire() {
+  view.start.addEventListener('click', () => {
+    for (const kind of active()) workers[kind].postMessage({ type: 'run' });
+  });
+  view.pause.addEventListener('click', () => {
+    for (const kind of ['attention', 'fixed']) workers[kind].postMessage({ type: 'pause' });
+  });
+  view.reset.addEventListener('click', create);
+  view.task.addEventListener('change', () => {
+    const url = new URL(location.href);
+    url.searchParams.set('task', view.task.value);
+    history.replaceState(null, '', url);
+    create();
+  });
+  view.withFixed.addEventListener('change', () => {
+    if (!view.withFixed.checked) workers.fixed.postMessage({ type: 'pause' });
+    else if (runs.attention.running) workers.fixed.postMessage({ type: 'run' });
+    scheduleDraw();
+  });
+  let probeTimer = 0;
+  view.probe.addEventListener('input', () => {
+    clearTimeout(probeTimer);
+    probeTimer = setTimeout(() => setProbe(view.probe.value), 150);
+  });
+  let pairsTimer = 0;
+  view.pairs.addEventListener('input', () => {
+    clearTimeout(pairsTimer);
+    pairsTimer = setTimeout(create, 600);
+  });
+  view.characters.addEventListener('change', create);
+  window.addEventListener('resize', scheduleDraw);
+}
+
+function main() {
+  const missing = missingFeatures();
+  if (missing) {
+    for (const control of [view.task, view.start, view.pause, view.reset]) control.disabled = true;
+    view.status.dataset.state = 'error';
+    replaceChildren(view.status, missing);
+    return;
+  }
+  const task = new URL(location.href).searchParams.get('task');
+  if (task && Object.hasOwn(TASKS, task)) view.task.value = task;
+  view.pairs.value = samplePairs();
+  workers.attention = startWorker('attention');
+  workers.fixed = startWorker('fixed');
+  wire();
+  create();
+}
+
+main();
