@@ -38,7 +38,7 @@ int run_info(const std::vector<std::string>& argv) {
     info["source_vocabulary_size"] = model.source_vocabulary.size();
     info["target_vocabulary_size"] = model.target_vocabulary.size();
     info["parameters"] = model.params.count();
-    info["stored_dtype"] = model.stored_dtype == TensorDtype::kFloat16 ? "f16" : "f32";
+    info["stored_dtype"] = dtype_short_name(model.stored_dtype);
     info["file_bytes"] = std::filesystem::file_size(path);
     if (args.has("json")) {
         std::cout << info.dump(2) << '\n';

@@ -67,7 +67,7 @@ evaluation and checkpoints:
 output:
   --output PATH           the model file to write at the end
   --name NAME             the model's name in its provenance (default: output file stem)
-  --dtype f32|f16         tensor storage in the output file (default f32)
+  --dtype f32|f16|i8      tensor storage in the output file (default f32; see `seq2seq convert`)
 )";
 
 // Every data and vocabulary flag, parsed once (defaults live here only).
@@ -221,7 +221,8 @@ int run_train(const std::vector<std::string>& argv) {
     check_writable(output);
     if (args.has("export-dev")) check_writable(args.string("export-dev", ""));
     const std::string dtype_name = args.string("dtype", "f32");
-    if (dtype_name != "f32" && dtype_name != "f16") throw UsageError("--dtype must be f32 or f16");
+    TensorDtype dtype = TensorDtype::kFloat32;
+    if (!parse_dtype(dtype_name, dtype)) throw UsageError("--dtype must be f32, f16 or i8");
 
     Model model;
     model.source_tokenizer = {TokenizerKind::kWords, "en"};
@@ -394,7 +395,7 @@ int run_train(const std::vector<std::string>& argv) {
     const Evaluation final_evaluation = evaluate_model(model, data.dev, DecodeOptions{}, options.threads);
     record_provenance(true);
     model.provenance["dev_bleu"] = to_json(final_evaluation.report);
-    save_model(model, output, dtype_name == "f16" ? TensorDtype::kFloat16 : TensorDtype::kFloat32);
+    save_model(model, output, dtype);
     std::fprintf(stderr, "development BLEU %.2f; wrote %s (%s of training)\n", final_evaluation.report.overall.bleu,
                  output.c_str(), format_duration(model.provenance["training"]["wall_seconds"].get<double>()).c_str());
     return 0;

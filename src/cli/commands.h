@@ -14,5 +14,6 @@ int run_train(const std::vector<std::string>& args);
 int run_bench(const std::vector<std::string>& args);
 int run_split(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
+int run_convert(const std::vector<std::string>& args);
 
 }  // namespace s2s::cli

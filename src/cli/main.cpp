@@ -1,4 +1,4 @@
-// seq2seq: the native command line (translate, eval, train, split, info, bench).
+// seq2seq: the native command line (translate, eval, train, split, info, convert, bench).
 #include "cli/commands.h"
 #include "common/error.h"
 
@@ -19,6 +19,7 @@ commands:
   eval       corpus BLEU-4 of a model on a TSV file, overall and by length (--model PATH --data TSV)
   train      train a model from a TSV file, with progress, checkpoints and resume (--data TSV --output PATH)
   info       a model's architecture, sizes and provenance (--model PATH [--json])
+  convert    rewrite a model with its weights as f32, f16 or i8 (--model PATH --dtype D --output PATH)
   split      write the development split that train holds out (--data TSV --dev-output TSV)
   bench      measure translation speed and the machine's GEMM rate (--model PATH)
 
@@ -42,7 +43,8 @@ int main(int argc, char** argv) {
         if (command == "bench") return s2s::cli::run_bench(args);
         if (command == "split") return s2s::cli::run_split(args);
         if (command == "info") return s2s::cli::run_info(args);
-        std::fprintf(stderr, "seq2seq: unknown command '%s'; use translate, eval, train, split, info or bench (seq2seq --help)\n",
+        if (command == "convert") return s2s::cli::run_convert(args);
+        std::fprintf(stderr, "seq2seq: unknown command '%s'; use translate, eval, train, split, info, convert or bench (seq2seq --help)\n",
                      command.c_str());
         return 2;
     } catch (const s2s::Error& e) {

@@ -5,7 +5,7 @@
 #include "text/vocabulary.h"
 
 #include <algorithm>
-#include <numeric>
+#include <cstddef>
 
 namespace s2s {
 namespace {
@@ -36,20 +36,25 @@ void validate(const ModelConfig& config, const std::vector<int>& source, const D
 }
 
 // The k best tokens of one column of log probabilities, best first; ties go
-// to the lower id so that greedy and beam search agree.
+// to the lower id so that greedy and beam search agree. One pass keeping the
+// k best so far (k is at most a beam or the alternatives asked for, V is the
+// vocabulary): a token enters only if it beats the k-th, and since ids come
+// in increasing order an equal score never displaces a lower id.
 std::vector<TokenChoice> top_tokens(const Matrix& log_probs, int column, int k) {
     const int V = static_cast<int>(log_probs.rows());
-    std::vector<int> ids(V);
-    std::iota(ids.begin(), ids.end(), 0);
     k = std::min(k, V);
-    auto better = [&](int a, int b) {
-        const float la = log_probs(a, column), lb = log_probs(b, column);
-        return la > lb || (la == lb && a < b);
-    };
-    std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), better);
-    std::vector<TokenChoice> out(k);
-    for (int i = 0; i < k; ++i) out[i] = {ids[i], log_probs(ids[i], column)};
-    return out;
+    std::vector<TokenChoice> best;
+    best.reserve(static_cast<size_t>(k) + 1);
+    const float* scores = log_probs.col(column).data();
+    for (int id = 0; id < V; ++id) {
+        const float score = scores[id];
+        if (static_cast<int>(best.size()) == k && !(score > best.back().log_prob)) continue;
+        size_t position = best.size();
+        while (position > 0 && score > best[position - 1].log_prob) --position;
+        best.insert(best.begin() + static_cast<std::ptrdiff_t>(position), {id, score});
+        if (static_cast<int>(best.size()) > k) best.pop_back();
+    }
+    return best;
 }
 
 // <pad> and <bos> are never outputs.
@@ -121,16 +126,23 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
     std::vector<Hypothesis> live(1);
     Matrix states = encoded.initial_state;  // (D, live)
     std::vector<Hypothesis> finished;
+    // Kept across steps (cleared, not freed): a step reuses their memory.
     DecoderStep step;
+    std::vector<int> previous;
+    std::vector<Candidate> candidates;
+    std::vector<int> children_left;
+    std::vector<int> parents;
+    std::vector<Hypothesis> next;
+    Matrix next_states;
     for (int t = 0; t < max_length && !live.empty(); ++t) {
-        std::vector<int> previous;
+        previous.clear();
         for (const auto& h : live) previous.push_back(h.tokens.empty() ? Vocabulary::kBos : h.tokens.back());
         decoder_step(params, config, encoded, previous, states, step);
         forbid_special_outputs(step.log_probs);
 
         // Each live hypothesis proposes its `beam` best extensions (or its
         // forced token); the best `beam` of all proposals survive.
-        std::vector<Candidate> candidates;
+        candidates.clear();
         for (int k = 0; k < static_cast<int>(live.size()); ++k) {
             int token;
             if (forced_token(options, static_cast<size_t>(t), token)) {
@@ -151,10 +163,10 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
         // history holds one attention row per token: seconds for a long
         // input with a wide beam.)
         const size_t survivors = std::min(candidates.size(), static_cast<size_t>(beam) - finished.size());
-        std::vector<int> children_left(live.size(), 0);
+        children_left.assign(live.size(), 0);
         for (size_t i = 0; i < survivors; ++i) ++children_left[candidates[i].parent];
-        std::vector<Hypothesis> next;
-        std::vector<int> parents;
+        next.clear();
+        parents.clear();
         for (size_t i = 0; i < survivors; ++i) {
             const Candidate& c = candidates[i];
             Hypothesis h;
@@ -175,10 +187,10 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
         // Enough finished hypotheses: the live ones can only get longer and,
         // by raw log probability, worse.
         if (static_cast<int>(finished.size()) >= beam) break;
-        Matrix next_states(states.rows(), static_cast<Eigen::Index>(parents.size()));
+        next_states.resize(states.rows(), static_cast<Eigen::Index>(parents.size()));
         for (size_t k = 0; k < parents.size(); ++k) next_states.col(k) = step.states.col(parents[k]);
-        states = std::move(next_states);
-        live = std::move(next);
+        states.swap(next_states);
+        live.swap(next);
     }
     // Hypotheses cut at max_length still count, after every finished one.
     for (auto& h : live) {

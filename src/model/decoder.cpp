@@ -1,6 +1,9 @@
 #include "model/decoder.h"
 
 #include "model/attention.h"
+#include "model/kernels.h"
+
+#include <cmath>
 
 namespace s2s {
 namespace {
@@ -181,49 +184,72 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     const int S = source.length;
     const int E = config.embedding_size, C = config.context_size(), D = config.decoder_hidden_size;
 
-    Matrix embedded(E, K);
-    for (int k = 0; k < K; ++k) embedded.col(k) = params.target_embedding.col(previous_tokens[k]);
+    // The GRU input [emb(y_{t-1}); c_t], assembled in place.
+    out.input.resize(E + C, K);
+    for (int k = 0; k < K; ++k) out.input.col(k).head(E) = params.target_embedding.col(previous_tokens[k]);
+    auto contexts = out.input.bottomRows(C);
 
-    Matrix contexts(C, K);
     if (config.attention != AttentionKind::kNone) {
+        // Scores e (S, K), turned into weights in place.
         out.attention.resize(S, K);
-        // The training code works on time-major batches; lay the one source
-        // out as K identical sentences.
-        Matrix states(C, S * K), keys(source.keys.rows(), S * K);
-        for (int i = 0; i < S; ++i) {
-            time_block(states, i, K).colwise() = source.states.col(i);
-            time_block(keys, i, K).colwise() = source.keys.col(i);
+        if (config.attention == AttentionKind::kAdditive) {
+            affine_columns(params.attention_query, previous_states, nullptr, out.projected_query);  // (A, K)
+            out.attention_hidden.resize(source.keys.rows(), S);
+            for (int k = 0; k < K; ++k) {
+                for (int i = 0; i < S; ++i) {
+                    out.attention_hidden.col(i) = (source.keys.col(i) + out.projected_query.col(k)).array().tanh();
+                }
+                out.attention.col(k).noalias() = out.attention_hidden.transpose() * params.attention_vector;
+            }
+        } else {
+            // dot, scaled dot (the keys are H) and general (the keys are W_k H).
+            out.attention.noalias() = source.keys.transpose() * previous_states;
+            if (config.attention == AttentionKind::kScaledDot) {
+                out.attention *= 1.0f / std::sqrt(static_cast<float>(config.context_size()));
+            }
         }
-        const std::vector<float> mask(static_cast<size_t>(S) * K, 1.0f);
-        AttentionStepInputs in{&states, &keys, mask.data(), S, K};
-        Matrix hidden;
-        if (config.attention == AttentionKind::kAdditive) hidden.resize(config.attention_size, S * K);
-        attention_step_forward(params, config, in, previous_states, out.attention, contexts, &hidden);
+        // Softmax over the source positions (all real: one sentence, no padding).
+        for (int k = 0; k < K; ++k) {
+            auto column = out.attention.col(k);
+            const float max_score = column.maxCoeff();
+            float total = 0.0f;
+            for (int i = 0; i < S; ++i) {
+                const float w = std::exp(column(i) - max_score);
+                column(i) = w;
+                total += w;
+            }
+            column /= total;  // total >= 1: the largest score contributes exp(0)
+        }
+        contexts.noalias() = source.states * out.attention;  // c_t = sum_i a_ti H_i
     } else {
         out.attention.resize(0, K);  // the baseline attends to nothing
         contexts.colwise() = source.final_state.col(0);
     }
 
-    Matrix projection = params.decoder.input_weights.leftCols(E) * embedded;
-    projection.noalias() += params.decoder.input_weights.rightCols(C) * contexts;
-    projection.colwise() += params.decoder.input_bias.col(0);
-    Matrix gates(3 * D, K), state_product(D, K);
+    // GRU (gru.h), gates [r | z | n]: one product for the input, one for the state.
+    const GruWeights& gru = params.decoder;
+    affine_columns(gru.input_weights, out.input, &gru.input_bias, out.input_projection);
+    affine_columns(gru.state_weights, previous_states, &gru.state_bias, out.state_projection);
     out.states.resize(D, K);
-    gru_step_forward(params.decoder, projection, previous_states, nullptr, out.states, {gates, state_product});
-
-    Matrix output_input(D + C + E, K);
-    output_input.topRows(D) = out.states;
-    output_input.middleRows(D, C) = contexts;
-    output_input.bottomRows(E) = embedded;
-    Matrix output_hidden;
-    output_layer_forward(params, output_input, output_hidden);
-    logits_forward(params, output_hidden, out.log_probs);
-    for (int k = 0; k < K; ++k) {
-        auto column = out.log_probs.col(k);
-        const float max_logit = column.maxCoeff();
-        const float log_total = std::log((column.array() - max_logit).exp().sum()) + max_logit;
-        column.array() -= log_total;
+    {
+        const auto x = out.input_projection.array();
+        const auto h = out.state_projection.array();
+        const auto reset = (1.0f + (-(x.topRows(D) + h.topRows(D))).exp()).inverse();
+        const auto update = (1.0f + (-(x.middleRows(D, D) + h.middleRows(D, D))).exp()).inverse();
+        // The candidate lands in `states` first, then h' = n + z * (h - n).
+        out.states.array() = (x.bottomRows(D) + reset * h.bottomRows(D)).tanh();
+        out.states.array() += update * (previous_states.array() - out.states.array());
     }
+
+    // Deep output and logits (decoder.h).
+    out.output_input.resize(D + C + E, K);
+    out.output_input.topRows(D) = out.states;
+    out.output_input.middleRows(D, C) = contexts;
+    out.output_input.bottomRows(E) = out.input.topRows(E);
+    affine_columns(params.output_hidden_weights, out.output_input, &params.output_hidden_bias, out.output_hidden);
+    out.output_hidden.array() = out.output_hidden.array().tanh();
+    affine_columns(params.output_weights, out.output_hidden, &params.output_bias, out.log_probs);
+    log_softmax_columns(out.log_probs);
 }
 
 }  // namespace s2s

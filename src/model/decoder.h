@@ -60,10 +60,23 @@ struct DecoderStep {
     Matrix states;        // s_t (D, K)
     Matrix attention;     // a_t (S, K); (0, K) for the baseline, which attends to nothing
     Matrix log_probs;     // log p(y_t | ...) (Vt, K)
+
+    // Scratch, kept between steps so that a step allocates nothing while K
+    // stays the same: reuse one DecoderStep for a whole sentence.
+    Matrix input;             // [emb(y_{t-1}); c_t] (E + C, K)
+    Matrix projected_query;   // W_q s_{t-1} (A, K), additive only
+    Matrix attention_hidden;  // tanh(W_k H + W_q s) for one hypothesis (A, S), additive only
+    Matrix input_projection;  // W_x [emb; c] + b_x (3D, K)
+    Matrix state_projection;  // W_h s + b_h (3D, K)
+    Matrix output_input;      // [s_t; c_t; emb] (D + C + E, K)
+    Matrix output_hidden;     // o_t (P, K)
 };
 
 // previous_tokens: y_{t-1} for each of the K hypotheses; previous_states:
-// s_{t-1} (D, K).
+// s_{t-1} (D, K). The K hypotheses share the one source: nothing of it is
+// copied per hypothesis, and its keys W_k H were projected once, by
+// encode_source. Computes what decoder_forward computes for one step (the
+// tests compare the two), with the inference-only shortcuts of kernels.h.
 void decoder_step(const Parameters& params, const ModelConfig& config, const EncodedSource& source,
                   const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out);
 

@@ -49,8 +49,11 @@ std::vector<TensorToWrite> tensors_to_write(const Model& model, TensorDtype dtyp
     });
     std::vector<TensorToWrite> tensors;
     for (size_t i = 0; i < names.size(); ++i) {
+        // int8 quantizes matrices row by row; a vector (a bias) would need a
+        // scale per value, so vectors are stored as float16 instead.
+        const TensorDtype stored = dtype == TensorDtype::kInt8 && storage[i].cols() == 1 ? TensorDtype::kFloat16 : dtype;
         tensors.push_back({names[i], static_cast<int>(storage[i].rows()), static_cast<int>(storage[i].cols()),
-                           storage[i].data(), dtype});
+                           storage[i].data(), stored});
     }
     return tensors;
 }
@@ -119,7 +122,11 @@ Model model_from_contents(const ModelFileContents& contents) {
         auto it = table.find(name);
         if (it == table.end()) return;  // not part of this variant
         m = Eigen::Map<const RowMajorMatrix>(it->second->data.data(), it->second->rows, it->second->cols);
-        if (it->second->stored_dtype == TensorDtype::kFloat16) model.stored_dtype = TensorDtype::kFloat16;
+        // The narrowest dtype of any tensor: int8 < float16 < float32.
+        const TensorDtype stored = it->second->stored_dtype;
+        if (stored == TensorDtype::kInt8 || (stored == TensorDtype::kFloat16 && model.stored_dtype == TensorDtype::kFloat32)) {
+            model.stored_dtype = stored;
+        }
     });
     return model;
 }

@@ -25,15 +25,17 @@ struct Model {
     // Free-form record of where the model came from: data file and hash,
     // split, training configuration, steps, wall time, development BLEU.
     nlohmann::json provenance = nlohmann::json::object();
-    // How the loaded file stored its tensors (float16 if any was), so that a
-    // rewrite (`seq2seq eval --record`) keeps the file's size and values.
+    // How the loaded file stored its tensors (int8 if any was, else float16
+    // if any was), so that a rewrite (`seq2seq eval --record`) keeps the
+    // file's size and values.
     TensorDtype stored_dtype = TensorDtype::kFloat32;
 };
 
 // The JSON header written into the model file.
 nlohmann::json model_header(const Model& model);
 
-// Float16 halves the file; the loss of quality is measured in the README.
+// Float16 halves the file and int8 quarters it (matrices only: vectors,
+// the biases, stay float16); the loss of quality is measured in the README.
 std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype = TensorDtype::kFloat32);
 void save_model(const Model& model, const std::string& path, TensorDtype dtype = TensorDtype::kFloat32);
 

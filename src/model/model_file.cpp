@@ -39,8 +39,53 @@ constexpr int kMaxHeaderDepth = 64;
 const char* const kReDownload = "the file may be incomplete, download or copy it again";
 const char* const kDamaged = "the file is damaged, download or copy it again";
 
-size_t dtype_size(TensorDtype dtype) { return dtype == TensorDtype::kFloat16 ? 2 : 4; }
-const char* dtype_name(TensorDtype dtype) { return dtype == TensorDtype::kFloat16 ? "float16" : "float32"; }
+// Largest int8 scale: 127 * scale stays finite (dividing by a power of two is exact).
+constexpr float kMaxInt8Scale = std::numeric_limits<float>::max() / 128.0f;
+
+bool is_known_dtype(uint32_t dtype) { return dtype <= static_cast<uint32_t>(TensorDtype::kInt8); }
+
+const char* dtype_name(TensorDtype dtype) {
+    switch (dtype) {
+        case TensorDtype::kFloat16: return "float16";
+        case TensorDtype::kInt8: return "int8";
+        case TensorDtype::kFloat32: break;
+    }
+    return "float32";
+}
+
+// Bytes a rows x cols tensor takes, or false if that does not fit in 64 bits
+// (rows and cols are at most 2^31 each, so only the last step can wrap).
+bool tensor_byte_size(TensorDtype dtype, uint64_t rows, uint64_t cols, uint64_t& bytes) {
+    const uint64_t count = rows * cols;
+    const uint64_t max = std::numeric_limits<uint64_t>::max();
+    switch (dtype) {
+        case TensorDtype::kFloat16:
+            if (count > max / 2) return false;
+            bytes = count * 2;
+            return true;
+        case TensorDtype::kInt8:  // one float32 scale per row, then one byte per value
+            if (count > max - 4 * rows) return false;
+            bytes = 4 * rows + count;
+            return true;
+        case TensorDtype::kFloat32: break;
+    }
+    if (count > max / 4) return false;
+    bytes = count * 4;
+    return true;
+}
+
+// Symmetric per-row quantization: scale = max |x| / 127, q = round(x / scale).
+// A row of zeros has scale 0.
+float int8_row_scale(const float* row, size_t cols) {
+    float largest = 0.0f;
+    for (size_t c = 0; c < cols; ++c) largest = std::max(largest, std::abs(row[c]));
+    return std::min(static_cast<float>(static_cast<double>(largest) / 127.0), kMaxInt8Scale);
+}
+int8_t quantize_int8(float value, float scale) {
+    if (scale == 0.0f) return 0;
+    const double q = std::round(static_cast<double>(value) / static_cast<double>(scale));
+    return static_cast<int8_t>(std::clamp(q, -127.0, 127.0));
+}
 
 // Explicit byte order: the same file must load on every host, and the WASM
 // build reads it from an arbitrary (unaligned) offset in a JS ArrayBuffer.
@@ -217,7 +262,7 @@ struct TableEntry {
     uint64_t byte_size = 0;
 };
 
-void check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t size) {
+uint32_t check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t size) {
     if (size == 0) throw ModelFileError(std::string("model file is empty (0 bytes); ") + kReDownload);
     // A prefix of the magic is a cut-off model file; anything else is some
     // other kind of file, which deserves the clearer message.
@@ -234,11 +279,13 @@ void check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t size) 
                              std::to_string(kModelFormatVersion) +
                              "; upgrade the seq2seq-attention package to load it");
     }
-    if (version < kModelFormatVersion) {
+    if (version < kOldestModelFormatVersion) {
         throw ModelFileError("model file has format version " + std::to_string(version) +
-                             ", which no release of seq2seq-attention writes (this build reads format version " +
+                             ", which no release of seq2seq-attention writes (this build reads format versions " +
+                             std::to_string(kOldestModelFormatVersion) + " to " +
                              std::to_string(kModelFormatVersion) + "); " + kDamaged);
     }
+    return version;
 }
 
 nlohmann::json read_header(Reader& reader) {
@@ -262,7 +309,7 @@ nlohmann::json read_header(Reader& reader) {
     return header;
 }
 
-TableEntry read_table_entry(Reader& reader, uint32_t index, std::unordered_set<std::string>& seen) {
+TableEntry read_table_entry(Reader& reader, uint32_t version, uint32_t index, std::unordered_set<std::string>& seen) {
     const std::string where = "tensor table entry " + std::to_string(index + 1);
     TableEntry entry;
     const uint32_t name_length = reader.u32(where + " (name length)");
@@ -284,9 +331,13 @@ TableEntry read_table_entry(Reader& reader, uint32_t index, std::unordered_set<s
     const std::string tensor = "tensor " + in_quotes(entry.name);
 
     const uint32_t dtype = reader.u32(tensor + " (dtype)");
-    if (dtype != static_cast<uint32_t>(TensorDtype::kFloat32) && dtype != static_cast<uint32_t>(TensorDtype::kFloat16)) {
+    if (!is_known_dtype(dtype)) {
         throw ModelFileError("model file " + tensor + " has unknown dtype " + std::to_string(dtype) +
-                             " (known: 0 = float32, 1 = float16); " + kDamaged);
+                             " (known: 0 = float32, 1 = float16, 2 = int8); " + kDamaged);
+    }
+    if (dtype == static_cast<uint32_t>(TensorDtype::kInt8) && version < 2) {
+        throw ModelFileError("model file " + tensor + " has dtype 2 (int8), which format version " +
+                             std::to_string(version) + " does not have; " + kDamaged);
     }
     entry.dtype = static_cast<TensorDtype>(dtype);
     entry.rows = reader.u32(tensor + " (rows)");
@@ -300,16 +351,16 @@ TableEntry read_table_entry(Reader& reader, uint32_t index, std::unordered_set<s
         throw ModelFileError("model file " + tensor + " has shape " + shape + ", larger than this build supports; " +
                              kDamaged);
     }
-    // rows * cols < 2^64 always; only the multiplication by the dtype size can wrap.
-    const uint64_t count = static_cast<uint64_t>(entry.rows) * entry.cols;
-    const uint64_t element_size = dtype_size(entry.dtype);
-    if (count > std::numeric_limits<uint64_t>::max() / element_size) {
+    uint64_t expected = 0;
+    if (!tensor_byte_size(entry.dtype, entry.rows, entry.cols, expected)) {
         throw ModelFileError("model file " + tensor + " has shape " + shape + ", too large to address; " + kDamaged);
     }
-    if (entry.byte_size != count * element_size) {
+    if (entry.byte_size != expected) {
         throw ModelFileError("model file " + tensor + " records " + std::to_string(entry.byte_size) +
                              " bytes, but " + shape + " " + dtype_name(entry.dtype) + " values take " +
-                             std::to_string(count * element_size) + " bytes; " + kDamaged);
+                             std::to_string(expected) + " bytes" +
+                             (entry.dtype == TensorDtype::kInt8 ? " (with one float32 scale per row)" : "") + "; " +
+                             kDamaged);
     }
     return entry;
 }
@@ -360,6 +411,30 @@ void check_padding(const uint8_t* bytes, const std::vector<TableEntry>& entries,
     }
 }
 
+// An int8 tensor: the row scales, then the values (see model_file.h). The
+// caller has checked that entry.byte_size bytes exist and sized `data`.
+void decode_int8(const uint8_t* source, const TableEntry& entry, std::vector<float>& data) {
+    const std::string tensor = "model file tensor " + in_quotes(entry.name);
+    const uint8_t* values = source + 4 * static_cast<size_t>(entry.rows);
+    const size_t cols = entry.cols;
+    for (size_t row = 0; row < entry.rows; ++row) {
+        const float scale = bits_float(load_u32(source + 4 * row));
+        if (!(scale >= 0.0f && scale <= kMaxInt8Scale)) {  // also refuses NaN
+            throw ModelFileError(tensor + " has int8 scale " + std::to_string(scale) + " for row " +
+                                 std::to_string(row) + "; scales are finite, at least 0 and at most " +
+                                 std::to_string(kMaxInt8Scale) + "; " + kDamaged);
+        }
+        for (size_t col = 0; col < cols; ++col) {
+            const auto q = static_cast<int8_t>(values[row * cols + col]);
+            if (q == -128) {
+                throw ModelFileError(tensor + " holds int8 value -128 at row " + std::to_string(row) + ", column " +
+                                     std::to_string(col) + "; values are -127 to 127; " + kDamaged);
+            }
+            data[row * cols + col] = static_cast<float>(q) * scale;
+        }
+    }
+}
+
 LoadedTensor decode_tensor(const uint8_t* bytes, const TableEntry& entry) {
     const uint64_t count = static_cast<uint64_t>(entry.rows) * entry.cols;
     LoadedTensor tensor;
@@ -374,6 +449,10 @@ LoadedTensor decode_tensor(const uint8_t* bytes, const TableEntry& entry) {
     }
     tensor.data.resize(static_cast<size_t>(count));
     const uint8_t* source = bytes + entry.offset;
+    if (entry.dtype == TensorDtype::kInt8) {
+        decode_int8(source, entry, tensor.data);
+        return tensor;
+    }
     for (size_t i = 0; i < tensor.data.size(); ++i) {
         bool finite;
         if (entry.dtype == TensorDtype::kFloat16) {
@@ -413,11 +492,13 @@ void check_tensor_to_write(const TensorToWrite& tensor, std::unordered_set<std::
     if (tensor.rows < 0 || tensor.cols < 0) {
         throw std::invalid_argument("tensor " + in_quotes(tensor.name) + " has a negative shape");
     }
-    if (tensor.dtype != TensorDtype::kFloat32 && tensor.dtype != TensorDtype::kFloat16) {
+    if (!is_known_dtype(static_cast<uint32_t>(tensor.dtype))) {
         throw std::invalid_argument("tensor " + in_quotes(tensor.name) + " has an unknown dtype");
     }
     const uint64_t count64 = static_cast<uint64_t>(tensor.rows) * static_cast<uint64_t>(tensor.cols);
-    if (count64 > std::numeric_limits<size_t>::max() / sizeof(float)) {
+    uint64_t bytes = 0;
+    if (count64 > std::numeric_limits<size_t>::max() / sizeof(float) ||
+        !tensor_byte_size(tensor.dtype, static_cast<uint64_t>(tensor.rows), static_cast<uint64_t>(tensor.cols), bytes)) {
         throw std::invalid_argument("tensor " + in_quotes(tensor.name) + " is too large to encode");
     }
     const auto count = static_cast<size_t>(count64);
@@ -428,8 +509,9 @@ void check_tensor_to_write(const TensorToWrite& tensor, std::unordered_set<std::
     // file that cannot be opened again.
     for (size_t i = 0; i < count; ++i) {
         const float value = tensor.data[i];
+        // int8 stores any finite float (beyond 127/128 of FLT_MAX it clamps).
         const bool representable = std::isfinite(value) &&
-                                   (tensor.dtype == TensorDtype::kFloat32 || (float_to_half(value) & 0x7C00) != 0x7C00);
+                                   (tensor.dtype != TensorDtype::kFloat16 || (float_to_half(value) & 0x7C00) != 0x7C00);
         if (!representable) {
             const std::string where = " at row " + std::to_string(i / static_cast<size_t>(tensor.cols)) +
                                       ", column " + std::to_string(i % static_cast<size_t>(tensor.cols));
@@ -446,6 +528,25 @@ void check_tensor_to_write(const TensorToWrite& tensor, std::unordered_set<std::
 }
 
 }  // namespace
+
+const char* dtype_short_name(TensorDtype dtype) {
+    switch (dtype) {
+        case TensorDtype::kFloat16: return "f16";
+        case TensorDtype::kInt8: return "i8";
+        case TensorDtype::kFloat32: break;
+    }
+    return "f32";
+}
+
+bool parse_dtype(const std::string& name, TensorDtype& dtype) {
+    for (TensorDtype candidate : {TensorDtype::kFloat32, TensorDtype::kFloat16, TensorDtype::kInt8}) {
+        if (name == dtype_short_name(candidate)) {
+            dtype = candidate;
+            return true;
+        }
+    }
+    return false;
+}
 
 uint16_t float_to_half(float value) {
     const uint32_t bits = float_bits(value);
@@ -529,8 +630,9 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
     uint64_t end = data_start;
     for (const TensorToWrite& tensor : tensors) {
         const uint64_t offset = align_up(end);
-        const uint64_t byte_size =
-            static_cast<uint64_t>(tensor.rows) * static_cast<uint64_t>(tensor.cols) * dtype_size(tensor.dtype);
+        uint64_t byte_size = 0;
+        tensor_byte_size(tensor.dtype, static_cast<uint64_t>(tensor.rows), static_cast<uint64_t>(tensor.cols),
+                         byte_size);  // checked above
         offsets.push_back(offset);
         byte_sizes.push_back(byte_size);
         end = offset + byte_size;
@@ -541,8 +643,12 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
     // stored at a position the layout above has fixed.
     std::vector<uint8_t> out(static_cast<size_t>(end), 0);
     Writer writer(out.data());
+    // Version 1 unless int8 needs 2: files without int8 stay readable by
+    // every release.
+    const bool has_int8 = std::any_of(tensors.begin(), tensors.end(),
+                                      [](const TensorToWrite& t) { return t.dtype == TensorDtype::kInt8; });
     writer.bytes(kModelMagic, sizeof kModelMagic);
-    writer.u32(kModelFormatVersion);
+    writer.u32(has_int8 ? kModelFormatVersion : kOldestModelFormatVersion);
     writer.u32(static_cast<uint32_t>(header_text.size()));
     writer.bytes(header_text.data(), header_text.size());
     writer.u32(static_cast<uint32_t>(tensors.size()));
@@ -562,6 +668,20 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
         const TensorToWrite& tensor = tensors[t];
         writer.seek(static_cast<size_t>(offsets[t]));
         const size_t count = static_cast<size_t>(tensor.rows) * static_cast<size_t>(tensor.cols);
+        if (tensor.dtype == TensorDtype::kInt8) {
+            const auto cols = static_cast<size_t>(tensor.cols);
+            std::vector<float> scales(static_cast<size_t>(tensor.rows));
+            for (size_t row = 0; row < scales.size(); ++row) {
+                scales[row] = int8_row_scale(tensor.data + row * cols, cols);
+                writer.u32(float_bits(scales[row]));
+            }
+            for (size_t i = 0; i < count; ++i) {
+                const int8_t q = quantize_int8(tensor.data[i], scales[i / cols]);
+                const auto byte = static_cast<uint8_t>(q);
+                writer.bytes(&byte, 1);
+            }
+            continue;
+        }
         for (size_t i = 0; i < count; ++i) {
             if (tensor.dtype == TensorDtype::kFloat16) {
                 writer.u16(float_to_half(tensor.data[i]));
@@ -579,7 +699,7 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
 
 ModelFileContents decode_model_file(const uint8_t* bytes, size_t size) {
     Reader reader(bytes, size);
-    check_magic_and_version(reader, bytes, size);
+    const uint32_t version = check_magic_and_version(reader, bytes, size);
 
     ModelFileContents contents;
     contents.header = read_header(reader);
@@ -590,7 +710,7 @@ ModelFileContents decode_model_file(const uint8_t* bytes, size_t size) {
     std::vector<TableEntry> entries;
     entries.reserve(table_count);
     std::unordered_set<std::string> seen;
-    for (uint32_t i = 0; i < table_count; ++i) entries.push_back(read_table_entry(reader, i, seen));
+    for (uint32_t i = 0; i < table_count; ++i) entries.push_back(read_table_entry(reader, version, i, seen));
     const uint64_t recorded_checksum = reader.u64("the data checksum");
     const size_t data_start = reader.position();
 

@@ -2,22 +2,30 @@
 //
 // Layout (all integers little-endian):
 //   offset 0   magic        8 bytes  "S2SMODEL"
-//   offset 8   version      u32      kModelFormatVersion
+//   offset 8   version      u32      1 or 2: 2 when any tensor is int8 (format
+//                                    version 1 has no int8, so readers older
+//                                    than int8 refuse those files by version);
+//                                    files without int8 are still written as 1
 //   offset 12  header_size  u32      bytes of the JSON header that follows
 //   offset 16  header       JSON (UTF-8): architecture and sizes,
 //                           vocabularies, tokenizer settings, provenance
 //   then       table_count  u32      number of tensors
 //              table        table_count entries, each:
 //                 name_length u32, name bytes (UTF-8, <= 256),
-//                 dtype u32 (0 = float32, 1 = float16),
+//                 dtype u32 (0 = float32, 1 = float16, 2 = int8: version 2 only),
 //                 rows u32, cols u32,
 //                 offset u64 (from the start of the file, a multiple of 64),
-//                 byte_size u64 (= rows * cols * dtype size)
+//                 byte_size u64 (= rows * cols * dtype size; for int8,
+//                                rows * 4 + rows * cols)
 //              data_checksum u64  FNV-1a 64 of all bytes from the first
 //                                 tensor's offset to the end of the file
 //   then       tensor data, each tensor at its offset, padding bytes zero
 //
-// Tensors are stored row-major. Every load validates magic, version, sizes,
+// Tensors are stored row-major. An int8 tensor is rows float32 scales
+// (finite, >= 0, at most FLT_MAX / 128), then rows * cols int8 values in
+// -127..127 (-128 is refused): value = q * scale of its row. Symmetric
+// per-row quantization, scale = max |row| / 127; it is dequantized to
+// float32 at load. Every load validates magic, version, sizes,
 // offsets (inside the file, aligned, non-overlapping, in order), dtypes,
 // the checksum and the header JSON; every failure is a ModelFileError whose
 // message names the problem, never a crash or a huge allocation.
@@ -33,10 +41,18 @@
 namespace s2s {
 
 inline constexpr char kModelMagic[8] = {'S', '2', 'S', 'M', 'O', 'D', 'E', 'L'};
-inline constexpr uint32_t kModelFormatVersion = 1;
+// The newest format version this build reads and writes; it also reads
+// kOldestModelFormatVersion and writes it for files without int8 tensors.
+inline constexpr uint32_t kModelFormatVersion = 2;
+inline constexpr uint32_t kOldestModelFormatVersion = 1;
 inline constexpr size_t kTensorAlignment = 64;
 
-enum class TensorDtype : uint32_t { kFloat32 = 0, kFloat16 = 1 };
+enum class TensorDtype : uint32_t { kFloat32 = 0, kFloat16 = 1, kInt8 = 2 };
+
+// "f32", "f16", "i8" (the CLI's names) and back; parse returns false for
+// anything else.
+const char* dtype_short_name(TensorDtype dtype);
+bool parse_dtype(const std::string& name, TensorDtype& dtype);
 
 // A tensor to write: `data` holds rows * cols floats in row-major order.
 struct TensorToWrite {
@@ -44,7 +60,7 @@ struct TensorToWrite {
     int rows = 0;
     int cols = 0;
     const float* data = nullptr;
-    TensorDtype dtype = TensorDtype::kFloat32;  // float16 rounds to nearest even
+    TensorDtype dtype = TensorDtype::kFloat32;  // float16 rounds to nearest even; int8 see above
 };
 
 struct LoadedTensor {

@@ -87,6 +87,39 @@ TEST_CASE("float16 storage keeps the model within half precision") {
     });
 }
 
+TEST_CASE("int8 storage: matrices quantized per row, biases float16, and the model still translates alike") {
+    for (AttentionKind attention : {AttentionKind::kAdditive, AttentionKind::kNone}) {
+        const Model model = tiny_model(attention);
+        const auto bytes = serialize_model(model, TensorDtype::kInt8);
+        CHECK(bytes.size() < serialize_model(model, TensorDtype::kFloat16).size());
+        const Model loaded = model_from_bytes(bytes.data(), bytes.size());
+        CHECK(loaded.stored_dtype == TensorDtype::kInt8);
+        CHECK(loaded.provenance == model.provenance);
+        const ModelFileContents contents = decode_model_file(bytes.data(), bytes.size());
+        for (const LoadedTensor& t : contents.tensors) {
+            INFO(t.name);
+            CHECK(t.stored_dtype == (t.cols == 1 ? TensorDtype::kFloat16 : TensorDtype::kInt8));
+        }
+        std::vector<const Matrix*> tensors;
+        model.params.for_each_tensor([&](const std::string&, const Matrix& m) { tensors.push_back(&m); });
+        size_t i = 0;
+        loaded.params.for_each_tensor([&](const std::string& name, const Matrix& m) {
+            const Matrix& original = *tensors[i++];
+            if (m.size() == 0) return;
+            INFO(name);
+            for (Eigen::Index r = 0; r < m.rows(); ++r) {
+                const float step = original.row(r).cwiseAbs().maxCoeff() / 127.0f;
+                CHECK((m.row(r) - original.row(r)).cwiseAbs().maxCoeff() <= 0.51f * step + 1e-3f * std::abs(original(r, 0)));
+            }
+        });
+        // Saving the loaded model as int8 again gives the same bytes.
+        CHECK(serialize_model(loaded, TensorDtype::kInt8) == bytes);
+        // And it converts back to float16 and float32 with the same values.
+        const auto f32 = serialize_model(loaded, TensorDtype::kFloat32);
+        check_same(loaded, model_from_bytes(f32.data(), f32.size()));
+    }
+}
+
 TEST_CASE("the loader refuses headers and tensors that do not fit together, naming the problem") {
     const Model model = tiny_model(AttentionKind::kAdditive);
     auto refused = [](const std::vector<uint8_t>& bytes) -> std::string {

@@ -142,7 +142,8 @@ TEST_CASE("model file: float32 round trip is bit-identical and the header is pre
                                                 {"empty", 0, 4, nullptr}};
     const std::vector<uint8_t> bytes = encode_model_file(kHeader, tensors);
     CHECK(std::memcmp(bytes.data(), "S2SMODEL", 8) == 0);
-    CHECK(get_u32(bytes, 8) == kModelFormatVersion);
+    // Without int8 the file keeps format version 1, readable by every release.
+    CHECK(get_u32(bytes, 8) == kOldestModelFormatVersion);
 
     const ModelFileContents loaded = decode(bytes);
     CHECK(loaded.header == kHeader);
@@ -252,13 +253,129 @@ TEST_CASE("model file: every single-byte corruption is refused or harmless") {
 
 TEST_CASE("model file: a newer format version is refused naming both versions") {
     std::vector<uint8_t> bytes = SmallModel().bytes();
-    set_u32(bytes, 8, 2);
+    set_u32(bytes, 8, kModelFormatVersion + 1);
     const std::string error = decode_error(bytes);
-    CHECK(error.find("version 2") != std::string::npos);
-    CHECK(error.find("version 1") != std::string::npos);
+    CHECK(error.find("version " + std::to_string(kModelFormatVersion + 1)) != std::string::npos);
+    CHECK(error.find("reads format version " + std::to_string(kModelFormatVersion)) != std::string::npos);
     CHECK(error.find("upgrade") != std::string::npos);
     set_u32(bytes, 8, 0);
     CHECK(decode_error(bytes).find("version 0") != std::string::npos);
+    // Version 2 reads files without int8 as well.
+    set_u32(bytes, 8, 2);
+    CHECK(decode_error(bytes) == "(no error)");
+}
+
+namespace {
+
+// Rows with different ranges, a zero row and extreme values.
+struct Int8Model {
+    std::vector<float> w = std::vector<float>(6 * 9);
+    std::vector<float> bias = {0.5f, -1.0f, 2.0f};
+    Int8Model() {
+        std::mt19937 rng(5);
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        for (int r = 0; r < 6; ++r) {
+            for (int c = 0; c < 9; ++c) w[r * 9 + c] = normal(rng) * std::pow(10.0f, float(r - 2));
+        }
+        for (int c = 0; c < 9; ++c) w[3 * 9 + c] = 0.0f;  // a zero row: scale 0
+        w[4 * 9 + 2] = std::numeric_limits<float>::max();
+        w[4 * 9 + 3] = -std::numeric_limits<float>::max();
+    }
+    std::vector<TensorToWrite> tensors() const {
+        return {{"decoder.W", 6, 9, w.data(), TensorDtype::kInt8}, {"decoder.b", 3, 1, bias.data(), TensorDtype::kFloat32}};
+    }
+    std::vector<uint8_t> bytes() const { return encode_model_file(kHeader, tensors()); }
+};
+
+}  // namespace
+
+TEST_CASE("model file: int8 round trip is within half a step of each row's scale, and stable") {
+    const Int8Model model;
+    const std::vector<uint8_t> bytes = model.bytes();
+    CHECK(get_u32(bytes, 8) == 2);  // int8 needs format version 2
+    const Layout l = layout_of(bytes);
+    CHECK(get_u32(bytes, l.entries[0].dtype) == 2);
+    CHECK(get_u64(bytes, l.entries[0].byte_size) == 6 * 4 + 6 * 9);  // six float32 scales, then the values
+    const ModelFileContents loaded = decode(bytes);
+    REQUIRE(loaded.tensors.size() == 2);
+    CHECK(loaded.tensors[0].stored_dtype == TensorDtype::kInt8);
+    REQUIRE(loaded.tensors[0].data.size() == model.w.size());
+    for (int r = 0; r < 6; ++r) {
+        float largest = 0.0f;
+        for (int c = 0; c < 9; ++c) largest = std::max(largest, std::abs(model.w[r * 9 + c]));
+        const double step = double(largest) / 127.0;
+        for (int c = 0; c < 9; ++c) {
+            INFO("row " << r << ", column " << c);
+            const double error = std::abs(double(loaded.tensors[0].data[r * 9 + c]) - double(model.w[r * 9 + c]));
+            CHECK(error <= 0.5 * step * (1 + 1e-5) + (r == 4 ? step : 0.0));  // row 4 clamps at FLT_MAX / 128
+            CHECK(std::isfinite(loaded.tensors[0].data[r * 9 + c]));
+        }
+    }
+    for (int c = 0; c < 9; ++c) CHECK(loaded.tensors[0].data[3 * 9 + c] == 0.0f);
+    CHECK(loaded.tensors[1].data == model.bias);
+    // Quantizing what was loaded gives the same file: a rewrite (eval
+    // --record, convert i8 to i8) does not drift.
+    const std::vector<TensorToWrite> again = {{"decoder.W", 6, 9, loaded.tensors[0].data.data(), TensorDtype::kInt8},
+                                              {"decoder.b", 3, 1, loaded.tensors[1].data.data(), TensorDtype::kFloat32}};
+    CHECK(encode_model_file(kHeader, again) == bytes);
+}
+
+TEST_CASE("model file: damaged int8 tensors are refused naming the problem") {
+    const std::vector<uint8_t> original = Int8Model().bytes();
+    REQUIRE_NOTHROW(decode(original));
+    const Layout l = layout_of(original);
+    const size_t data = size_t(get_u64(original, l.entries[0].offset));
+    auto expect = [](std::vector<uint8_t> bytes, const std::string& expected) {
+        reseal(bytes);
+        const std::string error = decode_error(bytes);
+        INFO(error);
+        CHECK(error.find(expected) != std::string::npos);
+    };
+    for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), -1.0f,
+                      std::numeric_limits<float>::max()}) {
+        std::vector<uint8_t> b = original;
+        set_u32(b, data + 4 * 1, bits(bad));
+        expect(b, "int8 scale");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        b[data + 6 * 4 + 9 * 2 + 5] = 0x80;  // -128 at row 2, column 5
+        expect(b, "int8 value -128 at row 2, column 5");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, 8, 1);  // int8 in a version 1 file
+        expect(b, "dtype 2 (int8), which format version 1 does not have");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u64(b, l.entries[0].byte_size, 6 * 9);  // values without their scales
+        expect(b, "records 54 bytes, but 6 x 9 int8 values take 78 bytes (with one float32 scale per row)");
+    }
+    {
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.entries[0].dtype, 1);  // an int8 payload read as float16
+        expect(b, "float16 values take 108 bytes");
+    }
+    {
+        // A huge int8 shape with a consistent byte size: refused as truncated
+        // before anything is allocated.
+        std::vector<uint8_t> b = original;
+        set_u32(b, l.entries[0].rows, 0x7FFFFFFF);
+        set_u32(b, l.entries[0].cols, 0x7FFFFFFF);
+        set_u64(b, l.entries[0].byte_size, uint64_t(0x7FFFFFFF) * 4 + uint64_t(0x7FFFFFFF) * 0x7FFFFFFF);
+        expect(b, "truncated: tensor 'decoder.W'");
+    }
+    for (size_t length = 0; length < original.size(); ++length) {
+        std::vector<uint8_t> prefix(original.begin(), original.begin() + length);
+        INFO("length " << length);
+        CHECK(decode_error(prefix) != "(no error)");
+    }
+    for (size_t p = data; p < original.size(); ++p) {  // every byte flip in the data is caught by the checksum
+        std::vector<uint8_t> b = original;
+        b[p] ^= 0x01;
+        CHECK(decode_error(b).find("checksum mismatch") != std::string::npos);
+    }
 }
 
 TEST_CASE("model file: other kinds of files are refused for bad magic") {

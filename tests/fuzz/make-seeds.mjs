@@ -4,7 +4,7 @@
 //
 //   node tests/fuzz/make-seeds.mjs      (needs build/native/seq2seq, or S2S_CLI)
 //
-// fuzz_model_file: tiny model files written by the CLI (every dtype, the
+// fuzz_model_file: tiny model files written by the CLI (every dtype: f32, f16, i8; the
 // fixed-context baseline, a Chinese character model, an optimizer-state
 // file), and damaged or foreign files.
 // fuzz_translate: text seeds, each followed by the option bytes the target
@@ -48,6 +48,7 @@ const models = {
   'general-f16.s2s': trainTiny('general-f16', ['--data', tinyEnFr, '--attention', 'general', '--dtype', 'f16']),
   'none-f16.s2s': trainTiny('none-f16', ['--data', tinyEnFr, '--attention', 'none', '--dtype', 'f16']),
   'zh-chars-f16.s2s': trainTiny('zh-chars-f16', ['--data', tinyEnZh, '--target-language', 'zh', '--dtype', 'f16']),
+  'additive-i8.s2s': trainTiny('additive-i8', ['--data', tinyEnFr, '--attention', 'additive', '--dtype', 'i8']),
 };
 const optimizerState = readFileSync(join(work, 'ck-none-f16', 'checkpoint.s2s.optimizer'));
 rmSync(work, { recursive: true, force: true });
@@ -68,7 +69,9 @@ const modelSeeds = {
   'truncated-header.s2s': good.subarray(0, 16 + (headerSize >> 1)),
   'truncated-table.s2s': good.subarray(0, tableCount + 40),
   'truncated-data.s2s': good.subarray(0, good.length - 5),
-  'version-2.s2s': withU32(good, 8, 2),
+  'version-3.s2s': withU32(good, 8, 3),           // newer than this build reads
+  'i8-as-version-1.s2s': withU32(models['additive-i8.s2s'], 8, 1),  // int8 in a format without it
+  'i8-truncated-data.s2s': models['additive-i8.s2s'].subarray(0, models['additive-i8.s2s'].length - 3),
   'header-size-huge.s2s': withU32(good, 12, 0xFFFFFFF0),
   'table-count-huge.s2s': withU32(good, tableCount, 0x7FFFFFFF),
   'data-flipped.s2s': Buffer.from(good.map((b, i) => (i === good.length - 7 ? b ^ 0x40 : b))),

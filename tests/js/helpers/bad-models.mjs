@@ -72,7 +72,7 @@ export function badModelFiles(good) {
     { name: 'cut inside the data', bytes: good.subarray(0, middleOfData), message: /truncated: tensor '/ },
     { name: 'cut by one byte', bytes: good.subarray(0, good.length - 1), message: /truncated: tensor '/ },
     // A newer (or no) format version.
-    { name: 'format version 2', bytes: edited(good, (b) => b.writeUInt32LE(2, 8)), message: /format version 2, but this build .* reads format version 1; upgrade/ },
+    { name: 'format version 3', bytes: edited(good, (b) => b.writeUInt32LE(3, 8)), message: /format version 3, but this build .* reads format version 2; upgrade/ },
     { name: 'format version 0', bytes: edited(good, (b) => b.writeUInt32LE(0, 8)), message: /format version 0/ },
     // Oversized length fields: refused before any allocation.
     { name: 'a 4 GiB header size', bytes: edited(good, (b) => b.writeUInt32LE(0xFFFFFFFF, 12)), message: /truncated: the JSON header \(4294967295 bytes\)/ },
