@@ -75,8 +75,12 @@ async function readNodeFile(pathOrFileUrl) {
  * of a .s2s file (Uint8Array, ArrayBuffer or another ArrayBuffer view).
  */
 export async function loadModel(source) {
+  // The model's download and the runtime's compilation overlap: on a cold
+  // page they are the two longest waits before the first translation.
+  const corePromise = getCore();
+  corePromise.catch(() => {});  // a failure is reported below, once the source is known to be valid
   const { bytes, name } = await readModelSource(source);
-  const core = await getCore();
+  const core = await corePromise;
   return new Model(core, bytes, name);
 }
 

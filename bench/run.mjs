@@ -1,0 +1,438 @@
+// `npm run bench`: one run, every figure of issue 6 side by side.
+//
+//   node bench/run.mjs            (npm run bench builds what is missing first)
+//   S2S_BENCH_SECONDS=0.5         shortest timed run per cell (default 1)
+//   S2S_BENCH_LOADS=7             cold page loads (default 7)
+//   S2S_DATA_DIR=...              the folder holding fra-eng.txt (default ../shared/data)
+//
+// It measures, for the sentences of bench/sentences.json (about 5, 10, 20
+// and 40 words) at beam 1 and 4, with models/en-fr.s2s:
+//   - the native CLI (`seq2seq bench`), this project's WASM build in Node and
+//     in headless Chromium, and the TF.js peer (bench/tfjs-model.mjs: the
+//     same model and weights) on TF.js's cpu and wasm backends in Node and
+//     in Chromium, and checks that every engine's translations agree with
+//     the WASM build's;
+//   - the cold page load to the first heatmap cell (fresh browser contexts);
+//   - the payload (raw and gzip) and peak memory;
+//   - the trainer's tokens/s and GFLOPS against the machine's GEMM peak
+//     (`seq2seq bench --gemm-only` and `--train-data`).
+// It prints a Markdown report and writes it to bench/results.md, with every
+// number in bench/results.json. Nothing here is timed as a test: the
+// machines are shared, so the ratios measured in one run are the figures.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const benchDir = join(root, 'bench');
+const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
+const modelPath = join(root, 'models', 'en-fr.s2s');
+const sentencesPath = join(benchDir, 'sentences.json');
+const minSeconds = Number(process.env.S2S_BENCH_SECONDS ?? 1);
+const coldLoads = Number(process.env.S2S_BENCH_LOADS ?? 7);
+const dataDir = process.env.S2S_DATA_DIR ?? join(root, '..', 'shared', 'data');
+const BEAMS = [1, 4];
+const started = performance.now();
+const work = mkdtempSync(join(tmpdir(), 's2s-bench-'));
+
+for (const [file, fix] of [[cli, 'npm run build:native'], [join(root, 'dist', 'index.js'), 'npm run build:wasm'],
+  [join(root, 'dist', 's2s-core.wasm'), 'npm run build:wasm'], [modelPath, 'the shipped model models/en-fr.s2s (npm run train:en-fr)'],
+  [join(root, 'node_modules', '@tensorflow', 'tfjs'), 'npm ci --ignore-scripts']]) {
+  if (!existsSync(file)) {
+    console.error(`bench: ${file} is missing; ${fix}`);
+    process.exit(2);
+  }
+}
+
+const { buckets } = JSON.parse(readFileSync(sentencesPath, 'utf8'));
+const log = (message) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...options });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.error}`);
+  return r.stdout;
+}
+
+// ---------------------------------------------------------------------------
+// The machine.
+
+function machineInfo() {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  const model = /model name\s*:\s*(.*)/.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  const flags = /flags\s*:\s*(.*)/.exec(cpuinfo)?.[1].split(' ') ?? [];
+  // Other processes using a core while the benchmark runs (the machine is shared).
+  const busy = spawnSync('ps', ['-eo', 'pcpu,comm', '--sort=-pcpu', '--no-headers'], { encoding: 'utf8' }).stdout
+    ?.split('\n').map((l) => l.trim().split(/\s+/)).filter(([cpu, comm]) => Number(cpu) >= 50 && comm !== 'ps').map(([cpu, comm]) => `${comm} (${cpu}% CPU)`) ?? [];
+  return {
+    cpu: model,
+    cores: cpus().length,
+    simd: ['avx2', 'avx512f', 'fma'].filter((f) => flags.includes(f)),
+    memoryGiB: +(totalmem() / 2 ** 30).toFixed(1),
+    kernel: release(),
+    node: process.version,
+    loadAverage: loadavg().map((x) => +x.toFixed(2)),
+    // What was measured: the commit, uncommitted changes under src/, and when each build was made.
+    commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown',
+    uncommittedSourceFiles: (spawnSync('git', ['status', '--porcelain', '--', 'src'], { cwd: root, encoding: 'utf8' }).stdout ?? '').split('\n').filter(Boolean).length,
+    nativeBuilt: statSync(cli).mtime.toISOString(),
+    wasmBuilt: statSync(join(root, 'dist', 's2s-core.wasm')).mtime.toISOString(),
+    otherBusyProcesses: busy,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Translation engines.
+
+function nativeEngine() {
+  const cells = [];
+  let peakRss = 0;
+  for (const beam of BEAMS) {
+    for (const bucket of buckets) {
+      const file = join(work, `bucket-${bucket.name}.txt`);
+      writeFileSync(file, `${bucket.sentences.join('\n')}\n`);
+      const bench = (repeat) => JSON.parse(run(cli, ['bench', '--model', modelPath, '--sentences', file, '--beam', String(beam), '--repeat', String(repeat), '--json']));
+      const probe = bench(1);
+      const repeat = Math.max(1, Math.ceil((minSeconds * 1000) / (probe.ms_per_sentence * bucket.sentences.length)));
+      const r = bench(repeat);
+      peakRss = Math.max(peakRss, r.peak_rss_bytes);
+      cells.push({ bucket: bucket.name, beam, translations: r.sentences * r.repeat, seconds: (r.ms_per_sentence * r.sentences * r.repeat) / 1000,
+        msPerSentence: r.ms_per_sentence, wordsPerSecond: r.words_per_second });
+    }
+  }
+  // The translations, for the agreement check.
+  const all = buckets.flatMap((b) => b.sentences);
+  const outputs = {};
+  for (const beam of BEAMS) {
+    outputs[beam] = run(cli, ['translate', '--model', modelPath, '--json', '--beam', String(beam)], { input: `${all.join('\n')}\n` })
+      .trim().split('\n').map((line) => JSON.parse(line));
+  }
+  return { engine: 'native', runtime: 'native CLI (clang/gcc -O2 -march=native, Eigen)', cells, peakRssBytes: peakRss, nativeOutputs: outputs };
+}
+
+function nodeEngine(engine) {
+  const out = join(work, `${engine}.json`);
+  run(process.execPath, [join(benchDir, 'engine-node.mjs'), engine, modelPath, sentencesPath, out, String(minSeconds)]);
+  return JSON.parse(readFileSync(out, 'utf8'));
+}
+
+// Target tokens per (beam, sentence) in bucket order, from measured cells.
+function outputsOf(result) {
+  if (result.nativeOutputs) {
+    return Object.fromEntries(BEAMS.map((beam) => [beam, result.nativeOutputs[beam].map((r) => ({ sourceTokens: r.sourceTokens, targetTokens: r.targetTokens }))]));
+  }
+  const byBeam = {};
+  for (const beam of BEAMS) {
+    byBeam[beam] = buckets.flatMap((b) => result.cells.find((c) => c.bucket === b.name && c.beam === beam).outputs);
+  }
+  return byBeam;
+}
+
+function agreement(result, reference) {
+  const mine = outputsOf(result);
+  const theirs = outputsOf(reference);
+  const out = { same: 0, total: 0, sameSource: 0, differing: [] };
+  const all = buckets.flatMap((b) => b.sentences);
+  for (const beam of BEAMS) {
+    mine[beam].forEach((r, i) => {
+      out.total += 1;
+      if (JSON.stringify(r.sourceTokens) === JSON.stringify(theirs[beam][i].sourceTokens)) out.sameSource += 1;
+      if (JSON.stringify(r.targetTokens) === JSON.stringify(theirs[beam][i].targetTokens)) out.same += 1;
+      else out.differing.push({ beam, sentence: all[i], tokens: r.targetTokens.join(' '), reference: theirs[beam][i].targetTokens.join(' ') });
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Chromium: the engines in a page, and the demo page's cold load.
+
+async function chromiumRuns() {
+  const { launchChromium } = await import('../tests/js/helpers/chromium.mjs');
+  const { startServer } = await import('../scripts/serve.mjs');
+  const server = await startServer({ port: 0 });
+  const { browser, close } = await launchChromium();
+  const results = { version: browser.version(), engines: [], loads: [], requests: [] };
+  try {
+    for (const engine of ['wasm', 'tfjs-wasm', 'tfjs-cpu']) {
+      log(`Chromium: ${engine}`);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${server.origin}/bench/browser.html`);
+      await page.waitForFunction(() => typeof window.benchEngine === 'function', null, { timeout: 60_000 });
+      try {
+        const r = await page.evaluate(([e, b, s]) => window.benchEngine(e, b, s), [engine, buckets, minSeconds]);
+        r.runtime = `Chromium ${results.version}`;
+        results.engines.push(r);
+      } catch (error) {
+        results.engines.push({ engine, error: `${error.message} ${errors.join('; ')}`.slice(0, 500) });
+      }
+      await context.close();
+    }
+
+    // Cold loads: a fresh context each time (empty cache, new worker), from
+    // navigation start to the first heatmap cell in the DOM. The text comes
+    // in the URL, as in a shared link, so no typing is timed.
+    const text = 'I love deep learning.';
+    const url = `${server.url}?text=${encodeURIComponent(text)}`;
+    for (let i = 0; i < coldLoads; ++i) {
+      log(`Chromium: cold load ${i + 1}/${coldLoads}`);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const requests = [];
+      page.on('requestfinished', (request) => requests.push(request.url()));
+      await page.addInitScript(() => {
+        const cell = '[data-testid="attention-heatmap"] [data-row]';
+        const record = () => {
+          if (window.__s2sFirstCell === undefined && document.querySelector(cell)) {
+            window.__s2sFirstCell = performance.now();
+            observer.disconnect();
+          }
+        };
+        const observer = new MutationObserver(record);
+        observer.observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(url);
+      await page.waitForFunction(() => window.__s2sFirstCell !== undefined, null, { timeout: 60_000, polling: 50 });
+      const timing = await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        return { firstCellMs: window.__s2sFirstCell, domContentLoadedMs: nav?.domContentLoadedEventEnd, loadMs: nav?.loadEventEnd };
+      });
+      results.loads.push(timing);
+      if (i === 0) results.requests = requests;
+      await context.close();
+    }
+  } finally {
+    await close();
+    await server.close();
+  }
+  return results;
+}
+
+// ---------------------------------------------------------------------------
+// Payload.
+
+function payload(requests) {
+  const size = (file) => {
+    const bytes = readFileSync(join(root, file));
+    return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  };
+  const core = ['dist/s2s-core.wasm', 'dist/s2s-core.js', 'dist/index.js', 'models/en-fr.s2s'].map(size);
+  // What the demo page fetched on its first cold load, besides the core files.
+  const coreSet = new Set(core.map((c) => c.file));
+  const page = [...new Set(requests.map((u) => new URL(u).pathname.slice(1)))]
+    .filter((file) => !coreSet.has(file) && existsSync(join(root, file)) && !file.endsWith('/'))
+    .sort().map(size);
+  const sum = (list, key) => list.reduce((a, b) => a + b[key], 0);
+  return { core, page, coreRaw: sum(core, 'raw'), coreGzip: sum(core, 'gzip'), pageRaw: sum(page, 'raw'), pageGzip: sum(page, 'gzip') };
+}
+
+// ---------------------------------------------------------------------------
+// Training against the GEMM peak.
+
+function training() {
+  const out = { gemm: [], train: [] };
+  let data = join(dataDir, 'fra-eng.txt');
+  out.data = 'fra-eng.txt (all pairs of 40 words or fewer, tokenized with en-fr.s2s\'s vocabularies)';
+  if (!existsSync(data)) {
+    data = join(root, 'tests', 'fixtures', 'en-fr-dev.tsv');
+    out.data = `tests/fixtures/en-fr-dev.tsv (${data} fallback: ../shared/data/fra-eng.txt is missing)`;
+  }
+  const gemm = (threads) => JSON.parse(run(cli, ['bench', '--gemm-only', '--gemm-size', '1024', '--threads', String(threads), '--json'])).gemm_gflops;
+  for (const threads of [1, 2]) {
+    // The peak just before and just after the training run, under the same
+    // load, and their mean as the reference.
+    log(`GEMM peak and training, ${threads} thread(s)`);
+    const before = gemm(threads);
+    out.train.push(JSON.parse(run(cli, ['bench', '--model', modelPath, '--train-data', data, '--steps', '100', '--threads', String(threads), '--json'])));
+    const after = gemm(threads);
+    out.gemm.push({ threads, gemm_gflops: (before + after) / 2, before, after });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// The report.
+
+const fmt = (x, digits = 1) => (x === undefined || x === null || Number.isNaN(x) ? '–' : x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+
+function cell(result, bucket, beam) {
+  return result?.cells?.find((c) => c.bucket === bucket && c.beam === beam);
+}
+
+function report(r) {
+  const lines = [];
+  const m = r.machine;
+  const engines = r.engines.filter((e) => e.cells);
+  const ref = engines.find((e) => e.label === 'WASM, Node');
+  lines.push('# seq2seq-attention benchmark', '');
+  lines.push(`Run ${r.date} by \`npm run bench\` (bench/run.mjs) in ${fmt(r.seconds / 60, 1)} min, with \`models/en-fr.s2s\` (${r.modelInfo}).`);
+  lines.push(`Machine: ${m.cpu}, ${m.cores} cores (${m.simd.join(', ')}), ${m.memoryGiB} GiB, Linux ${m.kernel}; Node ${m.node}, Chromium ${r.chromium.version}, TF.js ${r.tfjsVersion}.`);
+  lines.push(`Code: commit ${m.commit}${m.uncommittedSourceFiles ? ` plus uncommitted changes in ${m.uncommittedSourceFiles} files under src/` : ''}; native CLI built ${m.nativeBuilt}, WASM built ${m.wasmBuilt}.`);
+  lines.push(`Load when it started: ${m.loadAverage.join(' / ')} (1/5/15 min)${m.otherBusyProcesses.length ? `; other processes busy on a core: ${m.otherBusyProcesses.join(', ')}` : ''}. The machine is shared: compare the ratios within this run, not absolute numbers across runs.`, '');
+
+  lines.push('## Translation: mean latency per sentence (ms) and source words/s, batch 1', '');
+  lines.push(`Sentences: bench/sentences.json. ${buckets.map((b) => `"${b.name}": ${b.note} (${b.words.join(', ')} words)`).join('; ')}. Words/s counts source tokens (punctuation included). Each engine first translates all the sentences round-robin at both beam sizes for 2 s (WebAssembly tiers up and the JITs warm up); then each cell is one more warm-up translation and whole passes over the bucket for at least ${minSeconds} s.`, '');
+  lines.push(`| beam | words | ${engines.map((e) => e.label).join(' | ')} |`);
+  lines.push(`|---|---|${engines.map(() => '---:').join('|')}|`);
+  for (const beam of BEAMS) {
+    for (const b of buckets) {
+      lines.push(`| ${beam} | ~${b.name} | ${engines.map((e) => { const c = cell(e, b.name, beam); return c ? `${fmt(c.msPerSentence, 2)} ms (${fmt(c.wordsPerSecond, 0)} w/s)` : '–'; }).join(' | ')} |`);
+    }
+  }
+  lines.push('');
+  lines.push('Ratios (latency of the other engine / latency of this project\'s WASM build; above 1 means WASM is faster):', '');
+  const ratioColumns = [
+    ['native / WASM (Node)', 'native', 'WASM, Node'],
+    ['WASM Chromium / WASM Node', 'WASM, Chromium', 'WASM, Node'],
+    ['TF.js wasm / WASM (Node)', 'TF.js wasm, Node', 'WASM, Node'],
+    ['TF.js cpu / WASM (Node)', 'TF.js cpu, Node', 'WASM, Node'],
+    ['TF.js wasm / WASM (Chromium)', 'TF.js wasm, Chromium', 'WASM, Chromium'],
+    ['TF.js cpu / WASM (Chromium)', 'TF.js cpu, Chromium', 'WASM, Chromium'],
+  ].filter(([, a, b]) => engines.some((e) => e.label === a) && engines.some((e) => e.label === b));
+  lines.push(`| beam | words | ${ratioColumns.map(([t]) => t).join(' | ')} |`);
+  lines.push(`|---|---|${ratioColumns.map(() => '---:').join('|')}|`);
+  for (const beam of BEAMS) {
+    for (const b of buckets) {
+      lines.push(`| ${beam} | ~${b.name} | ${ratioColumns.map(([, a, c]) => fmt(r.ratio(a, c, b.name, beam), 2)).join(' | ')} |`);
+    }
+  }
+  lines.push('');
+  lines.push('Agreement with the WASM build in Node (same target tokens for the best hypothesis, all benchmark sentences, beam 1 and 4):', '');
+  lines.push('| engine | same translation | same source tokens |', '|---|---:|---:|');
+  for (const e of r.engines) {
+    if (e.label === 'WASM, Node') continue;
+    if (!e.agreement) { lines.push(`| ${e.label} | failed: ${e.error ?? '?'} | |`); continue; }
+    lines.push(`| ${e.label} | ${e.agreement.same} / ${e.agreement.total} | ${e.agreement.sameSource} / ${e.agreement.total} |`);
+  }
+  const differing = r.engines.flatMap((e) => (e.agreement?.differing ?? []).map((d) => ({ ...d, engine: e.label })));
+  if (differing.length) {
+    lines.push('', 'Differences:', '');
+    for (const d of differing.slice(0, 10)) lines.push(`- ${d.engine}, beam ${d.beam}, "${d.sentence}": \`${d.tokens}\` vs WASM \`${d.reference}\``);
+  }
+  lines.push('');
+
+  lines.push('## Page load, payload, memory', '');
+  const loads = r.chromium.loads.map((l) => l.firstCellMs);
+  lines.push(`Cold load of the demo page (\`/web/?text=I love deep learning.\` served by scripts/serve.mjs from localhost; a fresh browser context each time, so nothing cached) to the first heatmap cell in the DOM, ${loads.length} loads: **median ${fmt(median(loads), 0)} ms** (min ${fmt(Math.min(...loads), 0)}, max ${fmt(Math.max(...loads), 0)}; all: ${loads.map((x) => fmt(x, 0)).join(', ')}).`, '');
+  const cold = ['WASM, Node', 'WASM, Chromium'].map((label) => engines.find((e) => e.label === label)).filter((e) => e?.startupMs !== undefined);
+  if (cold.length) {
+    lines.push('Where a cold start goes, measured step by step on the API (a fresh process or page, before any warm-up):', '');
+    lines.push('| engine | start the WASM runtime | download the model | parse the model | first translation (~5 words) |', '|---|---:|---:|---:|---:|');
+    for (const e of cold) lines.push(`| ${e.label} | ${fmt(e.startupMs, 0)} ms | ${e.fetchMs === undefined ? '– (read from disk)' : `${fmt(e.fetchMs, 0)} ms`} | ${fmt(e.modelParseMs, 0)} ms | ${fmt(e.firstTranslationMs, 0)} ms |`);
+    lines.push('');
+  }
+  const p = r.payload;
+  lines.push('| file | raw | gzip -9 |', '|---|---:|---:|');
+  for (const f of p.core) lines.push(`| ${f.file} | ${f.raw.toLocaleString('en')} | ${f.gzip.toLocaleString('en')} |`);
+  lines.push(`| **WASM + JS + en-fr model** | **${p.coreRaw.toLocaleString('en')}** (${mb(p.coreRaw)}) | **${p.coreGzip.toLocaleString('en')}** (${mb(p.coreGzip)}) |`);
+  lines.push(`| the page's own files (${p.page.map((f) => f.file.replace(/^web\//, '')).join(', ')}) | ${p.pageRaw.toLocaleString('en')} | ${p.pageGzip.toLocaleString('en')} |`);
+  lines.push(`| everything the page fetched | ${(p.coreRaw + p.pageRaw).toLocaleString('en')} (${mb(p.coreRaw + p.pageRaw)}) | ${(p.coreGzip + p.pageGzip).toLocaleString('en')} (${mb(p.coreGzip + p.pageGzip)}) |`);
+  lines.push('');
+  lines.push('Peak memory after the translation runs (heap: the WASM memory of this project\'s module from `memoryStats()`, TF.js wasm\'s module memory, or the bytes of TF.js cpu\'s live tensors; RSS: the process\'s peak resident set):', '');
+  lines.push('| engine | heap | peak RSS | ready to translate |', '|---|---:|---:|---:|');
+  for (const e of engines) {
+    lines.push(`| ${e.label} | ${e.heapBytes ? mb(e.heapBytes) : '–'} | ${e.peakRssBytes ? mb(e.peakRssBytes) : '–'} | ${e.loadMs ? `${fmt(e.loadMs, 0)} ms` : '–'} |`);
+  }
+  lines.push('');
+
+  lines.push('## Training against the GEMM peak', '');
+  const t = r.training;
+  lines.push(`Peak: \`seq2seq bench --gemm-only --gemm-size 1024 --threads N\` (Eigen, float32; with 2 threads each computes half of C's columns), the mean of one run just before and one just after the training run. Training: \`seq2seq bench --model models/en-fr.s2s --train-data ${t.data.split(' ')[0]} --steps 100 --threads N\`: the en-fr architecture (E 64, H 128, D 256, A 128, P 128, 6,000/10,000 words), batch 64, after 5 warm-up steps. Data: ${t.data}. GFLOPS are counted analytically: the multiply-adds of every matrix product of the forward pass (src/model) × 2, × 3 for forward + backward, from each batch's real sentence lengths (padding not counted); ${fmt(t.train[0].flops_per_token / 1e6, 2)} MFLOP per source+target token.`, '');
+  lines.push('| threads | peak GEMM (before, after) | training tokens/s | training GFLOPS | % of peak |', '|---:|---:|---:|---:|---:|');
+  for (const tr of t.train) {
+    const g = t.gemm.find((x) => x.threads === tr.threads);
+    const peak = g.gemm_gflops;
+    lines.push(`| ${tr.threads} | ${fmt(peak, 1)} GFLOPS (${fmt(g.before, 1)}, ${fmt(g.after, 1)}) | ${fmt(tr.tokens_per_second, 0)} | ${fmt(tr.gflops, 2)} | ${fmt((100 * tr.gflops) / peak, 1)}% |`);
+  }
+  lines.push('');
+
+  lines.push('## Issue 6 targets', '');
+  lines.push('| target | measured | met? |', '|---|---|---|');
+  for (const target of r.targets) lines.push(`| ${target.target} | ${target.measured} | ${target.met ? 'yes' : '**no**'} |`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+function targets(r) {
+  const out = [];
+  const speedups = (a, b) => BEAMS.flatMap((beam) => buckets.map((bk) => r.ratio(a, b, bk.name, beam))).filter((x) => x !== undefined);
+  const summary = (xs) => `min ${fmt(Math.min(...xs), 2)}×, geometric mean ${fmt(geomean(xs), 2)}×, max ${fmt(Math.max(...xs), 2)}×`;
+  for (const where of ['Node', 'Chromium']) {
+    const tw = speedups(`TF.js wasm, ${where}`, `WASM, ${where}`);
+    const tc = speedups(`TF.js cpu, ${where}`, `WASM, ${where}`);
+    if (tw.length) out.push({ target: `WASM ≥ 3× faster than TF.js wasm at batch 1 (${where}, every cell)`, measured: summary(tw), met: Math.min(...tw) >= 3 });
+    if (tw.length && tc.length) out.push({ target: `… and faster than TF.js cpu by more (${where})`, measured: `TF.js cpu: ${summary(tc)}`, met: Math.min(...tc) >= 3 && geomean(tc) > geomean(tw) });
+  }
+  for (const where of ['Node', 'Chromium']) {
+    const slow = speedups(`WASM, ${where}`, 'native').filter((x) => x !== undefined);
+    if (slow.length) out.push({ target: `WASM within 1.6× of native (${where}, every cell)`, measured: `WASM latency / native: ${summary(slow)}`, met: Math.max(...slow) <= 1.6 });
+  }
+  out.push({ target: 'Payload (WASM + JS + en-fr model) ≤ 3 MB gzip', measured: `${mb(r.payload.coreGzip)} gzip (${mb(r.payload.coreRaw)} raw), of which the model ${mb(r.payload.core.find((f) => f.file === 'models/en-fr.s2s').gzip)}`, met: r.payload.coreGzip <= 3e6 });
+  const loads = r.chromium.loads.map((l) => l.firstCellMs);
+  out.push({ target: 'First heatmap ≤ 400 ms after a cold load from localhost', measured: `median ${fmt(median(loads), 0)} ms of ${loads.length}`, met: median(loads) <= 400 });
+  for (const tr of r.training.train) {
+    const peak = r.training.gemm.find((g) => g.threads === tr.threads).gemm_gflops;
+    out.push({ target: `Training ≥ 30% of the measured GEMM peak (${tr.threads} thread${tr.threads > 1 ? 's' : ''})`, measured: `${fmt(tr.gflops, 2)} of ${fmt(peak, 1)} GFLOPS = ${fmt((100 * tr.gflops) / peak, 1)}%`, met: tr.gflops / peak >= 0.3 });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+
+const results = { date: new Date().toISOString(), machine: machineInfo(), minSeconds, buckets };
+const info = JSON.parse(run(cli, ['info', '--model', modelPath, '--json']));
+results.modelInfo = `${(info.file_bytes / 1e6).toFixed(1)} MB, ${info.parameters.toLocaleString('en')} parameters stored as ${info.stored_dtype}`;
+results.tfjsVersion = JSON.parse(readFileSync(join(root, 'node_modules', '@tensorflow', 'tfjs', 'package.json'), 'utf8')).version;
+
+const engines = [];
+log('native CLI');
+engines.push({ label: 'native', ...nativeEngine() });
+for (const [engine, label] of [['wasm', 'WASM, Node'], ['tfjs-wasm', 'TF.js wasm, Node'], ['tfjs-cpu', 'TF.js cpu, Node']]) {
+  log(label);
+  try {
+    engines.push({ label, ...nodeEngine(engine) });
+  } catch (error) {
+    engines.push({ label, engine, error: error.message.slice(0, 500) });
+  }
+}
+log('Chromium');
+results.chromium = await chromiumRuns();
+for (const e of results.chromium.engines) {
+  const label = { wasm: 'WASM, Chromium', 'tfjs-wasm': 'TF.js wasm, Chromium', 'tfjs-cpu': 'TF.js cpu, Chromium' }[e.engine];
+  engines.push({ label, ...e });
+}
+const reference = engines.find((e) => e.label === 'WASM, Node');
+for (const e of engines) if (e.cells && e !== reference && reference?.cells) e.agreement = agreement(e, reference);
+results.engines = engines;
+results.payload = payload(results.chromium.requests);
+log('training');
+results.training = training();
+results.seconds = (performance.now() - started) / 1000;
+
+results.ratio = (a, b, bucket, beam) => {
+  const ea = engines.find((e) => e.label === a);
+  const eb = engines.find((e) => e.label === b);
+  const ca = cell(ea, bucket, beam);
+  const cb = cell(eb, bucket, beam);
+  return ca && cb ? ca.msPerSentence / cb.msPerSentence : undefined;
+};
+results.targets = targets(results);
+const markdown = report(results);
+delete results.ratio;
+for (const e of engines) {
+  for (const c of e.cells ?? []) delete c.outputs;  // the translations stay out of the JSON; agreement holds the differences
+  delete e.nativeOutputs;
+}
+writeFileSync(join(benchDir, 'results.md'), `${markdown}\n`);
+writeFileSync(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+rmSync(work, { recursive: true, force: true });
+console.log(markdown);
+log(`done: bench/results.md and bench/results.json (${fmt(results.seconds / 60, 1)} min)`);
