@@ -42,4 +42,4 @@ case "$name" in
   *) echo "unknown model '$name': use en-fr, en-fr-fixed or en-zh" >&2; exit 2 ;;
 esac
 exec ./build/native/seq2seq train "${args[@]}" --name "$name" --checkpoint-dir "checkpoints/$name" \
-  --export-dev "checkpoints/$name/dev.tsv" --output "models/$name.s2s" --dtype f16 --resume
+  --export-dev "checkpoints/$name/dev.tsv" --output "models/$name.s2s" --dtype i8 --resume
