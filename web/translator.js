@@ -10,6 +10,12 @@ const workerUrl = new URL('./worker.js', import.meta.url);
 // blob that imports the real worker module (the host must send CORS
 // headers, which a module <script> from another origin needs anyway).
 function startWorker() {
+  // index.html starts the worker before the page's modules have loaded.
+  const early = globalThis.__s2sEarlyWorker;
+  if (early) {
+    delete globalThis.__s2sEarlyWorker;
+    return early;
+  }
   if (workerUrl.origin === globalThis.location?.origin) {
     return new Worker(workerUrl, { type: 'module', name: 'seq2seq-attention' });
   }

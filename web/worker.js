@@ -2,6 +2,7 @@
 //
 // Messages in:  { id, type: 'translate', model, text, options }
 //               { id, type: 'info', model }
+//               { type: 'warm', model }   load the model now (sent by index.html before the page's modules run)
 // Messages out: { id, ok: true, value, ms } or { id, ok: false, error }
 //
 // Models are loaded once per worker, by shipped name, relative to the
@@ -34,6 +35,7 @@ function getModel(name) {
 
 async function handle({ type, model, text, options }) {
   const loaded = await getModel(model);
+  if (type === 'warm') return { value: null, ms: 0 };  // from index.html: load it now, nobody waits for a reply
   if (type === 'info') return { value: loaded.info, ms: 0 };
   if (type === 'translate') {
     const started = performance.now();
