@@ -72,8 +72,8 @@ void save_model(const Model& model, const std::string& path, TensorDtype dtype) 
 
 namespace {
 
-Model model_from_contents(const ModelFileContents& contents) {
-    const nlohmann::json& header = contents.header;
+Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes) {
+    const nlohmann::json& header = layout.header;
     const auto& format = require(header, "format");
     if (!format.is_string() || format.get<std::string>() != kFormatName) {
         throw ModelFileError("model header 'format' is not \"seq2seq-attention\"; this is not a model of this project");
@@ -97,15 +97,15 @@ Model model_from_contents(const ModelFileContents& contents) {
     // a header with huge sizes cannot ask for more memory than the file's
     // own tensors hold.
     const std::vector<TensorShape> shapes = parameter_shapes(model.config);
-    std::map<std::string, const LoadedTensor*> table;
-    for (const auto& t : contents.tensors) table[t.name] = &t;
+    std::map<std::string, const TensorLayout*> table;
+    for (const auto& t : layout.tensors) table[t.name] = &t;
     for (const TensorShape& shape : shapes) {
         auto it = table.find(shape.name);
         if (it == table.end()) {
             throw ModelFileError("model file has no tensor '" + shape.name + "', which a " +
                                  attention_kind_name(model.config.attention) + " model needs; the file is incomplete");
         }
-        if (it->second->rows != shape.rows || it->second->cols != shape.cols) {
+        if (static_cast<int>(it->second->rows) != shape.rows || static_cast<int>(it->second->cols) != shape.cols) {
             throw ModelFileError("model tensor '" + shape.name + "' has shape " + std::to_string(it->second->rows) +
                                  "x" + std::to_string(it->second->cols) + " but the config needs " +
                                  std::to_string(shape.rows) + "x" + std::to_string(shape.cols));
@@ -121,9 +121,11 @@ Model model_from_contents(const ModelFileContents& contents) {
     model.params.for_each_tensor([&](const std::string& name, Matrix& m) {
         auto it = table.find(name);
         if (it == table.end()) return;  // not part of this variant
-        m = Eigen::Map<const RowMajorMatrix>(it->second->data.data(), it->second->rows, it->second->cols);
+        // Straight from the file's bytes into the matrix (column-major).
+        m.resize(it->second->rows, it->second->cols);
+        decode_tensor_values(bytes, *it->second, m.data(), /*column_major=*/true);
         // The narrowest dtype of any tensor: int8 < float16 < float32.
-        const TensorDtype stored = it->second->stored_dtype;
+        const TensorDtype stored = it->second->dtype;
         if (stored == TensorDtype::kInt8 || (stored == TensorDtype::kFloat16 && model.stored_dtype == TensorDtype::kFloat32)) {
             model.stored_dtype = stored;
         }
@@ -133,14 +135,12 @@ Model model_from_contents(const ModelFileContents& contents) {
 
 }  // namespace
 
-Model model_from_bytes(const uint8_t* bytes, size_t size) { return model_from_contents(decode_model_file(bytes, size)); }
+Model model_from_bytes(const uint8_t* bytes, size_t size) { return model_from_layout(read_model_layout(bytes, size), bytes); }
 
 Model load_model(const std::string& path) {
-    // read_model_file names the path in its errors; add it to the header
-    // checks' errors too.
-    const ModelFileContents contents = read_model_file(path);
+    const std::vector<uint8_t> bytes = read_file_bytes(path);
     try {
-        return model_from_contents(contents);
+        return model_from_bytes(bytes.data(), bytes.size());
     } catch (const ModelFileError& e) {
         throw ModelFileError(path + ": " + e.what());
     }

@@ -253,14 +253,7 @@ private:
     size_t pos_ = 0;
 };
 
-struct TableEntry {
-    std::string name;
-    TensorDtype dtype = TensorDtype::kFloat32;
-    uint32_t rows = 0;
-    uint32_t cols = 0;
-    uint64_t offset = 0;
-    uint64_t byte_size = 0;
-};
+using TableEntry = TensorLayout;
 
 uint32_t check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t size) {
     if (size == 0) throw ModelFileError(std::string("model file is empty (0 bytes); ") + kReDownload);
@@ -411,29 +404,76 @@ void check_padding(const uint8_t* bytes, const std::vector<TableEntry>& entries,
     }
 }
 
-// An int8 tensor: the row scales, then the values (see model_file.h). The
-// caller has checked that entry.byte_size bytes exist and sized `data`.
-void decode_int8(const uint8_t* source, const TableEntry& entry, std::vector<float>& data) {
+// The value decoders work a row at a time in small functions that are not
+// inlined: in WASM a browser first runs code from a quick baseline compiler
+// and swaps in optimized code only between calls, so one call per row lets
+// the optimized code take over after the first rows of a large tensor.
+// Each returns the column of the first value it refuses, or `cols`.
+[[gnu::noinline]] size_t decode_row_f32(const uint8_t* source, size_t cols, float* out, size_t stride) {
+    for (size_t col = 0; col < cols; ++col) {
+        const uint32_t bits = load_u32(source + 4 * col);
+        if ((bits & 0x7F800000) == 0x7F800000) return col;
+        out[col * stride] = bits_float(bits);
+    }
+    return cols;
+}
+[[gnu::noinline]] size_t decode_row_f16(const uint8_t* source, size_t cols, float* out, size_t stride) {
+    for (size_t col = 0; col < cols; ++col) {
+        const uint16_t half = load_u16(source + 2 * col);
+        if ((half & 0x7C00) == 0x7C00) return col;
+        out[col * stride] = half_to_float(half);
+    }
+    return cols;
+}
+[[gnu::noinline]] size_t decode_row_i8(const uint8_t* source, float scale, size_t cols, float* out, size_t stride) {
+    for (size_t col = 0; col < cols; ++col) {
+        const auto q = static_cast<int8_t>(source[col]);
+        if (q == -128) return col;
+        out[col * stride] = static_cast<float>(q) * scale;
+    }
+    return cols;
+}
+
+}  // namespace
+
+void decode_tensor_values(const uint8_t* bytes, const TensorLayout& entry, float* out, bool column_major) {
     const std::string tensor = "model file tensor " + in_quotes(entry.name);
-    const uint8_t* values = source + 4 * static_cast<size_t>(entry.rows);
-    const size_t cols = entry.cols;
-    for (size_t row = 0; row < entry.rows; ++row) {
-        const float scale = bits_float(load_u32(source + 4 * row));
-        if (!(scale >= 0.0f && scale <= kMaxInt8Scale)) {  // also refuses NaN
-            throw ModelFileError(tensor + " has int8 scale " + std::to_string(scale) + " for row " +
-                                 std::to_string(row) + "; scales are finite, at least 0 and at most " +
-                                 std::to_string(kMaxInt8Scale) + "; " + kDamaged);
-        }
-        for (size_t col = 0; col < cols; ++col) {
-            const auto q = static_cast<int8_t>(values[row * cols + col]);
-            if (q == -128) {
-                throw ModelFileError(tensor + " holds int8 value -128 at row " + std::to_string(row) + ", column " +
-                                     std::to_string(col) + "; values are -127 to 127; " + kDamaged);
+    const size_t rows = entry.rows, cols = entry.cols;
+    const uint8_t* source = bytes + entry.offset;
+    const uint8_t* int8_values = source + 4 * rows;  // int8: the row scales come first
+    for (size_t row = 0; row < rows; ++row) {
+        float* destination = column_major ? out + row : out + row * cols;
+        const size_t stride = column_major ? rows : 1;
+        size_t bad = cols;
+        switch (entry.dtype) {
+            case TensorDtype::kInt8: {
+                const float scale = bits_float(load_u32(source + 4 * row));
+                if (!(scale >= 0.0f && scale <= kMaxInt8Scale)) {  // also refuses NaN
+                    throw ModelFileError(tensor + " has int8 scale " + std::to_string(scale) + " for row " +
+                                         std::to_string(row) + "; scales are finite, at least 0 and at most " +
+                                         std::to_string(kMaxInt8Scale) + "; " + kDamaged);
+                }
+                bad = decode_row_i8(int8_values + row * cols, scale, cols, destination, stride);
+                if (bad < cols) {
+                    throw ModelFileError(tensor + " holds int8 value -128 at row " + std::to_string(row) + ", column " +
+                                         std::to_string(bad) + "; values are -127 to 127; " + kDamaged);
+                }
+                break;
             }
-            data[row * cols + col] = static_cast<float>(q) * scale;
+            case TensorDtype::kFloat16: bad = decode_row_f16(source + 2 * row * cols, cols, destination, stride); break;
+            case TensorDtype::kFloat32: bad = decode_row_f32(source + 4 * row * cols, cols, destination, stride); break;
+        }
+        if (bad < cols) {
+            const bool nan = entry.dtype == TensorDtype::kFloat16
+                                 ? (load_u16(source + 2 * (row * cols + bad)) & 0x03FF) != 0
+                                 : (load_u32(source + 4 * (row * cols + bad)) & 0x007FFFFF) != 0;
+            throw ModelFileError(tensor + " holds " + (nan ? "NaN" : "infinity") + " at row " + std::to_string(row) +
+                                 ", column " + std::to_string(bad) + "; the model is unusable (training may have diverged)");
         }
     }
 }
+
+namespace {
 
 LoadedTensor decode_tensor(const uint8_t* bytes, const TableEntry& entry) {
     const uint64_t count = static_cast<uint64_t>(entry.rows) * entry.cols;
@@ -448,31 +488,7 @@ LoadedTensor decode_tensor(const uint8_t* bytes, const TableEntry& entry) {
         throw ModelFileError("model file tensor " + in_quotes(entry.name) + " is too large for this build to load");
     }
     tensor.data.resize(static_cast<size_t>(count));
-    const uint8_t* source = bytes + entry.offset;
-    if (entry.dtype == TensorDtype::kInt8) {
-        decode_int8(source, entry, tensor.data);
-        return tensor;
-    }
-    for (size_t i = 0; i < tensor.data.size(); ++i) {
-        bool finite;
-        if (entry.dtype == TensorDtype::kFloat16) {
-            const uint16_t half = load_u16(source + 2 * i);
-            finite = (half & 0x7C00) != 0x7C00;
-            tensor.data[i] = half_to_float(half);
-        } else {
-            const uint32_t bits = load_u32(source + 4 * i);
-            finite = (bits & 0x7F800000) != 0x7F800000;
-            tensor.data[i] = bits_float(bits);
-        }
-        if (!finite) {
-            const size_t row = i / entry.cols;
-            const size_t col = i % entry.cols;
-            throw ModelFileError("model file tensor " + in_quotes(entry.name) + " holds " +
-                                 (std::isnan(tensor.data[i]) ? "NaN" : "infinity") + " at row " +
-                                 std::to_string(row) + ", column " + std::to_string(col) +
-                                 "; the model is unusable (training may have diverged)");
-        }
-    }
+    decode_tensor_values(bytes, entry, tensor.data.data(), /*column_major=*/false);
     return tensor;
 }
 
@@ -697,17 +713,17 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
     return out;
 }
 
-ModelFileContents decode_model_file(const uint8_t* bytes, size_t size) {
+ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size) {
     Reader reader(bytes, size);
     const uint32_t version = check_magic_and_version(reader, bytes, size);
 
-    ModelFileContents contents;
-    contents.header = read_header(reader);
+    ModelFileLayout layout;
+    layout.header = read_header(reader);
 
     const uint32_t table_count = reader.u32("the tensor count");
     const uint64_t table_minimum = static_cast<uint64_t>(table_count) * kTableEntryFixedSize + kChecksumSize;
     reader.require(table_minimum, "the tensor table (" + std::to_string(table_count) + " entries)");
-    std::vector<TableEntry> entries;
+    std::vector<TableEntry>& entries = layout.tensors;
     entries.reserve(table_count);
     std::unordered_set<std::string> seen;
     for (uint32_t i = 0; i < table_count; ++i) entries.push_back(read_table_entry(reader, version, i, seen));
@@ -723,9 +739,15 @@ ModelFileContents decode_model_file(const uint8_t* bytes, size_t size) {
                              " but the file records 0x" + to_hex64(recorded_checksum) + "; " + kDamaged);
     }
     check_padding(bytes, entries, data_start);
+    return layout;
+}
 
-    contents.tensors.reserve(entries.size());
-    for (const TableEntry& entry : entries) contents.tensors.push_back(decode_tensor(bytes, entry));
+ModelFileContents decode_model_file(const uint8_t* bytes, size_t size) {
+    ModelFileLayout layout = read_model_layout(bytes, size);
+    ModelFileContents contents;
+    contents.header = std::move(layout.header);
+    contents.tensors.reserve(layout.tensors.size());
+    for (const TableEntry& entry : layout.tensors) contents.tensors.push_back(decode_tensor(bytes, entry));
     return contents;
 }
 
@@ -756,7 +778,7 @@ void write_model_file(const std::string& path, const nlohmann::json& header, con
     }
 }
 
-ModelFileContents read_model_file(const std::string& path) {
+std::vector<uint8_t> read_file_bytes(const std::string& path) {
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (file == nullptr) throw IoError("cannot open model file " + path + ": " + std::strerror(errno));
     // Read to end of file rather than trusting a size from ftell/stat, which
@@ -775,6 +797,11 @@ ModelFileContents read_model_file(const std::string& path) {
     const int error = std::ferror(file) ? (errno ? errno : EIO) : 0;
     std::fclose(file);
     if (error != 0) throw IoError("cannot read model file " + path + ": " + std::strerror(error));
+    return bytes;
+}
+
+ModelFileContents read_model_file(const std::string& path) {
+    const std::vector<uint8_t> bytes = read_file_bytes(path);
     try {
         return decode_model_file(bytes.data(), bytes.size());
     } catch (const ModelFileError& problem) {

@@ -76,6 +76,30 @@ struct ModelFileContents {
     std::vector<LoadedTensor> tensors;  // in file order
 };
 
+// decode_model_file in two halves, for a loader that decodes the values
+// straight into its own storage (one pass over the data, no intermediate
+// copy: the model loader does this, which matters most in WASM).
+struct TensorLayout {
+    std::string name;
+    TensorDtype dtype = TensorDtype::kFloat32;
+    uint32_t rows = 0;
+    uint32_t cols = 0;
+    uint64_t offset = 0;     // from the start of the file
+    uint64_t byte_size = 0;
+};
+struct ModelFileLayout {
+    nlohmann::json header;
+    std::vector<TensorLayout> tensors;  // in file order
+};
+// Every check of decode_model_file but those of the values themselves.
+// Throws ModelFileError. `bytes` must outlive the decode_tensor_values calls.
+ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size);
+// Decodes one tensor of a file read_model_layout accepted into `out`
+// (rows * cols floats), row-major, or column-major (Eigen's default order)
+// when `column_major`. Throws ModelFileError for a value the format does not
+// allow (NaN, infinity, int8 -128, a bad int8 scale), naming it.
+void decode_tensor_values(const uint8_t* bytes, const TensorLayout& tensor, float* out, bool column_major);
+
 // Throws std::invalid_argument for caller mistakes (a header that is not an
 // object, bad or duplicate names, negative shapes) and ModelFileError for
 // values the file cannot hold (NaN, infinity, beyond the float16 range).
@@ -87,6 +111,8 @@ ModelFileContents decode_model_file(const uint8_t* bytes, size_t size);
 void write_model_file(const std::string& path, const nlohmann::json& header, const std::vector<TensorToWrite>& tensors);
 // Throws IoError if the file cannot be read, ModelFileError if it is invalid.
 ModelFileContents read_model_file(const std::string& path);
+// The bytes of a file. Throws IoError naming the path.
+std::vector<uint8_t> read_file_bytes(const std::string& path);
 
 // IEEE 754 half precision conversions (round to nearest even).
 uint16_t float_to_half(float value);
