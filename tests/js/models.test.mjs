@@ -22,7 +22,8 @@ const shipped = {
       'the weather is nice today .': "il fait beau aujourd'hui ." },
   },
   'en-fr-fixed': {
-    attention: 'none', sample: 'en-fr-dev.tsv', floor: 0, measured: 0, examples: {},
+    attention: 'none', sample: 'en-fr-dev.tsv', floor: 35, measured: 38.22,
+    examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .' },
   },
   'en-zh': {
     attention: 'additive', sample: 'en-zh-dev.tsv', floor: 35, measured: 36.77,
@@ -73,3 +74,22 @@ for (const [name, expected] of Object.entries(shipped)) {
     });
   }
 }
+
+// The point of attention, as recorded by `npm run compare` in the two en-fr
+// models: the attention model beats its fixed-context twin in every
+// source-length bucket, and by at least 10 BLEU on sentences of 12+ words.
+test('en-fr beats en-fr-fixed in every length bucket, by 10+ BLEU on 12+ words (recorded evaluations)', {
+  skip: ['en-fr', 'en-fr-fixed'].every((n) => existsSync(join(root, 'models', `${n}.s2s`))) ? false : 'a model is missing',
+}, () => {
+  const buckets = (name) => {
+    const info = JSON.parse(run(['info', '--model', join(root, 'models', `${name}.s2s`), '--json']));
+    return Object.fromEntries(info.provenance.evaluations['dev-beam4'].by_length.map((b) => [b.bucket, b.bleu]));
+  };
+  const attention = buckets('en-fr');
+  const fixed = buckets('en-fr-fixed');
+  assert.deepEqual(Object.keys(attention), ['1-4', '5-7', '8-11', '12+']);
+  for (const bucket of Object.keys(attention)) {
+    assert.ok(attention[bucket] > fixed[bucket], `${bucket} words: attention ${attention[bucket]}, fixed ${fixed[bucket]}`);
+  }
+  assert.ok(attention['12+'] - fixed['12+'] >= 10, `12+ words: attention ${attention['12+']}, fixed ${fixed['12+']}`);
+});
