@@ -1,4 +1,4 @@
-// `npm run bench`: one run, every figure of issue 6 side by side.
+// `npm run bench`: one run, every performance figure side by side.
 //
 //   node bench/run.mjs            (npm run bench builds what is missing first)
 //   S2S_BENCH_SECONDS=0.5         shortest timed run per cell (default 1)
@@ -354,7 +354,7 @@ function report(r) {
   }
   lines.push('');
 
-  lines.push('## Issue 6 targets', '');
+  lines.push('## Targets', '');
   lines.push('| target | measured | met? |', '|---|---|---|');
   for (const target of r.targets) lines.push(`| ${target.target} | ${target.measured} | ${target.met ? 'yes' : '**no**'} |`);
   lines.push('');
