@@ -36,7 +36,7 @@ case "$name" in
                args=("${zh_split[@]}" --target-language zh --init-encoder models/en-fr.s2s
                      --max-source-vocab 6000 --max-target-vocab 4000
                      --embedding 64 --hidden 128 --decoder-hidden 256 --attention-size 128 --output-hidden 128
-                     --steps 20000 --batch-size 64 --learning-rate 0.002 --warmup 400 --dropout 0.3 --label-smoothing 0.1
+                     --steps 40000 --batch-size 64 --learning-rate 0.002 --warmup 400 --dropout 0.3 --label-smoothing 0.1
                      --threads 2 --seed 1 --eval-every 2000 --eval-sentences 500 --checkpoint-every 1000
                      --attention additive) ;;
   *) echo "unknown model '$name': use en-fr, en-fr-fixed or en-zh" >&2; exit 2 ;;

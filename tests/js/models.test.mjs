@@ -26,7 +26,7 @@ const shipped = {
     examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .' },
   },
   'en-zh': {
-    attention: 'additive', sample: 'en-zh-dev.tsv', floor: 35, measured: 36.77,
+    attention: 'additive', sample: 'en-zh-dev.tsv', floor: 36, measured: 38.95,
     examples: { "i'm home .": '我 在 家 里 。', 'the weather is nice today .': '今 天 天 气 很 好 。' },
   },
 };
