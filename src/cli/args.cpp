@@ -67,6 +67,12 @@ long Args::integer(const std::string& flag, long fallback, long min_value, long 
     return value;
 }
 
+int Args::int8_levels(bool int8, int fallback) const {
+    if (!has("int8-bits")) return fallback;
+    if (!int8) throw UsageError("--int8-bits goes with --dtype i8");
+    return (1 << (integer("int8-bits", 8, 2, 8) - 1)) - 1;
+}
+
 double Args::real(const std::string& flag, double fallback, double min_value, double max_value) const {
     auto it = values_.find(flag);
     if (it == values_.end()) return fallback;

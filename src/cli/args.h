@@ -22,6 +22,9 @@ public:
     long integer(const std::string& flag, long fallback, long min_value, long max_value) const;
     double real(const std::string& flag, double fallback, double min_value, double max_value) const;
     const std::vector<std::string>& positional() const { return positional_; }
+    // --int8-bits B (2 to 8; only with --dtype i8) as quantization levels,
+    // 2^(B-1) - 1, or `fallback` when it is not given.
+    int int8_levels(bool int8, int fallback) const;
 
 private:
     std::string command_;

@@ -11,7 +11,7 @@
 namespace s2s::cli {
 
 namespace {
-constexpr const char* kHelp = R"(usage: seq2seq convert --model PATH --dtype f32|f16|i8 --output PATH
+constexpr const char* kHelp = R"(usage: seq2seq convert --model PATH --dtype f32|f16|i8 [--int8-bits B] --output PATH
 
 Writes a copy of a model with its weights stored in another format; the
 architecture, vocabularies, tokenizers and provenance are kept (the
@@ -22,6 +22,10 @@ provenance gains a "conversions" entry).
                   i8:  int8 with one float32 scale per matrix row (1 byte
                        per weight; biases stay float16). Such files have
                        format version 2, which releases before int8 refuse.
+  --int8-bits B   with i8: quantize to B bits (2 to 8), values -(2^(B-1)-1)
+                  to 2^(B-1)-1 in the same int8 format; fewer levels
+                  compress better (gzip stores 7-bit values in about 7
+                  bits). Default: the input's, if it is int8, else 8.
   --output PATH   where to write it (atomically; may be the input itself)
 The BLEU recorded in the provenance was measured with the original weights;
 `seq2seq eval --model OUT --data TSV --record KEY` measures the new ones.
@@ -30,7 +34,7 @@ Converting to a wider dtype does not bring back what a narrower one lost.
 }  // namespace
 
 int run_convert(const std::vector<std::string>& argv) {
-    const Args args("convert", argv, {"model", "dtype", "output"}, {"help"});
+    const Args args("convert", argv, {"model", "dtype", "output", "int8-bits"}, {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -42,10 +46,16 @@ int run_convert(const std::vector<std::string>& argv) {
 
     Model model = load_model(input);
     const TensorDtype from = model.stored_dtype;
+    const bool to_int8 = dtype == TensorDtype::kInt8;
+    const int from_levels = model.int8_levels;
+    model.int8_levels = args.int8_levels(to_int8, from == TensorDtype::kInt8 ? from_levels : kMaxInt8Levels);
     if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
     nlohmann::json& conversions = model.provenance["conversions"];
     if (!conversions.is_array()) conversions = nlohmann::json::array();
-    conversions.push_back({{"from", dtype_short_name(from)}, {"to", dtype_short_name(dtype)}});
+    nlohmann::json conversion = {{"from", dtype_short_name(from)}, {"to", dtype_short_name(dtype)}};
+    if (from == TensorDtype::kInt8) conversion["from_int8_levels"] = from_levels;
+    if (to_int8) conversion["to_int8_levels"] = model.int8_levels;
+    conversions.push_back(conversion);
     const auto before = std::filesystem::file_size(input);
     save_model(model, output, dtype);
     std::fprintf(stderr, "wrote %s: weights as %s, %ju bytes (%s: %s, %ju bytes)\n", output.c_str(),

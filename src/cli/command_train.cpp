@@ -68,6 +68,7 @@ output:
   --output PATH           the model file to write at the end
   --name NAME             the model's name in its provenance (default: output file stem)
   --dtype f32|f16|i8      tensor storage in the output file (default f32; see `seq2seq convert`)
+  --int8-bits B           with i8: quantization bits, 2 to 8 (default 8; see `seq2seq convert`)
 )";
 
 // Every data and vocabulary flag, parsed once (defaults live here only).
@@ -199,7 +200,7 @@ int run_train(const std::vector<std::string>& argv) {
                      "exclude-sources", "min-frequency", "max-source-vocab", "max-target-vocab", "attention", "embedding", "hidden",
                      "decoder-hidden", "attention-size", "init-encoder", "output-hidden", "steps", "batch-size", "learning-rate",
                      "warmup", "dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
-                     "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "output", "name", "dtype"},
+                     "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "output", "name", "dtype", "int8-bits"},
                     {"resume", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -223,6 +224,7 @@ int run_train(const std::vector<std::string>& argv) {
     const std::string dtype_name = args.string("dtype", "f32");
     TensorDtype dtype = TensorDtype::kFloat32;
     if (!parse_dtype(dtype_name, dtype)) throw UsageError("--dtype must be f32, f16 or i8");
+    const int int8_levels = args.int8_levels(dtype == TensorDtype::kInt8, kMaxInt8Levels);
 
     Model model;
     model.source_tokenizer = {TokenizerKind::kWords, "en"};
@@ -395,6 +397,7 @@ int run_train(const std::vector<std::string>& argv) {
     const Evaluation final_evaluation = evaluate_model(model, data.dev, DecodeOptions{}, options.threads);
     record_provenance(true);
     model.provenance["dev_bleu"] = to_json(final_evaluation.report);
+    model.int8_levels = int8_levels;
     save_model(model, output, dtype);
     std::fprintf(stderr, "development BLEU %.2f; wrote %s (%s of training)\n", final_evaluation.report.overall.bleu,
                  output.c_str(), format_duration(model.provenance["training"]["wall_seconds"].get<double>()).c_str());

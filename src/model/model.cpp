@@ -53,21 +53,29 @@ std::vector<TensorToWrite> tensors_to_write(const Model& model, TensorDtype dtyp
         // scale per value, so vectors are stored as float16 instead.
         const TensorDtype stored = dtype == TensorDtype::kInt8 && storage[i].cols() == 1 ? TensorDtype::kFloat16 : dtype;
         tensors.push_back({names[i], static_cast<int>(storage[i].rows()), static_cast<int>(storage[i].cols()),
-                           storage[i].data(), stored});
+                           storage[i].data(), stored, model.int8_levels});
     }
     return tensors;
+}
+
+// The header of a file stored as `dtype`: an int8 file also records its
+// quantization levels.
+nlohmann::json file_header(const Model& model, TensorDtype dtype) {
+    nlohmann::json header = model_header(model);
+    if (dtype == TensorDtype::kInt8) header["int8_levels"] = model.int8_levels;
+    return header;
 }
 
 }  // namespace
 
 std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype) {
     std::vector<RowMajorMatrix> storage;
-    return encode_model_file(model_header(model), tensors_to_write(model, dtype, storage));
+    return encode_model_file(file_header(model, dtype), tensors_to_write(model, dtype, storage));
 }
 
 void save_model(const Model& model, const std::string& path, TensorDtype dtype) {
     std::vector<RowMajorMatrix> storage;
-    write_model_file(path, model_header(model), tensors_to_write(model, dtype, storage));
+    write_model_file(path, file_header(model, dtype), tensors_to_write(model, dtype, storage));
 }
 
 namespace {
@@ -92,6 +100,13 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes) {
                              " and " + std::to_string(model.config.target_vocab_size) + "; the file is corrupted");
     }
     if (auto it = header.find("provenance"); it != header.end()) model.provenance = *it;
+    if (auto it = header.find("int8_levels"); it != header.end()) {
+        if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > kMaxInt8Levels) {
+            throw ModelFileError(
+                "model header 'int8_levels' must be an integer from 1 to 127; the file is damaged, download or copy it again");
+        }
+        model.int8_levels = static_cast<int>(it->get<long long>());
+    }
 
     // Check every shape against the table before allocating anything, so
     // a header with huge sizes cannot ask for more memory than the file's

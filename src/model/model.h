@@ -29,7 +29,13 @@ struct Model {
     // if any was), so that a rewrite (`seq2seq eval --record`) keeps the
     // file's size and values.
     TensorDtype stored_dtype = TensorDtype::kFloat32;
+    // int8 quantization levels (model_file.h): 127 for 8 bits, 63 for 7.
+    // Read from an int8 file's header, so a rewrite keeps the file's values.
+    int int8_levels = kMaxInt8Levels;
 };
+
+// Levels of a quantization to `bits` bits (2..8): 2^(bits-1) - 1.
+inline int int8_levels_for_bits(int bits) { return (1 << (bits - 1)) - 1; }
 
 // The JSON header written into the model file.
 nlohmann::json model_header(const Model& model);

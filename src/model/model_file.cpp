@@ -74,17 +74,18 @@ bool tensor_byte_size(TensorDtype dtype, uint64_t rows, uint64_t cols, uint64_t&
     return true;
 }
 
-// Symmetric per-row quantization: scale = max |x| / 127, q = round(x / scale).
-// A row of zeros has scale 0.
-float int8_row_scale(const float* row, size_t cols) {
+// Symmetric per-row quantization to L levels each side (L = 127 for 8
+// bits): scale = max |x| / L, q = round(x / scale). A row of zeros has
+// scale 0.
+float int8_row_scale(const float* row, size_t cols, int levels) {
     float largest = 0.0f;
     for (size_t c = 0; c < cols; ++c) largest = std::max(largest, std::abs(row[c]));
-    return std::min(static_cast<float>(static_cast<double>(largest) / 127.0), kMaxInt8Scale);
+    return std::min(static_cast<float>(static_cast<double>(largest) / levels), kMaxInt8Scale);
 }
-int8_t quantize_int8(float value, float scale) {
+int8_t quantize_int8(float value, float scale, int levels) {
     if (scale == 0.0f) return 0;
     const double q = std::round(static_cast<double>(value) / static_cast<double>(scale));
-    return static_cast<int8_t>(std::clamp(q, -127.0, 127.0));
+    return static_cast<int8_t>(std::clamp(q, -static_cast<double>(levels), static_cast<double>(levels)));
 }
 
 // Explicit byte order: the same file must load on every host, and the WASM
@@ -511,6 +512,9 @@ void check_tensor_to_write(const TensorToWrite& tensor, std::unordered_set<std::
     if (!is_known_dtype(static_cast<uint32_t>(tensor.dtype))) {
         throw std::invalid_argument("tensor " + in_quotes(tensor.name) + " has an unknown dtype");
     }
+    if (tensor.int8_levels < 1 || tensor.int8_levels > kMaxInt8Levels) {
+        throw std::invalid_argument("tensor " + in_quotes(tensor.name) + " has int8 levels outside 1..127");
+    }
     const uint64_t count64 = static_cast<uint64_t>(tensor.rows) * static_cast<uint64_t>(tensor.cols);
     uint64_t bytes = 0;
     if (count64 > std::numeric_limits<size_t>::max() / sizeof(float) ||
@@ -688,11 +692,11 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
             const auto cols = static_cast<size_t>(tensor.cols);
             std::vector<float> scales(static_cast<size_t>(tensor.rows));
             for (size_t row = 0; row < scales.size(); ++row) {
-                scales[row] = int8_row_scale(tensor.data + row * cols, cols);
+                scales[row] = int8_row_scale(tensor.data + row * cols, cols, tensor.int8_levels);
                 writer.u32(float_bits(scales[row]));
             }
             for (size_t i = 0; i < count; ++i) {
-                const int8_t q = quantize_int8(tensor.data[i], scales[i / cols]);
+                const int8_t q = quantize_int8(tensor.data[i], scales[i / cols], tensor.int8_levels);
                 const auto byte = static_cast<uint8_t>(q);
                 writer.bytes(&byte, 1);
             }

@@ -47,6 +47,9 @@ inline constexpr uint32_t kModelFormatVersion = 2;
 inline constexpr uint32_t kOldestModelFormatVersion = 1;
 inline constexpr size_t kTensorAlignment = 64;
 
+// The widest int8 quantization: values -127..127 (-128 is never written).
+inline constexpr int kMaxInt8Levels = 127;
+
 enum class TensorDtype : uint32_t { kFloat32 = 0, kFloat16 = 1, kInt8 = 2 };
 
 // "f32", "f16", "i8" (the CLI's names) and back; parse returns false for
@@ -61,6 +64,10 @@ struct TensorToWrite {
     int cols = 0;
     const float* data = nullptr;
     TensorDtype dtype = TensorDtype::kFloat32;  // float16 rounds to nearest even; int8 see above
+    // int8 only: values are quantized to -int8_levels..int8_levels, with
+    // scale = max |row| / int8_levels (127: 8 bits; 63: 7 bits, which gzip
+    // then stores in about 7 bits a value).
+    int int8_levels = kMaxInt8Levels;
 };
 
 struct LoadedTensor {

@@ -120,6 +120,52 @@ TEST_CASE("int8 storage: matrices quantized per row, biases float16, and the mod
     }
 }
 
+TEST_CASE("int8 with fewer levels: values stay within them, the header records them, a rewrite keeps them") {
+    Model model = tiny_model(AttentionKind::kAdditive);
+    model.int8_levels = int8_levels_for_bits(7);
+    REQUIRE(model.int8_levels == 63);
+    const auto bytes = serialize_model(model, TensorDtype::kInt8);
+    const ModelFileContents contents = decode_model_file(bytes.data(), bytes.size());
+    CHECK(contents.header.at("int8_levels") == 63);
+    const Model loaded = model_from_bytes(bytes.data(), bytes.size());
+    CHECK(loaded.int8_levels == 63);
+    // Every stored value is within -63..63 (the file's int8 bytes follow
+    // each tensor's row scales).
+    const ModelFileLayout layout = read_model_layout(bytes.data(), bytes.size());
+    int largest = 0;
+    for (const TensorLayout& t : layout.tensors) {
+        if (t.dtype != TensorDtype::kInt8) continue;
+        const auto* q = reinterpret_cast<const int8_t*>(bytes.data() + t.offset + 4 * t.rows);
+        for (uint64_t i = 0; i < uint64_t(t.rows) * t.cols; ++i) largest = std::max(largest, std::abs(int(q[i])));
+    }
+    CHECK(largest == 63);
+    // Within half a 63-level step of each row.
+    std::vector<const Matrix*> tensors;
+    model.params.for_each_tensor([&](const std::string&, const Matrix& m) { tensors.push_back(&m); });
+    size_t i = 0;
+    loaded.params.for_each_tensor([&](const std::string& name, const Matrix& m) {
+        const Matrix& original = *tensors[i++];
+        if (m.size() == 0 || m.cols() == 1) return;
+        INFO(name);
+        for (Eigen::Index r = 0; r < m.rows(); ++r) {
+            const float step = original.row(r).cwiseAbs().maxCoeff() / 63.0f;
+            CHECK((m.row(r) - original.row(r)).cwiseAbs().maxCoeff() <= 0.51f * step);
+        }
+    });
+    CHECK(serialize_model(loaded, TensorDtype::kInt8) == bytes);
+    // Only int8 files record levels.
+    const auto f16 = serialize_model(loaded, TensorDtype::kFloat16);
+    CHECK(decode_model_file(f16.data(), f16.size()).header.count("int8_levels") == 0);
+    // A damaged value is refused, naming the field.
+    for (const nlohmann::json& bad : {nlohmann::json(0), nlohmann::json(128), nlohmann::json("63"), nlohmann::json(6.5)}) {
+        nlohmann::json header = model_header(model);
+        header["int8_levels"] = bad;
+        const auto damaged = encode_model_file(header, {});
+        CHECK_THROWS_WITH_AS(model_from_bytes(damaged.data(), damaged.size()),
+                             doctest::Contains("int8_levels"), ModelFileError);
+    }
+}
+
 TEST_CASE("the loader refuses headers and tensors that do not fit together, naming the problem") {
     const Model model = tiny_model(AttentionKind::kAdditive);
     auto refused = [](const std::vector<uint8_t>& bytes) -> std::string {

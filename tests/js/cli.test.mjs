@@ -288,3 +288,32 @@ test('bench reports words per second', () => {
   assert.ok(result.words_per_second > 0);
   assert.ok(result.gemm_gflops_one_thread > 0);
 });
+
+test('convert: int8 with --int8-bits, recorded in the header and kept by a rewrite; bad flags are named', () => {
+  const readHeader = (path) => {
+    const bytes = readFileSync(path);
+    return JSON.parse(bytes.subarray(16, 16 + bytes.readUInt32LE(12)).toString('utf8'));
+  };
+  const seven = join(work, 'seven.s2s');
+  let r = run(['convert', '--model', model, '--dtype', 'i8', '--int8-bits', '7', '--output', seven]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(readHeader(seven).int8_levels, 63);
+  assert.deepEqual(readHeader(seven).provenance.conversions.at(-1), { from: 'f32', to: 'i8', to_int8_levels: 63 });
+  // Without --int8-bits an int8 input keeps its levels.
+  const again = join(work, 'seven-again.s2s');
+  r = run(['convert', '--model', seven, '--dtype', 'i8', '--output', again]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(readHeader(again).int8_levels, 63);
+  const a = JSON.parse(run(['translate', '--model', seven, '--json'], 'I eat bread.\n').out);
+  const b = JSON.parse(run(['translate', '--model', again, '--json'], 'I eat bread.\n').out);
+  assert.deepEqual(b.targetTokens, a.targetTokens);
+  for (const [flags, message] of [
+    [['--dtype', 'f16', '--int8-bits', '7'], /--int8-bits goes with --dtype i8/],
+    [['--dtype', 'i8', '--int8-bits', '9'], /--int8-bits must be a whole number from 2 to 8/],
+  ]) {
+    r = run(['convert', '--model', model, ...flags, '--output', join(work, 'bad.s2s')]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, message);
+    assert.ok(!existsSync(join(work, 'bad.s2s')));
+  }
+});
