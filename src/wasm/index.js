@@ -151,11 +151,12 @@ async function readPath(path, what, notFound) {
 // ---------------------------------------------------------------------------
 // Models.
 
-// Frees the C++ side of models that were never disposed. A safety net only:
-// garbage collection may come late or never, so dispose() is still the way.
-const forgottenModels = new FinalizationRegistry((session) => {
+// Frees the C++ side (an Embind Session or TrainingRun) of models and
+// trainers that were never disposed. A safety net only: garbage collection
+// may come late or never, so dispose() is still the way.
+const forgotten = new FinalizationRegistry((handle) => {
   try {
-    session.delete();
+    handle.delete();
   } catch {
     // already freed, or the runtime is gone: nothing left to free
   }
@@ -184,7 +185,7 @@ class Model {
       session.delete();
       throw error;
     }
-    forgottenModels.register(this, session, this);
+    forgotten.register(this, session, this);
   }
 
   /** What the model is: its name, architecture and provenance (see index.d.ts). */
@@ -222,7 +223,7 @@ class Model {
   /** Frees the model's memory. Calling it again does nothing; any other call afterwards throws. */
   dispose() {
     if (this.#session === null) return;
-    forgottenModels.unregister(this);
+    forgotten.unregister(this);
     const session = this.#session;
     this.#session = null;
     session.delete();
@@ -435,15 +436,6 @@ function checkTrainerOptions(options, context, extra = []) {
   return core;
 }
 
-/** Frees training runs that were never disposed (a safety net, as for models). */
-const forgottenTrainers = new FinalizationRegistry((run) => {
-  try {
-    run.delete();
-  } catch {
-    // already freed
-  }
-});
-
 class Trainer {
   #run;  // the Embind TrainingRun; null once disposed
   #info;
@@ -462,7 +454,7 @@ class Trainer {
     }
     this.#run = run;
     this.#info = deepFreeze(unwrap(run.info(), 'trainer.info: '));
-    forgottenTrainers.register(this, run, this);
+    forgotten.register(this, run, this);
   }
 
   /** The run's options (defaults filled in), architecture, vocabularies and data sizes. */
@@ -521,7 +513,7 @@ class Trainer {
   /** Frees the run's memory. Calling it again does nothing; any other call afterwards throws. */
   dispose() {
     if (this.#run === null) return;
-    forgottenTrainers.unregister(this);
+    forgotten.unregister(this);
     const run = this.#run;
     this.#run = null;
     run.delete();
