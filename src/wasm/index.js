@@ -36,26 +36,37 @@ const OPTION_NAMES = ['beamSize', 'maxLength', 'alternatives', 'prefix'];
 const isNode = typeof process === 'object' && process.versions?.node != null && typeof window === 'undefined';
 
 // ---------------------------------------------------------------------------
-// The WebAssembly runtime: one instance, created on first use and shared by
-// every model.
+// The WebAssembly runtimes: each one instance, created on first use and
+// shared by every model (s2s-core) or every trainer (s2s-train).
 
-let corePromise;
-
-function getCore() {
-  corePromise ??= instantiateCore().catch((cause) => {
-    corePromise = undefined;  // let a later call try again
-    throw new Error(`seq2seq-attention: could not start the WebAssembly module (${describe(cause)}); ` +
-      'check that s2s-core.wasm sits next to index.js and that this runtime supports WebAssembly ' +
-      'exceptions and SIMD (Node 20, or a current browser)', { cause });
-  });
-  return corePromise;
+// Returns a function that starts a module on its first call and returns the
+// same promise after that. `loadFactory` resolves to the module's Emscripten
+// factory, `wasmFile` names its .wasm file (next to this one), and `what`
+// says in a failure's message which module it is and what to check; after
+// a failure, the next call tries again.
+function lazyModule(loadFactory, wasmFile, what) {
+  let promise;
+  return () => {
+    promise ??= instantiate(loadFactory, wasmFile).catch((cause) => {
+      promise = undefined;  // let a later call try again
+      throw new Error(`seq2seq-attention: could not start the ${what.name} (${describe(cause)}); ${what.check}`, { cause });
+    });
+    return promise;
+  };
 }
 
-async function instantiateCore() {
-  const wasmUrl = new URL('./s2s-core.wasm', import.meta.url);
-  if (isNode) return createS2sCore({ wasmBinary: await readNodeFile(wasmUrl) });
-  return createS2sCore({ locateFile: (file) => new URL(file, import.meta.url).href });
+async function instantiate(loadFactory, wasmFile) {
+  const createModule = await loadFactory();
+  const wasmUrl = new URL(`./${wasmFile}`, import.meta.url);
+  if (isNode) return createModule({ wasmBinary: await readNodeFile(wasmUrl) });
+  return createModule({ locateFile: (file) => new URL(file, import.meta.url).href });
 }
+
+const getCore = lazyModule(async () => createS2sCore, 's2s-core.wasm', {
+  name: 'WebAssembly module',
+  check: 'check that s2s-core.wasm sits next to index.js and that this runtime supports WebAssembly ' +
+    'exceptions and SIMD (Node 20, or a current browser)',
+});
 
 // node:fs is imported only in Node, and through a variable so that bundlers
 // targeting browsers leave it alone.
@@ -396,23 +407,10 @@ export async function memoryStats() {
 // is fetched only when something trains, so that translating stays a small
 // download.
 
-let trainCorePromise;
-
-function getTrainCore() {
-  trainCorePromise ??= instantiateTrainCore().catch((cause) => {
-    trainCorePromise = undefined;
-    throw new Error(`seq2seq-attention: could not start the training module (${describe(cause)}); ` +
-      'check that s2s-train.js and s2s-train.wasm sit next to index.js (build them with `npm run build:wasm`)', { cause });
-  });
-  return trainCorePromise;
-}
-
-async function instantiateTrainCore() {
-  const { default: createS2sTrain } = await import('./s2s-train.js');
-  const wasmUrl = new URL('./s2s-train.wasm', import.meta.url);
-  if (isNode) return createS2sTrain({ wasmBinary: await readNodeFile(wasmUrl) });
-  return createS2sTrain({ locateFile: (file) => new URL(file, import.meta.url).href });
-}
+const getTrainCore = lazyModule(async () => (await import('./s2s-train.js')).default, 's2s-train.wasm', {
+  name: 'training module',
+  check: 'check that s2s-train.js and s2s-train.wasm sit next to index.js (build them with `npm run build:wasm`)',
+});
 
 const TRAINER_OPTION_NAMES = ['task', 'pairs', 'characters', 'symbols', 'minLength', 'maxLength', 'trainSize', 'testSize',
   'attention', 'embedding', 'hidden', 'decoderHidden', 'attentionSize', 'outputHidden', 'batchSize', 'learningRate',
