@@ -2,7 +2,7 @@
 // buckets, minSeconds) runs one engine with the same protocol as Node
 // (bench/measure.mjs) and returns its figures. Engines: wasm (/dist/index.js),
 // tfjs-cpu and tfjs-wasm (bench/tfjs-model.mjs on the UMD bundles' global tf).
-import { measureAll } from './measure.mjs';
+import { measureAll, startWasmModel } from './measure.mjs';
 import { loadTfjsModel } from './tfjs-model.mjs';
 
 const MODEL_URL = '/models/en-fr.s2s';
@@ -16,21 +16,13 @@ window.benchEngine = async (engine, buckets, minSeconds) => {
   if (engine === 'wasm') {
     // The cold start, step by step (as in engine-node.mjs), plus the download.
     let t = performance.now();
-    const { loadModel, memoryStats } = await import('/dist/index.js');
-    await memoryStats();
+    const api = await import('/dist/index.js');
+    await api.memoryStats();
     result.startupMs = performance.now() - t;
     t = performance.now();
     const bytes = new Uint8Array(await (await fetch(MODEL_URL)).arrayBuffer());
     result.fetchMs = performance.now() - t;
-    t = performance.now();
-    const model = await loadModel(bytes);
-    result.modelParseMs = performance.now() - t;
-    t = performance.now();
-    model.translate(buckets[0].sentences[0]);
-    result.firstTranslationMs = performance.now() - t;
-    translate = (text, o) => model.translate(text, o);
-    heapBytes = async () => (await memoryStats()).heapBytes;
-    dispose = () => model.dispose();
+    ({ translate, heapBytes, dispose } = await startWasmModel(api, bytes, buckets[0].sentences[0], result));
   } else {
     const tf = window.tf;
     const backend = engine.slice(5);

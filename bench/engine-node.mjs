@@ -3,7 +3,7 @@
 // ENGINE: wasm (this project's dist/index.js), tfjs-cpu or tfjs-wasm (the
 // TF.js peer, bench/tfjs-model.mjs, on that backend). bench/run.mjs runs it.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { measureAll } from './measure.mjs';
+import { measureAll, startWasmModel } from './measure.mjs';
 
 const [engine, modelPath, sentencesPath, outPath, minSecondsArg] = process.argv.slice(2);
 const { buckets } = JSON.parse(readFileSync(sentencesPath, 'utf8'));
@@ -16,21 +16,13 @@ let heapBytes;
 let dispose;
 const loadStart = performance.now();
 if (engine === 'wasm') {
-  const { loadModel, memoryStats } = await import('../dist/index.js');
+  const api = await import('../dist/index.js');
   // The cold start, step by step: the runtime (compile and instantiate the
   // .wasm), the model (parse and convert the file), the first translation.
-  let t = performance.now();
-  await memoryStats();
+  const t = performance.now();
+  await api.memoryStats();
   result.startupMs = performance.now() - t;
-  t = performance.now();
-  const model = await loadModel(bytes);
-  result.modelParseMs = performance.now() - t;
-  t = performance.now();
-  model.translate(buckets[0].sentences[0]);
-  result.firstTranslationMs = performance.now() - t;
-  translate = (text, o) => model.translate(text, o);
-  heapBytes = async () => (await memoryStats()).heapBytes;
-  dispose = () => model.dispose();
+  ({ translate, heapBytes, dispose } = await startWasmModel(api, bytes, buckets[0].sentences[0], result));
 } else if (engine === 'tfjs-cpu' || engine === 'tfjs-wasm') {
   const tf = await import('@tensorflow/tfjs');
   await import('@tensorflow/tfjs-backend-wasm');

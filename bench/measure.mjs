@@ -6,6 +6,7 @@
 // included, <eos> excluded) per second, as `seq2seq bench` does.
 // `translate(text, { beamSize })` must return { sourceTokens, targetTokens }.
 // The first pass's target tokens are kept, to check the engines agree.
+// Also the steps of the WASM engine's cold start that Node and the page share.
 
 export function measureBucket(translate, sentences, beamSize, { minSeconds = 1, maxPasses = 1000 } = {}) {
   translate(sentences[0], { beamSize });  // warm-up
@@ -62,4 +63,25 @@ export function measureAll(translate, buckets, beams, options) {
     }
   }
   return cells;
+}
+
+/**
+ * The WASM engine's cold start after its runtime has started (each host
+ * times that, and any download, itself): the model (parse and convert the
+ * file) and the first translation, into `result.modelParseMs` and
+ * `result.firstTranslationMs`. `api` is dist/index.js's exports. Returns
+ * the engine: { translate, heapBytes, dispose }.
+ */
+export async function startWasmModel(api, bytes, firstSentence, result) {
+  let t = performance.now();
+  const model = await api.loadModel(bytes);
+  result.modelParseMs = performance.now() - t;
+  t = performance.now();
+  model.translate(firstSentence);
+  result.firstTranslationMs = performance.now() - t;
+  return {
+    translate: (text, o) => model.translate(text, o),
+    heapBytes: async () => (await api.memoryStats()).heapBytes,
+    dispose: () => model.dispose(),
+  };
 }

@@ -13,26 +13,18 @@
 //   { type: 'evaluation', evaluation }        every EVALUATE_EVERY steps
 //   { type: 'state', running, finished }
 //   { type: 'error', message }
+import { getApi } from './load-api.js';
+
 const CHUNK = 5;            // steps between checks for messages
 const PROBE_EVERY = 10;     // redraw the heatmap this often: alignment visibly emerges
 const EVALUATE_EVERY = 100; // held-out exact match by length
 
-let api = null;
 let trainer = null;
 let running = false;
 let probeText = '';
 let generation = 0;         // a 'create' invalidates loops of the previous run
 let currentSteps = 0;
 let rate = { steps: 0, since: 0, value: 0 };  // steps per second, over the last half second
-
-async function getApi() {
-  api ??= import('../dist/index.js').catch((cause) => {
-    api = null;
-    throw new Error(`could not load the trainer (dist/index.js): ${cause?.message ?? cause}. ` +
-      'Build it with `npm run build:wasm` (or `npm start`), and serve the repository root so that /web/ and /dist/ are siblings.');
-  });
-  return api;
-}
 
 const post = (message) => self.postMessage(message);
 const fail = (error) => post({ type: 'error', message: error?.message ?? String(error) });
@@ -90,7 +82,7 @@ async function handle(message) {
       trainer?.dispose();
       trainer = null;
       currentSteps = 0;
-      const { createTrainer } = await getApi();
+      const { createTrainer } = await getApi('trainer');
       trainer = await createTrainer(message.options);
       probeText = message.probe ?? '';
       post({ type: 'created', info: trainer.info, probes: trainer.probes(8) });

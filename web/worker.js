@@ -9,24 +9,16 @@
 // package's dist/index.js (so /models/NAME.s2s when the repository root is
 // served); every request names its model, so one worker serves the page and
 // any number of embedded demos.
-const models = new Map(); // name -> Promise<Model>
-let api = null;
+import { getApi } from './load-api.js';
 
-async function getApi() {
-  api ??= import('../dist/index.js').catch((cause) => {
-    api = null;
-    throw new Error(`could not load the translator (dist/index.js): ${cause?.message ?? cause}. ` +
-      'Build it with `npm run build:wasm` (or `npm start`), and serve the repository root so that /web/ and /dist/ are siblings.');
-  });
-  return api;
-}
+const models = new Map(); // name -> Promise<Model>
 
 function getModel(name) {
   if (typeof name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(name)) {
     return Promise.reject(new Error(`unknown model ${JSON.stringify(name)}`));
   }
   if (!models.has(name)) {
-    const loading = getApi().then(({ loadModel }) => loadModel(name));
+    const loading = getApi('translator').then(({ loadModel }) => loadModel(name));
     loading.catch(() => models.delete(name)); // let a later request retry
     models.set(name, loading);
   }

@@ -44,14 +44,28 @@ constexpr float kMaxInt8Scale = std::numeric_limits<float>::max() / 128.0f;
 
 bool is_known_dtype(uint32_t dtype) { return dtype <= static_cast<uint32_t>(TensorDtype::kInt8); }
 
-const char* dtype_name(TensorDtype dtype) {
-    switch (dtype) {
-        case TensorDtype::kFloat16: return "float16";
-        case TensorDtype::kInt8: return "int8";
-        case TensorDtype::kFloat32: break;
+// Each dtype's two names: the file format's, for messages, and the CLI's
+// short one (dtype_short_name, parse_dtype).
+struct DtypeNames {
+    TensorDtype dtype;
+    const char* name;
+    const char* short_name;
+};
+constexpr DtypeNames kDtypeNames[] = {
+    {TensorDtype::kFloat32, "float32", "f32"},
+    {TensorDtype::kFloat16, "float16", "f16"},
+    {TensorDtype::kInt8, "int8", "i8"},
+};
+
+// An unknown value gets float32's names.
+const DtypeNames& dtype_names(TensorDtype dtype) {
+    for (const DtypeNames& names : kDtypeNames) {
+        if (names.dtype == dtype) return names;
     }
-    return "float32";
+    return kDtypeNames[0];
 }
+
+const char* dtype_name(TensorDtype dtype) { return dtype_names(dtype).name; }
 
 // Bytes a rows x cols tensor takes, or false if that does not fit in 64 bits
 // (rows and cols are at most 2^31 each, so only the last step can wrap).
@@ -549,19 +563,12 @@ void check_tensor_to_write(const TensorToWrite& tensor, std::unordered_set<std::
 
 }  // namespace
 
-const char* dtype_short_name(TensorDtype dtype) {
-    switch (dtype) {
-        case TensorDtype::kFloat16: return "f16";
-        case TensorDtype::kInt8: return "i8";
-        case TensorDtype::kFloat32: break;
-    }
-    return "f32";
-}
+const char* dtype_short_name(TensorDtype dtype) { return dtype_names(dtype).short_name; }
 
 bool parse_dtype(const std::string& name, TensorDtype& dtype) {
-    for (TensorDtype candidate : {TensorDtype::kFloat32, TensorDtype::kFloat16, TensorDtype::kInt8}) {
-        if (name == dtype_short_name(candidate)) {
-            dtype = candidate;
+    for (const DtypeNames& names : kDtypeNames) {
+        if (name == names.short_name) {
+            dtype = names.dtype;
             return true;
         }
     }

@@ -7,6 +7,7 @@
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
 //   session.info()                a JSON envelope with the model's header
 //   heapStats()                   {heapBytes, usedBytes}, for the memory tests
+//                                 (heap_stats, envelope.h)
 //
 // Every call that can fail returns a JSON envelope instead of throwing
 // (src/wasm/envelope.h), which the wrapper turns into an ordinary Error.
@@ -17,8 +18,6 @@
 #include "wasm/envelope.h"
 
 #include <emscripten/bind.h>
-#include <emscripten/heap.h>
-#include <malloc.h>
 
 #include <memory>
 #include <new>
@@ -68,13 +67,6 @@ private:
     std::unique_ptr<Model> model_;
     std::string load_error_;
 };
-
-// The WASM heap's size and the bytes malloc has handed out and not taken
-// back: what the memory tests watch for leaks.
-std::string heap_stats() {
-    const struct mallinfo m = mallinfo();
-    return dump({{"heapBytes", emscripten_get_heap_size()}, {"usedBytes", m.uordblks}});
-}
 
 }  // namespace s2s::wasm
 

@@ -2,7 +2,7 @@
 // the browser) share at their Embind boundary: the JSON envelope every
 // fallible call returns instead of throwing,
 //   {"ok": true, "value": ...}  or  {"ok": false, "kind": "usage", "message": "..."}
-// and the translate call itself.
+// the translate call itself, and the heap statistics the memory tests read.
 //
 // No C++ exception may cross into JavaScript: one that escapes arrives as a
 // WebAssembly.Exception, not an Error, and can leave the runtime unusable.
@@ -14,6 +14,8 @@
 #include "decode/translator.h"
 #include "model/model.h"
 
+#include <emscripten/heap.h>
+#include <malloc.h>
 #include <nlohmann/json.hpp>
 
 #include <exception>
@@ -92,6 +94,14 @@ inline json translate_json(const Model& model, const std::string& text, const st
     }
     const Translation t = prefix.empty() ? s2s::translate(model, text, decode) : translate_with_prefix(model, text, prefix, decode);
     return to_json(t);
+}
+
+// The WASM heap's size and the bytes malloc has handed out and not taken
+// back: what the memory tests watch for leaks. Each module binds it as
+// heapStats().
+inline std::string heap_stats() {
+    const struct mallinfo m = mallinfo();
+    return dump({{"heapBytes", emscripten_get_heap_size()}, {"usedBytes", m.uordblks}});
 }
 
 }  // namespace s2s::wasm

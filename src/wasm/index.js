@@ -36,26 +36,37 @@ const OPTION_NAMES = ['beamSize', 'maxLength', 'alternatives', 'prefix'];
 const isNode = typeof process === 'object' && process.versions?.node != null && typeof window === 'undefined';
 
 // ---------------------------------------------------------------------------
-// The WebAssembly runtime: one instance, created on first use and shared by
-// every model.
+// The WebAssembly runtimes: each one instance, created on first use and
+// shared by every model (s2s-core) or every trainer (s2s-train).
 
-let corePromise;
-
-function getCore() {
-  corePromise ??= instantiateCore().catch((cause) => {
-    corePromise = undefined;  // let a later call try again
-    throw new Error(`seq2seq-attention: could not start the WebAssembly module (${describe(cause)}); ` +
-      'check that s2s-core.wasm sits next to index.js and that this runtime supports WebAssembly ' +
-      'exceptions and SIMD (Node 20, or a current browser)', { cause });
-  });
-  return corePromise;
+// Returns a function that starts a module on its first call and returns the
+// same promise after that. `loadFactory` resolves to the module's Emscripten
+// factory, `wasmFile` names its .wasm file (next to this one), and `what`
+// says in a failure's message which module it is and what to check; after
+// a failure, the next call tries again.
+function lazyModule(loadFactory, wasmFile, what) {
+  let promise;
+  return () => {
+    promise ??= instantiate(loadFactory, wasmFile).catch((cause) => {
+      promise = undefined;  // let a later call try again
+      throw new Error(`seq2seq-attention: could not start the ${what.name} (${describe(cause)}); ${what.check}`, { cause });
+    });
+    return promise;
+  };
 }
 
-async function instantiateCore() {
-  const wasmUrl = new URL('./s2s-core.wasm', import.meta.url);
-  if (isNode) return createS2sCore({ wasmBinary: await readNodeFile(wasmUrl) });
-  return createS2sCore({ locateFile: (file) => new URL(file, import.meta.url).href });
+async function instantiate(loadFactory, wasmFile) {
+  const createModule = await loadFactory();
+  const wasmUrl = new URL(`./${wasmFile}`, import.meta.url);
+  if (isNode) return createModule({ wasmBinary: await readNodeFile(wasmUrl) });
+  return createModule({ locateFile: (file) => new URL(file, import.meta.url).href });
 }
+
+const getCore = lazyModule(async () => createS2sCore, 's2s-core.wasm', {
+  name: 'WebAssembly module',
+  check: 'check that s2s-core.wasm sits next to index.js and that this runtime supports WebAssembly ' +
+    'exceptions and SIMD (Node 20, or a current browser)',
+});
 
 // node:fs is imported only in Node, and through a variable so that bundlers
 // targeting browsers leave it alone.
@@ -151,11 +162,12 @@ async function readPath(path, what, notFound) {
 // ---------------------------------------------------------------------------
 // Models.
 
-// Frees the C++ side of models that were never disposed. A safety net only:
-// garbage collection may come late or never, so dispose() is still the way.
-const forgottenModels = new FinalizationRegistry((session) => {
+// Frees the C++ side (an Embind Session or TrainingRun) of models and
+// trainers that were never disposed. A safety net only: garbage collection
+// may come late or never, so dispose() is still the way.
+const forgotten = new FinalizationRegistry((handle) => {
   try {
-    session.delete();
+    handle.delete();
   } catch {
     // already freed, or the runtime is gone: nothing left to free
   }
@@ -184,7 +196,7 @@ class Model {
       session.delete();
       throw error;
     }
-    forgottenModels.register(this, session, this);
+    forgotten.register(this, session, this);
   }
 
   /** What the model is: its name, architecture and provenance (see index.d.ts). */
@@ -222,7 +234,7 @@ class Model {
   /** Frees the model's memory. Calling it again does nothing; any other call afterwards throws. */
   dispose() {
     if (this.#session === null) return;
-    forgottenModels.unregister(this);
+    forgotten.unregister(this);
     const session = this.#session;
     this.#session = null;
     session.delete();
@@ -395,23 +407,10 @@ export async function memoryStats() {
 // is fetched only when something trains, so that translating stays a small
 // download.
 
-let trainCorePromise;
-
-function getTrainCore() {
-  trainCorePromise ??= instantiateTrainCore().catch((cause) => {
-    trainCorePromise = undefined;
-    throw new Error(`seq2seq-attention: could not start the training module (${describe(cause)}); ` +
-      'check that s2s-train.js and s2s-train.wasm sit next to index.js (build them with `npm run build:wasm`)', { cause });
-  });
-  return trainCorePromise;
-}
-
-async function instantiateTrainCore() {
-  const { default: createS2sTrain } = await import('./s2s-train.js');
-  const wasmUrl = new URL('./s2s-train.wasm', import.meta.url);
-  if (isNode) return createS2sTrain({ wasmBinary: await readNodeFile(wasmUrl) });
-  return createS2sTrain({ locateFile: (file) => new URL(file, import.meta.url).href });
-}
+const getTrainCore = lazyModule(async () => (await import('./s2s-train.js')).default, 's2s-train.wasm', {
+  name: 'training module',
+  check: 'check that s2s-train.js and s2s-train.wasm sit next to index.js (build them with `npm run build:wasm`)',
+});
 
 const TRAINER_OPTION_NAMES = ['task', 'pairs', 'characters', 'symbols', 'minLength', 'maxLength', 'trainSize', 'testSize',
   'attention', 'embedding', 'hidden', 'decoderHidden', 'attentionSize', 'outputHidden', 'batchSize', 'learningRate',
@@ -435,15 +434,6 @@ function checkTrainerOptions(options, context, extra = []) {
   return core;
 }
 
-/** Frees training runs that were never disposed (a safety net, as for models). */
-const forgottenTrainers = new FinalizationRegistry((run) => {
-  try {
-    run.delete();
-  } catch {
-    // already freed
-  }
-});
-
 class Trainer {
   #run;  // the Embind TrainingRun; null once disposed
   #info;
@@ -462,7 +452,7 @@ class Trainer {
     }
     this.#run = run;
     this.#info = deepFreeze(unwrap(run.info(), 'trainer.info: '));
-    forgottenTrainers.register(this, run, this);
+    forgotten.register(this, run, this);
   }
 
   /** The run's options (defaults filled in), architecture, vocabularies and data sizes. */
@@ -521,7 +511,7 @@ class Trainer {
   /** Frees the run's memory. Calling it again does nothing; any other call afterwards throws. */
   dispose() {
     if (this.#run === null) return;
-    forgottenTrainers.unregister(this);
+    forgotten.unregister(this);
     const run = this.#run;
     this.#run = null;
     run.delete();

@@ -23,9 +23,7 @@
 #include "wasm/envelope.h"
 
 #include <emscripten/bind.h>
-#include <emscripten/heap.h>
 #include <emscripten/val.h>
-#include <malloc.h>
 
 #include <algorithm>
 #include <map>
@@ -303,11 +301,6 @@ private:
     std::vector<uint8_t> bytes_;
 };
 
-std::string train_heap_stats() {
-    const struct mallinfo m = mallinfo();
-    return dump({{"heapBytes", emscripten_get_heap_size()}, {"usedBytes", m.uordblks}});
-}
-
 }  // namespace s2s::wasm
 
 EMSCRIPTEN_BINDINGS(seq2seq_attention_train) {
@@ -321,5 +314,5 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention_train) {
         .function("probes", &s2s::wasm::TrainingRun::probes)
         .function("modelBytes", &s2s::wasm::TrainingRun::modelBytes)
         .function("info", &s2s::wasm::TrainingRun::info);
-    function("heapStats", &s2s::wasm::train_heap_stats);
+    function("heapStats", &s2s::wasm::heap_stats);
 }
