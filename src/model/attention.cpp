@@ -1,5 +1,7 @@
 #include "model/attention.h"
 
+#include "model/kernels.h"
+
 #include <cmath>
 #include <limits>
 
@@ -18,7 +20,7 @@ float dot_scale(const ModelConfig& config) {
 
 void attention_keys_forward(const Parameters& params, const ModelConfig& config, const Matrix& states, Matrix& keys) {
     if (projects_keys(config.attention)) {
-        keys.noalias() = params.attention_key * states;
+        affine_columns(params.attention_key, states, nullptr, keys);
     } else {
         keys = states;
     }

@@ -9,9 +9,8 @@ namespace s2s {
 namespace {
 
 void initial_state_forward(const Parameters& params, const Matrix& final_state, Matrix& initial_state) {
-    initial_state.noalias() = params.init_weights * final_state;
-    initial_state.colwise() += params.init_bias.col(0);
-    initial_state = initial_state.array().tanh().matrix();
+    affine_columns(params.init_weights, final_state, &params.init_bias, initial_state);
+    tanh_in_place(initial_state);
 }
 
 void output_layer_forward(const Parameters& params, const Matrix& output_input, Matrix& output_hidden) {
@@ -194,13 +193,7 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
         out.attention.resize(S, K);
         if (config.attention == AttentionKind::kAdditive) {
             affine_columns(params.attention_query, previous_states, nullptr, out.projected_query);  // (A, K)
-            out.attention_hidden.resize(source.keys.rows(), S);
-            for (int k = 0; k < K; ++k) {
-                for (int i = 0; i < S; ++i) {
-                    out.attention_hidden.col(i) = (source.keys.col(i) + out.projected_query.col(k)).array().tanh();
-                }
-                out.attention.col(k).noalias() = out.attention_hidden.transpose() * params.attention_vector;
-            }
+            additive_scores(source.keys, out.projected_query, params.attention_vector, out.attention);
         } else {
             // dot, scaled dot (the keys are H) and general (the keys are W_k H).
             out.attention.noalias() = source.keys.transpose() * previous_states;
@@ -209,18 +202,9 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
             }
         }
         // Softmax over the source positions (all real: one sentence, no padding).
-        for (int k = 0; k < K; ++k) {
-            auto column = out.attention.col(k);
-            const float max_score = column.maxCoeff();
-            float total = 0.0f;
-            for (int i = 0; i < S; ++i) {
-                const float w = std::exp(column(i) - max_score);
-                column(i) = w;
-                total += w;
-            }
-            column /= total;  // total >= 1: the largest score contributes exp(0)
-        }
-        contexts.noalias() = source.states * out.attention;  // c_t = sum_i a_ti H_i
+        softmax_columns(out.attention);
+        affine_columns(source.states, out.attention, nullptr, out.contexts);  // c_t = sum_i a_ti H_i
+        contexts = out.contexts;
     } else {
         out.attention.resize(0, K);  // the baseline attends to nothing
         contexts.colwise() = source.final_state.col(0);
@@ -231,15 +215,7 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     affine_columns(gru.input_weights, out.input, &gru.input_bias, out.input_projection);
     affine_columns(gru.state_weights, previous_states, &gru.state_bias, out.state_projection);
     out.states.resize(D, K);
-    {
-        const auto x = out.input_projection.array();
-        const auto h = out.state_projection.array();
-        const auto reset = (1.0f + (-(x.topRows(D) + h.topRows(D))).exp()).inverse();
-        const auto update = (1.0f + (-(x.middleRows(D, D) + h.middleRows(D, D))).exp()).inverse();
-        // The candidate lands in `states` first, then h' = n + z * (h - n).
-        out.states.array() = (x.bottomRows(D) + reset * h.bottomRows(D)).tanh();
-        out.states.array() += update * (previous_states.array() - out.states.array());
-    }
+    gru_cell_columns(out.input_projection, out.state_projection, previous_states, out.states, nullptr);
 
     // Deep output and logits (decoder.h).
     out.output_input.resize(D + C + E, K);
@@ -247,7 +223,7 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     out.output_input.middleRows(D, C) = contexts;
     out.output_input.bottomRows(E) = out.input.topRows(E);
     affine_columns(params.output_hidden_weights, out.output_input, &params.output_hidden_bias, out.output_hidden);
-    out.output_hidden.array() = out.output_hidden.array().tanh();
+    tanh_in_place(out.output_hidden);
     affine_columns(params.output_weights, out.output_hidden, &params.output_bias, out.log_probs);
     log_softmax_columns(out.log_probs);
 }

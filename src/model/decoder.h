@@ -65,7 +65,7 @@ struct DecoderStep {
     // stays the same: reuse one DecoderStep for a whole sentence.
     Matrix input;             // [emb(y_{t-1}); c_t] (E + C, K)
     Matrix projected_query;   // W_q s_{t-1} (A, K), additive only
-    Matrix attention_hidden;  // tanh(W_k H + W_q s) for one hypothesis (A, S), additive only
+    Matrix contexts;          // c_t (C, K), copied into `input`
     Matrix input_projection;  // W_x [emb; c] + b_x (3D, K)
     Matrix state_projection;  // W_h s + b_h (3D, K)
     Matrix output_input;      // [s_t; c_t; emb] (D + C + E, K)

@@ -1,5 +1,7 @@
 #include "model/encoder.h"
 
+#include "model/kernels.h"
+
 namespace s2s {
 
 void embed_tokens(const Matrix& embedding, const std::vector<int>& tokens, float dropout, Random* random,
@@ -39,8 +41,7 @@ void gru_sequence_forward(const GruWeights& weights, const Matrix& inputs, const
                           GruSequenceActivations& act) {
     const int S = seq.length, B = seq.batch;
     const int H = static_cast<int>(weights.state_weights.cols());
-    act.input_projection.noalias() = weights.input_weights * inputs;
-    act.input_projection.colwise() += weights.input_bias.col(0);
+    affine_columns(weights.input_weights, inputs, &weights.input_bias, act.input_projection);
     act.gates.resize(3 * H, S * B);
     act.state_product.resize(H, S * B);
     act.states.resize(H, S * B);

@@ -1,26 +1,17 @@
 #include "model/gru.h"
 
+#include "model/kernels.h"
+
 namespace s2s {
 
 void gru_step_forward(const GruWeights& weights, const ConstMatrixRef& input_projection, const ConstMatrixRef& state_in,
                       const float* mask, MatrixRef state_out, GruStepActivations activations) {
     const Eigen::Index hidden = state_in.rows();
     const Eigen::Index batch = state_in.cols();
-    Matrix state_projection = weights.state_weights * state_in;  // (3 * hidden, B)
-    state_projection.colwise() += weights.state_bias.col(0);
-
-    auto gates = activations.gates.array();
-    auto reset = gates.topRows(hidden);
-    auto update = gates.middleRows(hidden, hidden);
-    auto candidate = gates.bottomRows(hidden);
-    const auto x = input_projection.array();
-    const auto h = state_projection.array();
-
-    reset = (1.0f + (-(x.topRows(hidden) + h.topRows(hidden))).exp()).inverse();
-    update = (1.0f + (-(x.middleRows(hidden, hidden) + h.middleRows(hidden, hidden))).exp()).inverse();
+    Matrix state_projection;  // (3 * hidden, B)
+    affine_columns(weights.state_weights, state_in, &weights.state_bias, state_projection);
     activations.state_product = state_projection.bottomRows(hidden);
-    candidate = (x.bottomRows(hidden) + reset * h.bottomRows(hidden)).tanh();
-    state_out.array() = candidate + update * (state_in.array() - candidate);
+    gru_cell_columns(input_projection, state_projection, state_in, state_out, &activations.gates);
 
     if (mask != nullptr) {
         for (Eigen::Index b = 0; b < batch; ++b) {

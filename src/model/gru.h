@@ -18,9 +18,6 @@
 
 namespace s2s {
 
-using ConstMatrixRef = Eigen::Ref<const Matrix>;
-using MatrixRef = Eigen::Ref<Matrix>;
-
 // Activations of one step, kept for the backward pass.
 struct GruStepActivations {
     MatrixRef gates;          // [r; z; n] after their nonlinearities (3 * hidden, B)

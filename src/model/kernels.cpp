@@ -58,6 +58,70 @@ float exp_nonpositive(float x) {
     return lanes[0];
 }
 
+inline Float8 abs(Float8 x) { return x < splat(0.0f) ? -x : x; }
+
+// Eigen's generic_fast_tanh_float (a 13/6 rational, exact to a few ulp), with
+// the clamp of its variant without FMA (WebAssembly has none).
+inline Float8 tanh(Float8 a) {
+    const Float8 clamp = splat(7.90531110763549805f);
+    Float8 x = a > clamp ? clamp : a;
+    x = x < -clamp ? -clamp : x;
+    const Float8 x2 = x * x;
+    Float8 p = x2 * splat(-2.76076847742355e-16f) + splat(2.00018790482477e-13f);
+    p = x2 * p + splat(-8.60467152213735e-11f);
+    p = x2 * p + splat(5.12229709037114e-08f);
+    p = x2 * p + splat(1.48572235717979e-05f);
+    p = x2 * p + splat(6.37261928875436e-04f);
+    p = x2 * p + splat(4.89352455891786e-03f);
+    p = x * p;
+    Float8 q = x2 * splat(1.19825839466702e-06f) + splat(1.18534705686654e-04f);
+    q = x2 * q + splat(2.26843463243900e-03f);
+    q = x2 * q + splat(4.89352518554385e-03f);
+    return abs(a) < splat(0.0004f) ? x : p / q;
+}
+
+// 1 / (1 + exp(-x)), with exp of -|x| only (no overflow): e / (1 + e) below 0.
+inline Float8 sigmoid(Float8 x) {
+    const Float8 e = exp_nonpositive(-abs(x));
+    const Float8 s = splat(1.0f) / (splat(1.0f) + e);
+    return x < splat(0.0f) ? e * s : s;
+}
+
+inline float horizontal_sum(Float8 v) {
+    float total = 0.0f;
+    for (int lane = 0; lane < kLanes; ++lane) total += v[lane];
+    return total;
+}
+
+// Eight units of the GRU cell (gru_cell_columns): the gates' rows of x and p
+// are `stride` apart; gates may be null.
+inline void gru_cell_block(const float* x, const float* p, const float* h, Eigen::Index stride, float* gates,
+                           float* out) {
+    const Float8 r = sigmoid(load(x) + load(p));
+    const Float8 z = sigmoid(load(x + stride) + load(p + stride));
+    const Float8 n = tanh(load(x + 2 * stride) + r * load(p + 2 * stride));
+    const Float8 hn = load(h);
+    store(out, n + z * (hn - n));
+    if (gates != nullptr) {
+        store(gates, r);
+        store(gates + stride, z);
+        store(gates + 2 * stride, n);
+    }
+}
+
+// v . tanh(key + query) over n rows.
+inline float additive_score(const float* key, const float* query, const float* v, Eigen::Index n) {
+    const Eigen::Index whole = n - n % kLanes;
+    Float8 acc = {};
+    for (Eigen::Index a = 0; a < whole; a += kLanes) acc += load(v + a) * tanh(load(key + a) + load(query + a));
+    if (whole < n) {  // the last n % 8 rows, zero-padded (v = 0 adds nothing)
+        float k8[kLanes] = {}, q8[kLanes] = {}, v8[kLanes] = {};
+        for (Eigen::Index a = whole; a < n; ++a) k8[a - whole] = key[a], q8[a - whole] = query[a], v8[a - whole] = v[a];
+        acc += load(v8) * tanh(load(k8) + load(q8));
+    }
+    return horizontal_sum(acc);
+}
+
 void log_softmax(float* x, Eigen::Index n) {
     const Eigen::Index whole = n - n % kLanes;
     float max_value = -INFINITY;
@@ -82,6 +146,25 @@ void log_softmax(float* x, Eigen::Index n) {
     for (Eigen::Index i = 0; i < n; ++i) x[i] -= log_total;
 }
 
+void softmax(float* x, Eigen::Index n) {
+    float max_value = -INFINITY;
+    for (Eigen::Index i = 0; i < n; ++i) max_value = std::max(max_value, x[i]);
+    const Eigen::Index whole = n - n % kLanes;
+    const Float8 max8 = splat(max_value);
+    Float8 sums = {};
+    for (Eigen::Index i = 0; i < whole; i += kLanes) {
+        const Float8 w = exp_nonpositive(load(x + i) - max8);
+        store(x + i, w);
+        sums += w;
+    }
+    float total = horizontal_sum(sums);
+    for (Eigen::Index i = whole; i < n; ++i) {
+        x[i] = exp_nonpositive(x[i] - max_value);
+        total += x[i];
+    }
+    for (Eigen::Index i = 0; i < n; ++i) x[i] /= total;  // total >= 1: the largest score contributes exp(0)
+}
+
 // Rows r0 .. r0 + 8 * kBlocks of y = A x (+ bias) for one column x.
 template <int kBlocks>
 void row_block(const float* a, Eigen::Index lda, Eigen::Index cols, const float* x, const float* bias, float* y) {
@@ -101,7 +184,11 @@ void log_softmax_columns_portable(Matrix& logits) {
     for (Eigen::Index k = 0; k < logits.cols(); ++k) log_softmax(logits.col(k).data(), logits.rows());
 }
 
-void affine_columns_portable(const Matrix& a, const Matrix& x, const Matrix* bias, Matrix& y) {
+void softmax_columns_portable(Matrix& scores) {
+    for (Eigen::Index k = 0; k < scores.cols(); ++k) softmax(scores.col(k).data(), scores.rows());
+}
+
+void affine_columns_portable(const Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
     const Eigen::Index rows = a.rows(), cols = a.cols(), K = x.cols();
     y.resize(rows, K);
     const float* b = bias != nullptr ? bias->data() : nullptr;
@@ -126,6 +213,60 @@ void affine_columns_portable(const Matrix& a, const Matrix& x, const Matrix* bia
     }
 }
 
+void tanh_in_place_portable(Matrix& m) {
+    float* data = m.data();
+    const Eigen::Index n = m.size(), whole = n - n % kLanes;
+    for (Eigen::Index i = 0; i < whole; i += kLanes) store(data + i, tanh(load(data + i)));
+    if (whole < n) {
+        float lanes[kLanes] = {};
+        std::memcpy(lanes, data + whole, (n - whole) * sizeof(float));
+        store(lanes, tanh(load(lanes)));
+        std::memcpy(data + whole, lanes, (n - whole) * sizeof(float));
+    }
+}
+
+void gru_cell_columns_portable(const ConstMatrixRef& input_projection, const Matrix& state_projection,
+                               const ConstMatrixRef& state_in, MatrixRef state_out, MatrixRef* gates) {
+    const Eigen::Index H = state_in.rows(), whole = H - H % kLanes;
+    for (Eigen::Index k = 0; k < state_in.cols(); ++k) {
+        const float* x = input_projection.col(k).data();
+        const float* p = state_projection.col(k).data();
+        const float* h = state_in.col(k).data();
+        float* g = gates != nullptr ? gates->col(k).data() : nullptr;
+        float* out = state_out.col(k).data();
+        for (Eigen::Index i = 0; i < whole; i += kLanes) {
+            gru_cell_block(x + i, p + i, h + i, H, g ? g + i : nullptr, out + i);
+        }
+        if (whole < H) {  // the last H % 8 units, through zero-padded copies
+            float x8[3 * kLanes] = {}, p8[3 * kLanes] = {}, h8[kLanes] = {}, g8[3 * kLanes], out8[kLanes];
+            for (Eigen::Index i = whole; i < H; ++i) {
+                for (int gate = 0; gate < 3; ++gate) {
+                    x8[gate * kLanes + i - whole] = x[gate * H + i];
+                    p8[gate * kLanes + i - whole] = p[gate * H + i];
+                }
+                h8[i - whole] = h[i];
+            }
+            gru_cell_block(x8, p8, h8, kLanes, g8, out8);
+            for (Eigen::Index i = whole; i < H; ++i) {
+                out[i] = out8[i - whole];
+                if (g) {
+                    for (int gate = 0; gate < 3; ++gate) g[gate * H + i] = g8[gate * kLanes + i - whole];
+                }
+            }
+        }
+    }
+}
+
+void additive_scores_portable(const Matrix& keys, const Matrix& query, const Matrix& v, Matrix& scores) {
+    const Eigen::Index A = keys.rows(), S = keys.cols(), K = query.cols();
+    scores.resize(S, K);
+    for (Eigen::Index k = 0; k < K; ++k) {
+        for (Eigen::Index i = 0; i < S; ++i) {
+            scores(i, k) = additive_score(keys.col(i).data(), query.col(k).data(), v.data(), A);
+        }
+    }
+}
+
 #ifdef EIGEN_VECTORIZE
 
 void log_softmax_columns(Matrix& logits) {
@@ -137,17 +278,75 @@ void log_softmax_columns(Matrix& logits) {
     }
 }
 
-void affine_columns(const Matrix& a, const Matrix& x, const Matrix* bias, Matrix& y) {
+void softmax_columns(Matrix& scores) {
+    for (Eigen::Index k = 0; k < scores.cols(); ++k) {
+        auto column = scores.col(k);
+        const float max_score = column.maxCoeff();
+        float total = 0.0f;
+        for (Eigen::Index i = 0; i < column.size(); ++i) {
+            const float w = std::exp(column(i) - max_score);
+            column(i) = w;
+            total += w;
+        }
+        column /= total;  // total >= 1: the largest score contributes exp(0)
+    }
+}
+
+void affine_columns(const Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
     y.noalias() = a * x;
     if (bias != nullptr) y.colwise() += bias->col(0);
+}
+
+void tanh_in_place(Matrix& m) { m = m.array().tanh().matrix(); }
+
+void gru_cell_columns(const ConstMatrixRef& input_projection, const Matrix& state_projection,
+                      const ConstMatrixRef& state_in, MatrixRef state_out, MatrixRef* gates) {
+    const Eigen::Index hidden = state_in.rows();
+    const auto x = input_projection.array();
+    const auto h = state_projection.array();
+    const auto reset = (1.0f + (-(x.topRows(hidden) + h.topRows(hidden))).exp()).inverse();
+    const auto update = (1.0f + (-(x.middleRows(hidden, hidden) + h.middleRows(hidden, hidden))).exp()).inverse();
+    if (gates != nullptr) {
+        auto g = gates->array();
+        g.topRows(hidden) = reset;
+        g.middleRows(hidden, hidden) = update;
+        g.bottomRows(hidden) = (x.bottomRows(hidden) + g.topRows(hidden) * h.bottomRows(hidden)).tanh();
+        state_out.array() = g.bottomRows(hidden) + g.middleRows(hidden, hidden) * (state_in.array() - g.bottomRows(hidden));
+    } else {
+        // The candidate lands in state_out first.
+        state_out.array() = (x.bottomRows(hidden) + reset * h.bottomRows(hidden)).tanh();
+        state_out.array() += update * (state_in.array() - state_out.array());
+    }
+}
+
+void additive_scores(const Matrix& keys, const Matrix& query, const Matrix& v, Matrix& scores) {
+    scores.resize(keys.cols(), query.cols());
+    for (Eigen::Index k = 0; k < query.cols(); ++k) {
+        for (Eigen::Index i = 0; i < keys.cols(); ++i) {
+            scores(i, k) = v.col(0).dot((keys.col(i) + query.col(k)).array().tanh().matrix());
+        }
+    }
 }
 
 #else
 
 void log_softmax_columns(Matrix& logits) { log_softmax_columns_portable(logits); }
 
-void affine_columns(const Matrix& a, const Matrix& x, const Matrix* bias, Matrix& y) {
+void softmax_columns(Matrix& scores) { softmax_columns_portable(scores); }
+
+void affine_columns(const Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
     affine_columns_portable(a, x, bias, y);
+}
+
+void tanh_in_place(Matrix& m) { tanh_in_place_portable(m); }
+
+void gru_cell_columns(const ConstMatrixRef& input_projection, const Matrix& state_projection,
+                      const ConstMatrixRef& state_in, MatrixRef state_out, MatrixRef* gates) {
+    gru_cell_columns_portable(input_projection, state_projection, state_in, state_out, gates);
+}
+
+void additive_scores(const Matrix& keys, const Matrix& query, const Matrix& v, Matrix& scores) {
+    additive_scores_portable(keys, query, v, scores);
 }
 
 #endif

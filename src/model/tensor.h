@@ -21,6 +21,8 @@ namespace s2s {
 using Matrix = Eigen::MatrixXf;
 using Vector = Eigen::VectorXf;
 using RowVector = Eigen::RowVectorXf;
+using ConstMatrixRef = Eigen::Ref<const Matrix>;
+using MatrixRef = Eigen::Ref<Matrix>;
 
 // The (rows, B) block of step t of a time-major sequence.
 inline auto time_block(Matrix& sequence, int t, int batch) { return sequence.middleCols(t * batch, batch); }

@@ -1,5 +1,5 @@
 // The inference path: the portable kernels (WebAssembly's path, kernels.h)
-// against Eigen, and the one-step decoder (decoder_step, which beam search
+// against Eigen and double-precision references, and the one-step decoder (decoder_step, which beam search
 // runs) against the training forward pass it must equal.
 #include "model/decoder.h"
 #include "model/kernels.h"
@@ -68,6 +68,104 @@ TEST_CASE("kernels: log softmax matches a double-precision reference, including 
             CHECK(portable.col(k).array().exp().sum() == doctest::Approx(1.0).epsilon(1e-5));
         }
     }
+}
+
+TEST_CASE("kernels: softmax matches a double-precision reference") {
+    for (int rows : {1, 3, 8, 13, 40}) {
+        Matrix scores = Matrix::Random(rows, 3) * 10.0f;
+        if (rows > 2) scores(2, 1) = -150.0f;  // below exp's range
+        Matrix expected = scores;
+        for (Eigen::Index k = 0; k < scores.cols(); ++k) {
+            const double max_value = scores.col(k).maxCoeff();
+            double total = 0.0;
+            for (Eigen::Index i = 0; i < rows; ++i) total += std::exp(double(scores(i, k)) - max_value);
+            for (Eigen::Index i = 0; i < rows; ++i) expected(i, k) = float(std::exp(double(scores(i, k)) - max_value) / total);
+        }
+        Matrix portable = scores, native = scores;
+        softmax_columns_portable(portable);
+        softmax_columns(native);
+        INFO("rows " << rows);
+        CHECK((portable - expected).cwiseAbs().maxCoeff() <= 1e-6f);
+        CHECK((native - expected).cwiseAbs().maxCoeff() <= 1e-6f);
+    }
+}
+
+TEST_CASE("kernels: tanh equals Eigen's and std::tanh, over the whole range and any size") {
+    for (int rows : {1, 7, 8, 9, 100}) {
+        Matrix m = Matrix::Random(rows, 3) * 6.0f;
+        m(0, 0) = 0.0f;
+        m(0, 1) = 1e-5f;  // below 0.0004 tanh(x) = x
+        m(0, 2) = -30.0f;
+        if (rows > 1) m(1, 0) = 30.0f;
+        Matrix portable = m, native = m;
+        tanh_in_place_portable(portable);
+        tanh_in_place(native);
+        INFO("rows " << rows);
+        CHECK((portable - native).cwiseAbs().maxCoeff() <= 1e-6f);
+        for (Eigen::Index i = 0; i < m.size(); ++i) CHECK(portable.data()[i] == doctest::Approx(std::tanh(m.data()[i])).epsilon(1e-6));
+        CHECK(portable.cwiseAbs().maxCoeff() <= 1.0f);
+    }
+}
+
+TEST_CASE("kernels: the portable GRU cell equals Eigen's, with and without its gates") {
+    for (int hidden : {1, 5, 8, 13, 64}) {
+        for (int K : {1, 3}) {
+            const Matrix x = Matrix::Random(3 * hidden, K) * 4.0f, p = Matrix::Random(3 * hidden, K) * 4.0f;
+            const Matrix h = Matrix::Random(hidden, K);
+            Matrix native_out(hidden, K), native_gates(3 * hidden, K), out(hidden, K), gates(3 * hidden, K);
+            MatrixRef native_gates_ref(native_gates), gates_ref(gates);
+            gru_cell_columns(x, p, h, native_out, &native_gates_ref);
+            gru_cell_columns_portable(x, p, h, out, &gates_ref);
+            INFO("hidden " << hidden << ", K " << K);
+            CHECK((out - native_out).cwiseAbs().maxCoeff() <= 1e-6f);
+            CHECK((gates - native_gates).cwiseAbs().maxCoeff() <= 1e-6f);
+            Matrix without_gates(hidden, K);
+            gru_cell_columns_portable(x, p, h, without_gates, nullptr);
+            CHECK((without_gates - out).cwiseAbs().maxCoeff() == 0.0f);
+            // Against the equations of gru.h, in double precision.
+            for (int k = 0; k < K; ++k) {
+                for (int i = 0; i < hidden; ++i) {
+                    const double r = 1.0 / (1.0 + std::exp(-double(x(i, k) + p(i, k))));
+                    const double z = 1.0 / (1.0 + std::exp(-double(x(hidden + i, k) + p(hidden + i, k))));
+                    const double n = std::tanh(double(x(2 * hidden + i, k)) + r * p(2 * hidden + i, k));
+                    CHECK(out(i, k) == doctest::Approx(n + z * (h(i, k) - n)).epsilon(1e-5));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("kernels: the portable additive attention scores equal Eigen's") {
+    for (int A : {1, 5, 8, 13, 128}) {
+        for (int S : {1, 7}) {
+            const Matrix keys = Matrix::Random(A, S) * 3.0f, query = Matrix::Random(A, 3) * 3.0f;
+            const Matrix v = Matrix::Random(A, 1);
+            Matrix portable, native;
+            additive_scores_portable(keys, query, v, portable);
+            additive_scores(keys, query, v, native);
+            INFO("A " << A << ", S " << S);
+            REQUIRE(portable.rows() == S);
+            REQUIRE(portable.cols() == 3);
+            CHECK((portable - native).cwiseAbs().maxCoeff() <= 1e-6f * A);
+            for (int k = 0; k < 3; ++k) {
+                for (int i = 0; i < S; ++i) {
+                    double expected = 0.0;
+                    for (int a = 0; a < A; ++a) expected += double(v(a)) * std::tanh(double(keys(a, i)) + query(a, k));
+                    CHECK(portable(i, k) == doctest::Approx(expected).epsilon(1e-5).scale(1.0));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("kernels: the matrix product reads x through a block of columns") {
+    const Matrix a = Matrix::Random(40, 16), bias = Matrix::Random(40, 1), sequence = Matrix::Random(16, 9);
+    Matrix portable, native;
+    affine_columns_portable(a, sequence.middleCols(3, 2), &bias, portable);
+    affine_columns(a, sequence.middleCols(3, 2), &bias, native);
+    const Matrix expected = (a * sequence.middleCols(3, 2)).colwise() + bias.col(0);
+    CHECK((portable - expected).cwiseAbs().maxCoeff() <= 1e-5f * 16);
+    CHECK((native - expected).cwiseAbs().maxCoeff() <= 1e-5f * 16);
 }
 
 TEST_CASE("decoder_step equals the training forward pass, step by step, for K hypotheses at once") {
