@@ -39,15 +39,20 @@ int run_info(const std::vector<std::string>& argv) {
     info["target_vocabulary_size"] = model.target_vocabulary.size();
     info["parameters"] = model.params.count();
     info["stored_dtype"] = dtype_short_name(model.stored_dtype);
+    if (model.stored_dtype == TensorDtype::kInt8) info["int8_levels"] = model.int8_levels;
     info["file_bytes"] = std::filesystem::file_size(path);
     if (args.has("json")) {
         std::cout << info.dump(2) << '\n';
         return 0;
     }
     const nlohmann::json& p = model.provenance;
+    std::string stored = info["stored_dtype"].get<std::string>();
+    if (model.stored_dtype == TensorDtype::kInt8 && model.int8_levels != kMaxInt8Levels) {
+        stored += " (values -" + std::to_string(model.int8_levels) + " to " + std::to_string(model.int8_levels) + ")";
+    }
     std::printf("%s: %s attention, %ld parameters stored as %s, %ju bytes\n", p.value("name", path).c_str(),
-                attention_kind_name(model.config.attention).c_str(), model.params.count(),
-                info["stored_dtype"].get<std::string>().c_str(), static_cast<uintmax_t>(info["file_bytes"].get<uint64_t>()));
+                attention_kind_name(model.config.attention).c_str(), model.params.count(), stored.c_str(),
+                static_cast<uintmax_t>(info["file_bytes"].get<uint64_t>()));
     std::printf("vocabularies: %d English, %d %s\n", model.source_vocabulary.size(), model.target_vocabulary.size(),
                 model.target_tokenizer.language.c_str());
     if (p.contains("data")) {

@@ -298,6 +298,7 @@ int run_train(const std::vector<std::string>& argv) {
     const std::vector<SourceWithReferences> dev_sample = spread_sample(data.dev, static_cast<size_t>(eval_sentences));
     nlohmann::json history = nlohmann::json::array();
     double previous_seconds = 0.0;
+    double previous_tokens = 0.0;
     std::string created = today();
     Trainer trainer(model, data.train, options);
     if (args.has("resume") && std::filesystem::exists(checkpoint)) {
@@ -308,6 +309,9 @@ int run_train(const std::vector<std::string>& argv) {
             const nlohmann::json& provenance = model.provenance;
             const nlohmann::json training = provenance.value("training", nlohmann::json::object());
             previous_seconds = training.value("wall_seconds", 0.0);
+            // Tokens of the earlier part, so tokens/s covers the whole run
+            // (a resume that only finishes would otherwise record 0).
+            previous_tokens = training.value("tokens_per_second", 0.0) * previous_seconds;
             history = training.value("dev_bleu_history", nlohmann::json::array());
             created = provenance.value("created", created);
         } catch (const nlohmann::json::exception& e) {
@@ -359,7 +363,7 @@ int run_train(const std::vector<std::string>& argv) {
                           {"max_target_vocab", data_options.max_target_vocab},
                           {"max_source_words", data_options.max_source_words},
                           {"wall_seconds", seconds},
-                          {"tokens_per_second", elapsed() > 0 ? tokens_this_run / elapsed() : 0.0},
+                          {"tokens_per_second", seconds > 0 ? (previous_tokens + tokens_this_run) / seconds : 0.0},
                           {"dev_bleu_history", history}}},
         };
     };

@@ -311,9 +311,9 @@ test('convert: int8 with --int8-bits, recorded in the header and kept by a rewri
     [['--dtype', 'f16', '--int8-bits', '7'], /--int8-bits goes with --dtype i8/],
     [['--dtype', 'i8', '--int8-bits', '9'], /--int8-bits must be a whole number from 2 to 8/],
   ]) {
-    r = run(['convert', '--model', model, ...flags, '--output', join(work, 'bad.s2s')]);
+    r = run(['convert', '--model', model, ...flags, '--output', join(work, 'refused-convert.s2s')]);
     assert.equal(r.code, 2);
     assert.match(r.err, message);
-    assert.ok(!existsSync(join(work, 'bad.s2s')));
+    assert.ok(!existsSync(join(work, 'refused-convert.s2s')));
   }
 });
