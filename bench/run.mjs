@@ -185,6 +185,8 @@ async function chromiumRuns() {
       const page = await context.newPage();
       const requests = [];
       page.on('requestfinished', (request) => requests.push(request.url()));
+      let worker = null;
+      page.on('worker', (w) => { worker ??= w; });
       await page.addInitScript(() => {
         const cell = '[data-testid="attention-heatmap"] [data-row]';
         const record = () => {
@@ -200,8 +202,18 @@ async function chromiumRuns() {
       await page.waitForFunction(() => window.__s2sFirstCell !== undefined, null, { timeout: 60_000, polling: 50 });
       const timing = await page.evaluate(() => {
         const nav = performance.getEntriesByType('navigation')[0];
-        return { firstCellMs: window.__s2sFirstCell, domContentLoadedMs: nav?.domContentLoadedEventEnd, loadMs: nav?.loadEventEnd };
+        const marks = Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]));
+        return { firstCellMs: window.__s2sFirstCell, domContentLoadedMs: nav?.domContentLoadedEventEnd, loadMs: nav?.loadEventEnd,
+          timeOrigin: performance.timeOrigin, marks };
       });
+      // The steps inside the translation worker (web/worker.js marks them),
+      // moved to the page's clock.
+      if (worker) {
+        const w = await worker.evaluate(() => ({ timeOrigin: performance.timeOrigin,
+          marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])) }));
+        timing.workerOriginMs = w.timeOrigin - timing.timeOrigin;
+        for (const [name, t] of Object.entries(w.marks)) timing.marks[name] ??= t + timing.workerOriginMs;
+      }
       results.loads.push(timing);
       if (i === 0) results.requests = requests;
       await context.close();
@@ -321,7 +333,25 @@ function report(r) {
 
   lines.push('## Page load, payload, memory', '');
   const loads = r.chromium.loads.map((l) => l.firstCellMs);
+  const coldSteps = [
+    ['the page starts the worker and the model download (index.html)', 's2s:worker-created'],
+    ['the worker\'s module runs (worker.js)', 's2s:worker-started'],
+    ['the page has the model\'s bytes', 's2s:model-downloaded'],
+    ['the worker has the API and the bytes; loading starts', 's2s:loading:en-fr'],
+    ['the model is loaded (the runtime compiled meanwhile)', 's2s:model-loaded:en-fr'],
+    ['the page has the first translation', 's2s:result-received'],
+    ['the heatmap is drawn', 's2s:rendered'],
+  ];
   lines.push(`Cold load of the demo page (\`/web/?text=I love deep learning.\` served by scripts/serve.mjs from localhost; a fresh browser context each time, so nothing cached) to the first heatmap cell in the DOM, ${loads.length} loads: **median ${fmt(median(loads), 0)} ms** (min ${fmt(Math.min(...loads), 0)}, max ${fmt(Math.max(...loads), 0)}; all: ${loads.map((x) => fmt(x, 0)).join(', ')}).`, '');
+  if (r.chromium.loads.some((l) => l.marks)) {
+    lines.push('The same loads step by step (median time since navigation start; marks set by web/index.html, web/worker.js and web/app.js):', '',
+      '| step | median ms |', '|---|---:|');
+    for (const [label, mark] of coldSteps) {
+      const times = r.chromium.loads.map((l) => l.marks?.[mark]).filter((t) => t !== undefined);
+      if (times.length) lines.push(`| ${label} | ${fmt(median(times), 0)} |`);
+    }
+    lines.push(`| the first heatmap cell is in the DOM | ${fmt(median(loads), 0)} |`, '');
+  }
   const cold = ['WASM, Node', 'WASM, Chromium'].map((label) => engines.find((e) => e.label === label)).filter((e) => e?.startupMs !== undefined);
   if (cold.length) {
     lines.push('Where a cold start goes, measured step by step on the API (a fresh process or page, before any warm-up):', '');

@@ -176,7 +176,9 @@ async function translate() {
     state.result = value;
     state.ms = ms;
     if (state.hyp >= value.hypotheses.length) state.hyp = 0;
+    performance.mark('s2s:result-received');
     render();
+    performance.mark('s2s:rendered');
     writeUrl();
     setStatus(`Translated in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms, in your browser.`);
     showAbout(model);

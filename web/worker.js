@@ -2,7 +2,8 @@
 //
 // Messages in:  { id, type: 'translate', model, text, options }
 //               { id, type: 'info', model }
-//               { type: 'warm', model }   load the model now (sent by index.html before the page's modules run)
+//               { type: 'warm', model, prefetch }   load the model now (sent by index.html before the page's modules run)
+//               { type: 'model-bytes', model, bytes }   the bytes index.html downloaded for a 'warm' with prefetch
 // Messages out: { id, ok: true, value, ms } or { id, ok: false, error }
 //
 // Models are loaded once per worker, by shipped name, relative to the
@@ -13,13 +14,39 @@ import { getApi } from './load-api.js';
 
 const models = new Map(); // name -> Promise<Model>
 
+// index.html downloads the page's first model itself, while this worker
+// starts, and hands the bytes over: { type: 'warm', model, prefetch: true }
+// says they are coming, { type: 'model-bytes', model, bytes } brings them
+// (transferred, not copied; null when that download failed, and then the
+// model is loaded by name here, which reports the problem).
+const prefetched = new Map(); // name -> { bytes: Promise<ArrayBuffer|null>, resolve }
+
+function expectBytes(name) {
+  if (!prefetched.has(name)) {
+    let resolve;
+    const bytes = new Promise((r) => { resolve = r; });
+    prefetched.set(name, { bytes, resolve });
+  }
+  return prefetched.get(name);
+}
+
 function getModel(name) {
   if (typeof name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(name)) {
     return Promise.reject(new Error(`unknown model ${JSON.stringify(name)}`));
   }
   if (!models.has(name)) {
-    const loading = getApi('translator').then(({ loadModel }) => loadModel(name));
-    loading.catch(() => models.delete(name)); // let a later request retry
+    const bytes = prefetched.get(name)?.bytes ?? null;
+    const loading = Promise.all([getApi('translator'), bytes]).then(([{ loadModel }, prefetchedBytes]) => {
+      performance.mark(`s2s:loading:${name}`);
+      return loadModel(prefetchedBytes ?? name);
+    }).then((model) => {
+      performance.mark(`s2s:model-loaded:${name}`);
+      return model;
+    });
+    loading.then(() => prefetched.delete(name), () => {
+      models.delete(name); // let a later request retry, downloading again
+      prefetched.delete(name);
+    });
     models.set(name, loading);
   }
   return models.get(name);
@@ -38,7 +65,12 @@ async function handle({ type, model, text, options }) {
 }
 
 self.addEventListener('message', async (event) => {
-  const { id } = event.data ?? {};
+  const { id, type, model, prefetch, bytes } = event.data ?? {};
+  if (type === 'model-bytes') {
+    expectBytes(model).resolve(bytes instanceof ArrayBuffer ? bytes : null);
+    return;
+  }
+  if (type === 'warm' && prefetch) expectBytes(model);
   try {
     const { value, ms } = await handle(event.data);
     self.postMessage({ id, ok: true, value, ms });
@@ -47,4 +79,10 @@ self.addEventListener('message', async (event) => {
   }
 });
 
+// Marks (performance.mark, in this worker's timeline) let `npm run bench`
+// split the page's cold load into its steps.
+performance.mark('s2s:worker-started');
+// Every request needs the API and its runtime: start both now, before the
+// first message (a failure is reported to that request).
+getApi('translator').then(({ preloadRuntime }) => preloadRuntime()).catch(() => {});
 self.postMessage({ type: 'ready' });

@@ -167,6 +167,13 @@ export interface Model {
 }
 
 /**
+ * Starts downloading and compiling the translation runtime now, so that a
+ * later `loadModel()` only parses its model (it starts the runtime itself
+ * otherwise). Rejects with an Error saying why the runtime cannot start.
+ */
+export declare function preloadRuntime(): Promise<void>;
+
+/**
  * Diagnostics: the WebAssembly heap's size and the bytes malloc holds
  * (`usedBytes`), e.g. to check that disposed models free their memory.
  */

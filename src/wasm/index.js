@@ -394,6 +394,17 @@ function describeValue(value) {
 // Diagnostics.
 
 /**
+ * Starts downloading and compiling the translation runtime (s2s-core.wasm)
+ * now, so that a later loadModel() only parses its model. loadModel() does
+ * this itself; call it early when the model's bytes come from elsewhere
+ * (the demo page downloads its first model while its worker starts).
+ * Resolves when the runtime is ready; rejects with the reason it cannot be.
+ */
+export async function preloadRuntime() {
+  await getCore();
+}
+
+/**
  * The WASM heap's size and the bytes malloc holds, for leak checks:
  * { heapBytes, usedBytes }. Starts the runtime if needed.
  */

@@ -305,6 +305,23 @@ test('a model that fails to load shows its error in the page', async () => {
   }
 });
 
+test('a cold load downloads its model once: the page fetches it while the worker starts, and hands it over', async () => {
+  const p = await browser.context.newPage();
+  try {
+    const downloads = [];
+    p.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/models/')) downloads.push(new URL(request.url()).pathname);
+    });
+    await p.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('i lost .')}`);
+    await waitForTranslation(p, 'i lost .');
+    assert.deepEqual(downloads.filter((path) => path === '/models/en-fr.s2s'), ['/models/en-fr.s2s']);
+    // The page marks the hand-over; the worker loaded those bytes.
+    assert.equal(await p.evaluate(() => performance.getEntriesByName('s2s:model-downloaded').length), 1);
+  } finally {
+    await p.close();
+  }
+});
+
 test('the interactions above logged no errors', () => {
   assert.deepEqual(page.problems, []);
 });

@@ -315,6 +315,20 @@ test('bad sources and bad model files are Errors naming the problem; the runtime
   }
 });
 
+test('preloadRuntime starts the runtime ahead of loadModel and may be called again', async () => {
+  assert.equal(typeof api.preloadRuntime, 'function');
+  const [first, second] = await Promise.all([api.preloadRuntime(), api.preloadRuntime()]);
+  assert.equal(first, undefined);
+  assert.equal(second, undefined);
+  // The runtime it started is the one models load into.
+  const again = await loadModel(readFileSync(attentionModel.path));
+  try {
+    assert.deepEqual(again.translate(SENTENCE).targetTokens, reference.targetTokens);
+  } finally {
+    again.dispose();
+  }
+});
+
 test('a disposed model refuses to translate with a clear Error; dispose twice is harmless', async () => {
   const m = await loadModel(attentionModel.path);
   assert.equal(m.disposed, false);
