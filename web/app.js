@@ -182,7 +182,7 @@ async function translate() {
     writeUrl();
     setStatus(`Translated in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms, in your browser.`);
     showAbout(model);
-    compare(text, request);
+    if (compareWanted) compare(text, request);
   } catch (error) {
     if (request !== serial) return;
     showError(error);
@@ -461,6 +461,25 @@ function choose(position, token) {
 // ---------------------------------------------------------------------------
 // The comparison with the fixed-context model, and the BLEU chart
 
+// The comparison needs the fixed-context model (another 3.3 MB), so it
+// starts only when its section comes near the viewport; from then on it
+// follows every translation.
+let compareWanted = false;
+function watchCompare() {
+  const section = document.getElementById('compare');
+  if (typeof IntersectionObserver !== 'function' || !section) {
+    compareWanted = true;
+    return;
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    observer.disconnect();
+    compareWanted = true;
+    if (state.result && view.compareView.dataset.text !== state.text) compare(state.text, serial);
+  }, { rootMargin: '200px' });
+  observer.observe(section);
+}
+
 async function compare(text, request) {
   view.compareNote.hidden = state.model === COMPARE_MODELS.attention;
   view.compareNote.textContent = `The fixed-context baseline translates into French, so this comparison uses the French models whatever the model above.`;
@@ -691,6 +710,7 @@ function start() {
   document.querySelectorAll('.view-switch [data-view]').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.view === state.view)));
   translator = getTranslator();
   wire();
+  watchCompare();
   translateNow();
 }
 

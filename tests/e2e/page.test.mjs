@@ -156,6 +156,8 @@ test('what if: picking another word at a position re-decodes from there', async 
 
 test('the compare view shows both models and the BLEU-by-length chart', async () => {
   await typeSentence(page, 'i see the dog .');
+  // It loads the fixed-context model once its section is near the viewport.
+  await page.locator('#compare').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelector('[data-testid="compare-view"]')?.dataset.text === 'i see the dog .');
   const withAttention = (await byTestId(page, 'compare-attention-output').textContent()).trim();
   const fixed = (await byTestId(page, 'compare-fixed-output').textContent()).trim();
@@ -305,7 +307,7 @@ test('a model that fails to load shows its error in the page', async () => {
   }
 });
 
-test('a cold load downloads its model once: the page fetches it while the worker starts, and hands it over', async () => {
+test('a cold load downloads its model once (the page fetches it while the worker starts, and hands it over), and the fixed-context model only when the comparison is scrolled to', async () => {
   const p = await browser.context.newPage();
   try {
     const downloads = [];
@@ -315,6 +317,11 @@ test('a cold load downloads its model once: the page fetches it while the worker
     await p.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('i lost .')}`);
     await waitForTranslation(p, 'i lost .');
     assert.deepEqual(downloads.filter((path) => path === '/models/en-fr.s2s'), ['/models/en-fr.s2s']);
+    // The fixed-context model waits until the comparison is scrolled to.
+    assert.ok(!downloads.includes('/models/en-fr-fixed.s2s'), `downloads: ${downloads}`);
+    await p.locator('#compare').scrollIntoViewIfNeeded();
+    await p.waitForFunction(() => document.querySelector('[data-testid="compare-view"]')?.dataset.text === 'i lost .');
+    assert.ok(downloads.includes('/models/en-fr-fixed.s2s'), `downloads: ${downloads}`);
     // The page marks the hand-over; the worker loaded those bytes.
     assert.equal(await p.evaluate(() => performance.getEntriesByName('s2s:model-downloaded').length), 1);
   } finally {
