@@ -47,6 +47,17 @@ std::vector<TokenChoice> top_tokens(const Matrix& log_probs, int column, int k) 
     best.reserve(static_cast<size_t>(k) + 1);
     const float* scores = log_probs.col(column).data();
     for (int id = 0; id < V; ++id) {
+        // Once k are in, a block of 8 of which none beats the k-th changes
+        // nothing: one test for the block (the comparisons below, vectorized).
+        if (k > 0 && static_cast<int>(best.size()) == k && id % 8 == 0 && id + 8 <= V) {
+            const float threshold = best.back().log_prob;
+            int beats = 0;
+            for (int i = 0; i < 8; ++i) beats |= scores[id + i] > threshold;
+            if (beats == 0) {
+                id += 7;
+                continue;
+            }
+        }
         const float score = scores[id];
         if (static_cast<int>(best.size()) == k && !(score > best.back().log_prob)) continue;
         size_t position = best.size();

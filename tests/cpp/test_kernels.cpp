@@ -51,6 +51,31 @@ TEST_CASE("kernels: the portable matrix product equals Eigen's, with and without
     }
 }
 
+TEST_CASE("kernels: the portable matrix product sweeps A in tiles of columns and still equals Eigen's") {
+    // More than one tile of 16 columns of A (y holds the partial sums between
+    // tiles), K = 1 (greedy) to 5 hypotheses, row counts around the 32- and
+    // 8-row blocks. (That the tiles keep each sum's order, bias first then j
+    // ascending, shows in WebAssembly, whose translations stay bit-identical;
+    // a native build may contract a * x + acc into an FMA, so not here.)
+    for (int rows : {1, 7, 8, 13, 40, 67, 100, 257}) {
+        for (int cols : {15, 16, 17, 31, 32, 33, 64, 70, 130}) {
+            const Matrix a = Matrix::Random(rows, cols), bias = Matrix::Random(rows, 1);
+            for (int K : {1, 2, 3, 4, 5}) {
+                const Matrix x = Matrix::Random(cols, K);
+                INFO(rows << " x " << cols << ", K " << K);
+                Matrix y;
+                affine_columns_portable(a, x, &bias, y);
+                const Matrix expected = (a * x).colwise() + bias.col(0);
+                REQUIRE(y.rows() == rows);
+                REQUIRE(y.cols() == K);
+                CHECK((y - expected).cwiseAbs().maxCoeff() <= 1e-5f);
+                affine_columns_portable(a, x, nullptr, y);
+                CHECK((y - a * x).cwiseAbs().maxCoeff() <= 1e-5f);
+            }
+        }
+    }
+}
+
 TEST_CASE("kernels: log softmax matches a double-precision reference, including extreme logits") {
     for (int rows : {1, 3, 8, 9, 1000}) {
         Matrix logits = Matrix::Random(rows, 3) * 20.0f;
