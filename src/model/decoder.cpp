@@ -1,6 +1,7 @@
 #include "model/decoder.h"
 
 #include "model/attention.h"
+#include "model/int8_kernels.h"
 #include "model/kernels.h"
 
 #include <cmath>
@@ -224,7 +225,11 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     out.output_input.bottomRows(E) = out.input.topRows(E);
     affine_columns(params.output_hidden_weights, out.output_input, &params.output_hidden_bias, out.output_hidden);
     tanh_in_place(out.output_hidden);
-    affine_columns(params.output_weights, out.output_hidden, &params.output_bias, out.log_probs);
+    if (!params.output_weights_int8.empty()) {
+        affine_columns_int8(params.output_weights_int8, out.output_hidden, &params.output_bias, out.log_probs);
+    } else {
+        affine_columns(params.output_weights, out.output_hidden, &params.output_bias, out.log_probs);
+    }
     log_softmax_columns(out.log_probs);
 }
 

@@ -508,6 +508,12 @@ void decode_tensor_values(const uint8_t* bytes, const TensorLayout& entry, float
     }
 }
 
+const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& entry, float* scales) {
+    const uint8_t* source = bytes + entry.offset;
+    for (size_t row = 0; row < entry.rows; ++row) scales[row] = bits_float(load_u32(source + 4 * row));
+    return reinterpret_cast<const int8_t*>(source + 4 * static_cast<size_t>(entry.rows));
+}
+
 namespace {
 
 LoadedTensor decode_tensor(const uint8_t* bytes, const TableEntry& entry) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model/config.h"
+#include "model/int8_kernels.h"
 #include "model/tensor.h"
 
 #include <cstdint>
@@ -41,6 +42,11 @@ struct Parameters {
     Matrix output_hidden_bias;     // b_p (P, 1)
     Matrix output_weights;         // W_o (Vt, P)
     Matrix output_bias;            // b_o (Vt, 1)
+    // Inference only, not a tensor of for_each_tensor: when the model file
+    // stores W_o as int8, its values as stored, laid out for
+    // affine_columns_int8, which decoder_step then uses (int8_kernels.h).
+    // Empty otherwise; adam_update empties it (it would be stale).
+    Int8Matrix output_weights_int8;
 
     // Calls f(name, tensor) for every tensor, in a fixed order (the order of
     // the model file). Empty tensors are included; callers skip them.

@@ -1,0 +1,254 @@
+// See int8_kernels.h. Compiled with -ffp-contract=off (CMakeLists.txt): the
+// float steps after the integer sums must not become fused multiply-adds
+// natively, which WebAssembly does not have.
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF  // GCC ignores it: -ffp-contract=off does it there
+#endif
+
+#include "model/int8_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__AVX2__) || defined(__SSE4_1__)
+#include <immintrin.h>
+#endif
+
+namespace s2s {
+namespace {
+
+constexpr int kBlockRows = 8;
+constexpr int kBlockBytes = 2 * kBlockRows;  // 8 rows x a pair of columns
+// Columns of x per sweep of A. In WebAssembly two, with two blocks of A in
+// flight (block_sums_two): in Node, beam 4 decoded 1.15x faster that way
+// than with four columns per sweep and one block, though the latter was
+// faster with A in L2 (a matrix product alone); the decoder step's other
+// weights push A out of L2. Natively four. Integer sums: any split gives the
+// same result.
+#if defined(__wasm_simd128__)
+constexpr int kMaxColumnsAtOnce = 2;
+#else
+constexpr int kMaxColumnsAtOnce = 4;
+#endif
+constexpr int32_t kInt16Levels = 32767;
+
+typedef float Float4 __attribute__((vector_size(4 * sizeof(float))));
+typedef int32_t Int4 __attribute__((vector_size(4 * sizeof(int32_t))));
+
+// The exact int32 sums of one block of 8 rows with kColumns columns of x:
+// `w` is the block (pairs x 16 bytes), xq[k] the column k as int16 pairs
+// (one int32 each: element 2p in the low half). Writes sums[k][0..7].
+template <int kColumns>
+void block_sums(const int8_t* w, int pairs, const int32_t* const* xq, int32_t (*sums)[kBlockRows]) {
+#if defined(__wasm_simd128__)
+    v128_t low[kColumns], high[kColumns];  // rows 0..3 and 4..7
+    for (int k = 0; k < kColumns; ++k) low[k] = high[k] = wasm_i32x4_splat(0);
+    for (int p = 0; p < pairs; ++p) {
+        const v128_t bytes = wasm_v128_load(w + kBlockBytes * p);
+        const v128_t w_low = wasm_i16x8_extend_low_i8x16(bytes);
+        const v128_t w_high = wasm_i16x8_extend_high_i8x16(bytes);
+        for (int k = 0; k < kColumns; ++k) {
+            const v128_t x = wasm_v128_load32_splat(xq[k] + p);
+            low[k] = wasm_i32x4_add(low[k], wasm_i32x4_dot_i16x8(w_low, x));
+            high[k] = wasm_i32x4_add(high[k], wasm_i32x4_dot_i16x8(w_high, x));
+        }
+    }
+    for (int k = 0; k < kColumns; ++k) {
+        wasm_v128_store(sums[k], low[k]);
+        wasm_v128_store(sums[k] + 4, high[k]);
+    }
+#elif defined(__AVX2__)
+    __m256i acc[kColumns];
+    for (int k = 0; k < kColumns; ++k) acc[k] = _mm256_setzero_si256();
+    for (int p = 0; p < pairs; ++p) {
+        const __m256i w16 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + kBlockBytes * p)));
+        for (int k = 0; k < kColumns; ++k) {
+            acc[k] = _mm256_add_epi32(acc[k], _mm256_madd_epi16(w16, _mm256_set1_epi32(xq[k][p])));
+        }
+    }
+    for (int k = 0; k < kColumns; ++k) _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums[k]), acc[k]);
+#elif defined(__SSE4_1__)
+    __m128i low[kColumns], high[kColumns];
+    for (int k = 0; k < kColumns; ++k) low[k] = high[k] = _mm_setzero_si128();
+    for (int p = 0; p < pairs; ++p) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + kBlockBytes * p));
+        const __m128i w_low = _mm_cvtepi8_epi16(bytes);
+        const __m128i w_high = _mm_cvtepi8_epi16(_mm_srli_si128(bytes, 8));
+        for (int k = 0; k < kColumns; ++k) {
+            const __m128i x = _mm_set1_epi32(xq[k][p]);
+            low[k] = _mm_add_epi32(low[k], _mm_madd_epi16(w_low, x));
+            high[k] = _mm_add_epi32(high[k], _mm_madd_epi16(w_high, x));
+        }
+    }
+    for (int k = 0; k < kColumns; ++k) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(sums[k]), low[k]);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(sums[k] + 4), high[k]);
+    }
+#else
+    for (int k = 0; k < kColumns; ++k) std::fill(sums[k], sums[k] + kBlockRows, 0);
+    for (int p = 0; p < pairs; ++p) {
+        const int8_t* pair = w + kBlockBytes * p;
+        for (int k = 0; k < kColumns; ++k) {
+            int16_t x[2];
+            std::memcpy(x, xq[k] + p, sizeof x);
+            for (int i = 0; i < kBlockRows; ++i) sums[k][i] += pair[2 * i] * x[0] + pair[2 * i + 1] * x[1];
+        }
+    }
+#endif
+}
+
+// block_sums for two blocks at once, far apart in A: two streams through
+// memory and twice the independent sums in flight. In WebAssembly, for one
+// or two columns of x, a matrix product of en-fr's size took 60 instead of
+// 76 us with A in L2, and greedy decoding in Node ran 1.2x faster (A comes
+// mostly from L3 there). Natively the same sums, one block after the other.
+template <int kColumns>
+void block_sums_two(const int8_t* w0, const int8_t* w1, int pairs, const int32_t* const* xq,
+                    int32_t (*sums0)[kBlockRows], int32_t (*sums1)[kBlockRows]) {
+#if defined(__wasm_simd128__)
+    v128_t acc[2][2][kColumns];  // [block][rows 0..3, 4..7][column]
+    for (int s = 0; s < 2; ++s) {
+        for (int h = 0; h < 2; ++h) {
+            for (int k = 0; k < kColumns; ++k) acc[s][h][k] = wasm_i32x4_splat(0);
+        }
+    }
+    for (int p = 0; p < pairs; ++p) {
+        const v128_t bytes0 = wasm_v128_load(w0 + kBlockBytes * p);
+        const v128_t bytes1 = wasm_v128_load(w1 + kBlockBytes * p);
+        const v128_t w[2][2] = {{wasm_i16x8_extend_low_i8x16(bytes0), wasm_i16x8_extend_high_i8x16(bytes0)},
+                                {wasm_i16x8_extend_low_i8x16(bytes1), wasm_i16x8_extend_high_i8x16(bytes1)}};
+        for (int k = 0; k < kColumns; ++k) {
+            const v128_t x = wasm_v128_load32_splat(xq[k] + p);
+            for (int s = 0; s < 2; ++s) {
+                for (int h = 0; h < 2; ++h) acc[s][h][k] = wasm_i32x4_add(acc[s][h][k], wasm_i32x4_dot_i16x8(w[s][h], x));
+            }
+        }
+    }
+    for (int k = 0; k < kColumns; ++k) {
+        wasm_v128_store(sums0[k], acc[0][0][k]);
+        wasm_v128_store(sums0[k] + 4, acc[0][1][k]);
+        wasm_v128_store(sums1[k], acc[1][0][k]);
+        wasm_v128_store(sums1[k] + 4, acc[1][1][k]);
+    }
+#else
+    block_sums<kColumns>(w0, pairs, xq, sums0);
+    block_sums<kColumns>(w1, pairs, xq, sums1);
+#endif
+}
+
+// Columns k0 .. k0 + kColumns of y.
+template <int kColumns>
+void sweep(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vector<float>& x_scales, int k0,
+           const float* bias, Matrix& y) {
+    const int pairs = (a.cols + 1) / 2;
+    const int32_t* columns[kColumns];
+    for (int k = 0; k < kColumns; ++k) columns[k] = xq.data() + static_cast<size_t>(k0 + k) * pairs;
+    const int blocks = (a.rows + kBlockRows - 1) / kBlockRows;
+    const size_t block_bytes = static_cast<size_t>(kBlockBytes) * pairs;
+    const auto finish = [&](int b, int32_t (*sums)[kBlockRows]) {
+        const int r0 = kBlockRows * b;
+        const int n = std::min(kBlockRows, a.rows - r0);
+        for (int k = 0; k < kColumns; ++k) {
+            const float s_x = x_scales[k0 + k];
+            float* out = y.col(k0 + k).data() + r0;
+            if (n == kBlockRows) {  // four rows at a time: the same operations as below, lane by lane
+                const Float4 s_x4 = {s_x, s_x, s_x, s_x};
+                for (int i = 0; i < kBlockRows; i += 4) {
+                    Int4 sum;
+                    Float4 row_scale, b4 = {}, result;
+                    std::memcpy(&sum, sums[k] + i, sizeof sum);
+                    std::memcpy(&row_scale, a.scales.data() + r0 + i, sizeof row_scale);
+                    const Float4 scale = row_scale * s_x4;
+                    const Float4 product = __builtin_convertvector(sum, Float4) * scale;
+                    if (bias != nullptr) std::memcpy(&b4, bias + r0 + i, sizeof b4);
+                    result = bias != nullptr ? product + b4 : product;
+                    std::memcpy(out + i, &result, sizeof result);
+                }
+                continue;
+            }
+            for (int i = 0; i < n; ++i) {
+                const float scale = a.scales[r0 + i] * s_x;
+                const float product = static_cast<float>(sums[k][i]) * scale;
+                out[i] = bias != nullptr ? product + bias[r0 + i] : product;
+            }
+        }
+    };
+    int32_t sums0[kColumns][kBlockRows], sums1[kColumns][kBlockRows];
+    // Blocks b and b + half together while a block's sums for one or two
+    // columns leave registers to spare (four columns use them all).
+    const int half = kColumns <= 2 ? blocks / 2 : 0;
+    for (int b = 0; b < half; ++b) {
+        block_sums_two<kColumns>(a.packed.data() + block_bytes * b, a.packed.data() + block_bytes * (b + half), pairs,
+                                 columns, sums0, sums1);
+        finish(b, sums0);
+        finish(b + half, sums1);
+    }
+    for (int b = 2 * half; b < blocks; ++b) {
+        block_sums<kColumns>(a.packed.data() + block_bytes * b, pairs, columns, sums0);
+        finish(b, sums0);
+    }
+}
+
+}  // namespace
+
+Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const float* scales) {
+    Int8Matrix m;
+    if (rows <= 0 || cols <= 0 || cols > kMaxInt8Columns) return m;
+    m.rows = rows;
+    m.cols = cols;
+    const int blocks = (rows + kBlockRows - 1) / kBlockRows, pairs = (cols + 1) / 2;
+    m.packed.assign(static_cast<size_t>(blocks) * pairs * kBlockBytes, 0);
+    m.scales.assign(scales, scales + rows);
+    for (int r = 0; r < rows; ++r) {
+        int8_t* block = m.packed.data() + static_cast<size_t>(r / kBlockRows) * pairs * kBlockBytes;
+        for (int j = 0; j < cols; ++j) {
+            block[kBlockBytes * (j / 2) + 2 * (r % kBlockRows) + j % 2] = row_major[static_cast<size_t>(r) * cols + j];
+        }
+    }
+    return m;
+}
+
+float quantize_int16(const float* x, int n, int16_t* q) {
+    float largest = 0.0f;
+    for (int j = 0; j < n; ++j) largest = std::max(largest, std::fabs(x[j]));
+    if (!(largest > 0.0f)) {  // zeros (or NaN, which nothing here can fix)
+        std::fill(q, q + n, 0);
+        return 0.0f;
+    }
+    const float scale = largest / static_cast<float>(kInt16Levels);
+    for (int j = 0; j < n; ++j) {
+        const float v = std::nearbyint(x[j] / scale);  // half to even: the default rounding mode
+        q[j] = static_cast<int16_t>(std::clamp(v, -static_cast<float>(kInt16Levels), static_cast<float>(kInt16Levels)));
+    }
+    return scale;
+}
+
+void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
+    const int K = static_cast<int>(x.cols()), pairs = (a.cols + 1) / 2;
+    y.resize(a.rows, K);
+    // x as int16 pairs, one column after the other (scratch kept per thread).
+    thread_local std::vector<int32_t> xq;
+    thread_local std::vector<float> x_scales;
+    thread_local std::vector<int16_t> column;
+    xq.assign(static_cast<size_t>(K) * pairs, 0);
+    x_scales.resize(K);
+    column.assign(2 * static_cast<size_t>(pairs), 0);
+    for (int k = 0; k < K; ++k) {
+        x_scales[k] = quantize_int16(x.col(k).data(), a.cols, column.data());
+        std::memcpy(xq.data() + static_cast<size_t>(k) * pairs, column.data(), sizeof(int32_t) * pairs);
+    }
+    const float* b = bias != nullptr ? bias->data() : nullptr;
+    int k0 = 0;
+    for (; k0 + kMaxColumnsAtOnce <= K; k0 += kMaxColumnsAtOnce) sweep<kMaxColumnsAtOnce>(a, xq, x_scales, k0, b, y);
+    switch (K - k0) {
+        case 3: sweep<3>(a, xq, x_scales, k0, b, y); break;
+        case 2: sweep<2>(a, xq, x_scales, k0, b, y); break;
+        case 1: sweep<1>(a, xq, x_scales, k0, b, y); break;
+        default: break;
+    }
+}
+
+}  // namespace s2s

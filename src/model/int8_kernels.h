@@ -1,0 +1,52 @@
+// The decoder's output layer in integer arithmetic, for models whose file
+// stores the output weights as int8 (one float scale per row, values
+// -127..127: model_file.h).
+//
+// Per decoder step each column x of the layer's input is quantized to int16
+// with one scale s_x = max|x| / 32767 (q = round half to even of x / s_x; a
+// column of zeros stays zeros), the products sum_j w[r, j] q[j] are exact
+// int32 sums, and y[r] = float(sum) * (s_w[r] * s_x) + b[r], each operation
+// rounded once (this file is compiled without FMA contraction). Integer sums
+// do not depend on their order, so the WebAssembly kernel (SIMD128's
+// i32x4.dot_i16x8_s), the native one (pmaddwd of AVX2 or SSE4.1, or plain C++) and
+// the scalar reference of the tests give the same bits.
+//
+// The weights are read 4x less than as float32 (1.3 MB instead of 5 MB for
+// en-fr's 10,000 x 128 layer) and eight rows of a pair of columns are one
+// 16-byte load, widened once and used for every hypothesis of the beam.
+#pragma once
+
+#include "model/tensor.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace s2s {
+
+// An int8 matrix laid out for affine_columns_int8: blocks of 8 rows; within
+// a block, for each pair of columns (2p, 2p + 1), 16 bytes
+// w(r0, 2p), w(r0, 2p + 1), w(r1, 2p), ..., w(r7, 2p + 1). The rows are
+// padded with zeros to a multiple of 8, the columns to an even count.
+struct Int8Matrix {
+    int rows = 0;
+    int cols = 0;
+    std::vector<int8_t> packed;
+    std::vector<float> scales;  // (rows): w = value * scale
+    bool empty() const { return rows == 0; }
+};
+
+// Most columns for which an int32 sum cannot overflow: 127 * 32767 * 516 < 2^31.
+constexpr int kMaxInt8Columns = 516;
+
+// From row-major values (rows x cols, -127..127) and their row scales.
+// Returns an empty matrix when cols > kMaxInt8Columns (the float path then runs).
+Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const float* scales);
+
+// y (rows, K) = A x + bias as described above; bias (rows, 1) or null. y is
+// resized (no allocation when its size is unchanged).
+void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y);
+
+// The int16 quantization of one column of x (n values) into q: returns s_x.
+float quantize_int16(const float* x, int n, int16_t* q);
+
+}  // namespace s2s

@@ -1,0 +1,136 @@
+// The integer output layer (int8_kernels.h): exact against a plain scalar
+// integer implementation, close to the float product within the int16
+// quantization's bound, and used by decoder_step for a model loaded from an
+// int8 file only.
+#include "model/decoder.h"
+#include "model/int8_kernels.h"
+#include "model/model.h"
+#include "test_helpers.h"
+#include "text/vocabulary.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+using namespace s2s;
+using namespace s2s::testing;
+
+namespace {
+
+// y = float(sum_j w q) * (s_w * s_x) + b, one column at a time, written out
+// plainly: what the SIMD kernels must equal bit for bit.
+Matrix scalar_int8_product(int rows, int cols, const std::vector<int8_t>& w, const std::vector<float>& scales,
+                           const Matrix& x, const Matrix* bias) {
+    Matrix y(rows, x.cols());
+    for (Eigen::Index k = 0; k < x.cols(); ++k) {
+        float largest = 0.0f;
+        for (int j = 0; j < cols; ++j) largest = std::max(largest, std::fabs(x(j, k)));
+        const float s_x = largest > 0.0f ? largest / 32767.0f : 0.0f;
+        std::vector<int32_t> q(cols, 0);
+        for (int j = 0; j < cols && s_x > 0.0f; ++j) q[j] = static_cast<int32_t>(std::nearbyint(x(j, k) / s_x));
+        for (int r = 0; r < rows; ++r) {
+            int32_t sum = 0;
+            for (int j = 0; j < cols; ++j) sum += static_cast<int32_t>(w[static_cast<size_t>(r) * cols + j]) * q[j];
+            volatile float scale = scales[r] * s_x;  // volatile: no fused multiply-add here either
+            volatile float product = static_cast<float>(sum) * scale;
+            y(r, k) = bias != nullptr ? product + (*bias)(r, 0) : product;
+        }
+    }
+    return y;
+}
+
+}  // namespace
+
+TEST_CASE("int8 output layer: exact against a scalar integer product, close to the float product") {
+    std::mt19937 random(5);
+    std::uniform_int_distribution<int> value(-127, 127);
+    std::uniform_real_distribution<float> scale(0.0f, 0.02f);
+    for (int rows : {1, 7, 8, 9, 31, 77, 130}) {
+        for (int cols : {1, 2, 5, 64, 128}) {
+            std::vector<int8_t> w(static_cast<size_t>(rows) * cols);
+            for (auto& v : w) v = static_cast<int8_t>(value(random));
+            std::vector<float> scales(rows);
+            for (auto& s : scales) s = scale(random);
+            scales[0] = 0.0f;  // a row of zeros has scale 0
+            const Int8Matrix packed = pack_int8_rows(rows, cols, w.data(), scales.data());
+            REQUIRE(packed.rows == rows);
+            Matrix dequantized(rows, cols);
+            for (int r = 0; r < rows; ++r) {
+                for (int j = 0; j < cols; ++j) dequantized(r, j) = float(w[static_cast<size_t>(r) * cols + j]) * scales[r];
+            }
+            const Matrix bias = Matrix::Random(rows, 1);
+            for (int K = 1; K <= 5; ++K) {
+                INFO(rows << " x " << cols << ", K " << K);
+                Matrix x = Matrix::Random(cols, K);
+                if (K == 3) x.col(1).setZero();  // a column of zeros: y = b
+                Matrix y(2, 2);                  // resized by the call
+                affine_columns_int8(packed, x, &bias, y);
+                REQUIRE(y.rows() == rows);
+                REQUIRE(y.cols() == K);
+                const Matrix expected = scalar_int8_product(rows, cols, w, scales, x, &bias);
+                CHECK(std::memcmp(y.data(), expected.data(), sizeof(float) * y.size()) == 0);
+                Matrix no_bias;
+                affine_columns_int8(packed, x, nullptr, no_bias);
+                const Matrix expected_no_bias = scalar_int8_product(rows, cols, w, scales, x, nullptr);
+                CHECK(std::memcmp(no_bias.data(), expected_no_bias.data(), sizeof(float) * no_bias.size()) == 0);
+                // Against the float product in double precision: x is off by at
+                // most s_x / 2 per value, so y by s_x / 2 * sum_j |w_rj|, plus
+                // float rounding.
+                for (int k = 0; k < K; ++k) {
+                    const double s_x = x.col(k).cwiseAbs().maxCoeff() / 32767.0;
+                    for (int r = 0; r < rows; ++r) {
+                        double reference = bias(r, 0), magnitude = std::fabs(bias(r, 0));
+                        for (int j = 0; j < cols; ++j) {
+                            reference += double(dequantized(r, j)) * double(x(j, k));
+                            magnitude += std::fabs(double(dequantized(r, j)) * double(x(j, k)));
+                        }
+                        const double bound = s_x / 2 * dequantized.row(r).cwiseAbs().cast<double>().sum() + 4e-7 * magnitude;
+                        CHECK(std::fabs(double(y(r, k)) - reference) <= bound);
+                    }
+                }
+                if (K == 3) CHECK(y.col(1) == bias.col(0));
+            }
+        }
+    }
+    std::vector<int8_t> wide(static_cast<size_t>(kMaxInt8Columns + 1), 1);
+    const std::vector<float> one_scale = {1.0f};
+    CHECK(pack_int8_rows(1, kMaxInt8Columns + 1, wide.data(), one_scale.data()).empty());  // an int32 sum could overflow
+}
+
+TEST_CASE("int8 output layer: decoder_step uses it for an int8 model file only, close to the float path") {
+    Model model;
+    model.config = tiny_config(AttentionKind::kAdditive);
+    model.config.target_vocab_size = 21;  // rows not a multiple of 8
+    std::vector<std::string> source = {"<pad>", "<unk>", "<bos>", "<eos>"}, target = source;
+    for (int i = 4; i < model.config.source_vocab_size; ++i) source.push_back("s" + std::to_string(i));
+    for (int i = 4; i < model.config.target_vocab_size; ++i) target.push_back("t" + std::to_string(i));
+    model.source_vocabulary = Vocabulary::from_tokens(source);
+    model.target_vocabulary = Vocabulary::from_tokens(target);
+    model.params = random_parameters(model.config, 3);
+    model.params.output_weights *= 3.0f;
+
+    const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
+    CHECK(model_from_bytes(float_bytes.data(), float_bytes.size()).params.output_weights_int8.empty());
+    const auto bytes = serialize_model(model, TensorDtype::kInt8);
+    const Model loaded = model_from_bytes(bytes.data(), bytes.size());
+    REQUIRE_FALSE(loaded.params.output_weights_int8.empty());
+    Parameters float_params = loaded.params;  // the same (dequantized) weights, through the float path
+    float_params.output_weights_int8 = Int8Matrix{};
+
+    const std::vector<int> source_tokens = {4, 7, 5, 9, 3};
+    const EncodedSource encoded = encode_source(loaded.params, loaded.config, source_tokens);
+    Matrix states(loaded.config.decoder_hidden_size, 2);
+    states.col(0) = encoded.initial_state;
+    states.col(1) = encoded.initial_state;
+    DecoderStep step, float_step;
+    const std::vector<std::vector<int>> previous = {{Vocabulary::kBos, Vocabulary::kBos}, {5, 9}, {8, 4}};
+    for (const auto& tokens : previous) {
+        decoder_step(loaded.params, loaded.config, encoded, tokens, states, step);
+        decoder_step(float_params, loaded.config, encoded, tokens, states, float_step);
+        CHECK(step.log_probs != float_step.log_probs);  // the integer path ran
+        CHECK((step.log_probs - float_step.log_probs).cwiseAbs().maxCoeff() <= 1e-3f);
+        states = step.states;
+    }
+}
