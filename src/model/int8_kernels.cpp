@@ -229,13 +229,13 @@ float quantize_int16(const float* x, int n, int16_t* q) {
 void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
     const int K = static_cast<int>(x.cols()), pairs = (a.cols + 1) / 2;
     y.resize(a.rows, K);
-    // x as int16 pairs, one column after the other (scratch kept per thread).
-    thread_local std::vector<int32_t> xq;
-    thread_local std::vector<float> x_scales;
-    thread_local std::vector<int16_t> column;
-    xq.assign(static_cast<size_t>(K) * pairs, 0);
-    x_scales.resize(K);
-    column.assign(2 * static_cast<size_t>(pairs), 0);
+    // x as int16 pairs, one column after the other. Scratch of this call
+    // only: a buffer kept past it (thread_local) would stay allocated after
+    // every model is disposed, which the WASM memory tests refuse; three
+    // small allocations are nothing beside the product.
+    std::vector<int32_t> xq(static_cast<size_t>(K) * pairs, 0);
+    std::vector<float> x_scales(K);
+    std::vector<int16_t> column(2 * static_cast<size_t>(pairs), 0);
     for (int k = 0; k < K; ++k) {
         x_scales[k] = quantize_int16(x.col(k).data(), a.cols, column.data());
         std::memcpy(xq.data() + static_cast<size_t>(k) * pairs, column.data(), sizeof(int32_t) * pairs);
