@@ -107,8 +107,8 @@ ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size);
 // allow (NaN, infinity, int8 -128, a bad int8 scale), naming it.
 void decode_tensor_values(const uint8_t* bytes, const TensorLayout& tensor, float* out, bool column_major);
 // An int8 tensor's row scales (rows floats into `scales`) and a pointer to
-// its values (rows x cols, row-major, inside `bytes`), for a tensor
-// decode_tensor_values accepted.
+// its values (rows x cols, row-major, inside `bytes`), as stored: unchecked
+// (decode_tensor_values checks them).
 const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& tensor, float* scales);
 
 // Throws std::invalid_argument for caller mistakes (a header that is not an
