@@ -25,6 +25,15 @@ void logits_forward(const Parameters& params, const Matrix& output_hidden, Matri
     logits.colwise() += params.output_bias.col(0);
 }
 
+// y = A x + bias through A's int8 copy when the model has one (int8_kernels.h).
+void step_product(const Int8Matrix& a_int8, const Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
+    if (!a_int8.empty()) {
+        affine_columns_int8(a_int8, x, bias, y);
+    } else {
+        affine_columns(a, x, bias, y);
+    }
+}
+
 }  // namespace
 
 void decoder_forward(const Parameters& params, const ModelConfig& config, const EncoderActivations& encoder,
@@ -193,7 +202,8 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
         // Scores e (S, K), turned into weights in place.
         out.attention.resize(S, K);
         if (config.attention == AttentionKind::kAdditive) {
-            affine_columns(params.attention_query, previous_states, nullptr, out.projected_query);  // (A, K)
+            step_product(params.int8.attention_query, params.attention_query, previous_states, nullptr,
+                         out.projected_query);  // (A, K)
             additive_scores(source.keys, out.projected_query, params.attention_vector, out.attention);
         } else {
             // dot, scaled dot (the keys are H) and general (the keys are W_k H).
@@ -213,8 +223,8 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
 
     // GRU (gru.h), gates [r | z | n]: one product for the input, one for the state.
     const GruWeights& gru = params.decoder;
-    affine_columns(gru.input_weights, out.input, &gru.input_bias, out.input_projection);
-    affine_columns(gru.state_weights, previous_states, &gru.state_bias, out.state_projection);
+    step_product(params.int8.decoder_input, gru.input_weights, out.input, &gru.input_bias, out.input_projection);
+    step_product(params.int8.decoder_state, gru.state_weights, previous_states, &gru.state_bias, out.state_projection);
     out.states.resize(D, K);
     gru_cell_columns(out.input_projection, out.state_projection, previous_states, out.states, nullptr);
 
@@ -223,13 +233,11 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     out.output_input.topRows(D) = out.states;
     out.output_input.middleRows(D, C) = contexts;
     out.output_input.bottomRows(E) = out.input.topRows(E);
-    affine_columns(params.output_hidden_weights, out.output_input, &params.output_hidden_bias, out.output_hidden);
+    step_product(params.int8.output_hidden_weights, params.output_hidden_weights, out.output_input,
+                 &params.output_hidden_bias, out.output_hidden);
     tanh_in_place(out.output_hidden);
-    if (!params.output_weights_int8.empty()) {
-        affine_columns_int8(params.output_weights_int8, out.output_hidden, &params.output_bias, out.log_probs);
-    } else {
-        affine_columns(params.output_weights, out.output_hidden, &params.output_bias, out.log_probs);
-    }
+    step_product(params.int8.output_weights, params.output_weights, out.output_hidden, &params.output_bias,
+                 out.log_probs);
     log_softmax_columns(out.log_probs);
 }
 

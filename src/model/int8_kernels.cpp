@@ -33,7 +33,6 @@ constexpr int kMaxColumnsAtOnce = 2;
 #else
 constexpr int kMaxColumnsAtOnce = 4;
 #endif
-constexpr int32_t kInt16Levels = 32767;
 
 typedef float Float4 __attribute__((vector_size(4 * sizeof(float))));
 typedef int32_t Int4 __attribute__((vector_size(4 * sizeof(int32_t))));
@@ -194,11 +193,18 @@ void sweep(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vecto
 
 }  // namespace
 
+int int16_levels_for(int cols) {
+    const int64_t widest = int64_t{32767};
+    const int64_t fits = int64_t{2147483647} / (int64_t{127} * std::max(cols, 1));
+    return static_cast<int>(std::min(widest, fits));
+}
+
 Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const float* scales) {
     Int8Matrix m;
     if (rows <= 0 || cols <= 0 || cols > kMaxInt8Columns) return m;
     m.rows = rows;
     m.cols = cols;
+    m.x_levels = int16_levels_for(cols);
     const int blocks = (rows + kBlockRows - 1) / kBlockRows, pairs = (cols + 1) / 2;
     m.packed.assign(static_cast<size_t>(blocks) * pairs * kBlockBytes, 0);
     m.scales.assign(scales, scales + rows);
@@ -211,17 +217,17 @@ Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const flo
     return m;
 }
 
-float quantize_int16(const float* x, int n, int16_t* q) {
+float quantize_int16(const float* x, int n, int levels, int16_t* q) {
     float largest = 0.0f;
     for (int j = 0; j < n; ++j) largest = std::max(largest, std::fabs(x[j]));
     if (!(largest > 0.0f)) {  // zeros (or NaN, which nothing here can fix)
         std::fill(q, q + n, 0);
         return 0.0f;
     }
-    const float scale = largest / static_cast<float>(kInt16Levels);
+    const float scale = largest / static_cast<float>(levels);
     for (int j = 0; j < n; ++j) {
         const float v = std::nearbyint(x[j] / scale);  // half to even: the default rounding mode
-        q[j] = static_cast<int16_t>(std::clamp(v, -static_cast<float>(kInt16Levels), static_cast<float>(kInt16Levels)));
+        q[j] = static_cast<int16_t>(std::clamp(v, -static_cast<float>(levels), static_cast<float>(levels)));
     }
     return scale;
 }
@@ -237,7 +243,7 @@ void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Mat
     std::vector<float> x_scales(K);
     std::vector<int16_t> column(2 * static_cast<size_t>(pairs), 0);
     for (int k = 0; k < K; ++k) {
-        x_scales[k] = quantize_int16(x.col(k).data(), a.cols, column.data());
+        x_scales[k] = quantize_int16(x.col(k).data(), a.cols, a.x_levels, column.data());
         std::memcpy(xq.data() + static_cast<size_t>(k) * pairs, column.data(), sizeof(int32_t) * pairs);
     }
     const float* b = bias != nullptr ? bias->data() : nullptr;

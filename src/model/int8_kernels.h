@@ -1,10 +1,14 @@
-// The decoder's output layer in integer arithmetic, for models whose file
-// stores the output weights as int8 (one float scale per row, values
-// -127..127: model_file.h).
+// The decoder step's matrix products in integer arithmetic, for models whose
+// file stores the weights as int8 (one float scale per row, values
+// -127..127: model_file.h): the attention query, the GRU's two products, the
+// deep output and the output layer (Parameters::Int8Copies).
 //
-// Per decoder step each column x of the layer's input is quantized to int16
-// with one scale s_x = max|x| / 32767 (q = round half to even of x / s_x; a
-// column of zeros stays zeros), the products sum_j w[r, j] q[j] are exact
+// Per decoder step each column x of a product's input is quantized to int16
+// with one scale s_x = max|x| / L (q = round half to even of x / s_x; a
+// column of zeros stays zeros), where L = 32767 unless the matrix has so
+// many columns that 127 * L * columns could overflow an int32 sum (L is then
+// the largest level that cannot: 29,356 for the 576 columns of en-fr's deep
+// output). The products sum_j w[r, j] q[j] are exact
 // int32 sums, and y[r] = float(sum) * (s_w[r] * s_x) + b[r], each operation
 // rounded once (this file is compiled without FMA contraction). Integer sums
 // do not depend on their order, so the WebAssembly kernel (SIMD128's
@@ -12,7 +16,8 @@
 // the scalar reference of the tests give the same bits.
 //
 // The weights are read 4x less than as float32 (1.3 MB instead of 5 MB for
-// en-fr's 10,000 x 128 layer) and eight rows of a pair of columns are one
+// en-fr's 10,000 x 128 output layer, 0.55 MB instead of 2.2 MB for the
+// rest of its step) and eight rows of a pair of columns are one
 // 16-byte load, widened once and used for every hypothesis of the beam.
 #pragma once
 
@@ -32,11 +37,16 @@ struct Int8Matrix {
     int cols = 0;
     std::vector<int8_t> packed;
     std::vector<float> scales;  // (rows): w = value * scale
+    int x_levels = 0;           // L above: the inputs are quantized to -L..L
     bool empty() const { return rows == 0; }
 };
 
-// Most columns for which an int32 sum cannot overflow: 127 * 32767 * 516 < 2^31.
-constexpr int kMaxInt8Columns = 516;
+// The widest matrix packed: its inputs still get 4,129 levels (about 12
+// bits), since 127 * 4129 * 4096 < 2^31.
+constexpr int kMaxInt8Columns = 4096;
+
+// The input levels L for a matrix of `cols` columns (see above).
+int int16_levels_for(int cols);
 
 // From row-major values (rows x cols, -127..127) and their row scales.
 // Returns an empty matrix when cols > kMaxInt8Columns (the float path then runs).
@@ -46,7 +56,8 @@ Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const flo
 // resized (no allocation when its size is unchanged).
 void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y);
 
-// The int16 quantization of one column of x (n values) into q: returns s_x.
-float quantize_int16(const float* x, int n, int16_t* q);
+// The int16 quantization of one column of x (n values) to -levels..levels
+// into q: returns s_x.
+float quantize_int16(const float* x, int n, int levels, int16_t* q);
 
 }  // namespace s2s

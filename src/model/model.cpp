@@ -139,11 +139,12 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes) {
         // Straight from the file's bytes into the matrix (column-major).
         m.resize(it->second->rows, it->second->cols);
         decode_tensor_values(bytes, *it->second, m.data(), /*column_major=*/true);
-        if (name == "output_weights" && it->second->dtype == TensorDtype::kInt8) {
+        Int8Matrix* copy = model.params.int8.find(name);
+        if (copy != nullptr && it->second->dtype == TensorDtype::kInt8) {
             std::vector<float> scales(it->second->rows);
             const int8_t* values = int8_tensor_values(bytes, *it->second, scales.data());
-            model.params.output_weights_int8 = pack_int8_rows(static_cast<int>(it->second->rows),
-                                                              static_cast<int>(it->second->cols), values, scales.data());
+            *copy = pack_int8_rows(static_cast<int>(it->second->rows), static_cast<int>(it->second->cols), values,
+                                   scales.data());
         }
         // The narrowest dtype of any tensor: int8 < float16 < float32.
         const TensorDtype stored = it->second->dtype;

@@ -112,12 +112,12 @@ TEST_CASE("int8 output layer: decoder_step uses it for an int8 model file only, 
     model.params.output_weights *= 3.0f;
 
     const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
-    CHECK(model_from_bytes(float_bytes.data(), float_bytes.size()).params.output_weights_int8.empty());
+    CHECK(model_from_bytes(float_bytes.data(), float_bytes.size()).params.int8.output_weights.empty());
     const auto bytes = serialize_model(model, TensorDtype::kInt8);
     const Model loaded = model_from_bytes(bytes.data(), bytes.size());
-    REQUIRE_FALSE(loaded.params.output_weights_int8.empty());
+    REQUIRE_FALSE(loaded.params.int8.output_weights.empty());
     Parameters float_params = loaded.params;  // the same (dequantized) weights, through the float path
-    float_params.output_weights_int8 = Int8Matrix{};
+    float_params.int8 = Parameters::Int8Copies{};
 
     const std::vector<int> source_tokens = {4, 7, 5, 9, 3};
     const EncodedSource encoded = encode_source(loaded.params, loaded.config, source_tokens);
