@@ -22,17 +22,14 @@ namespace {
 
 constexpr int kBlockRows = 8;
 constexpr int kBlockBytes = 2 * kBlockRows;  // 8 rows x a pair of columns
-// Columns of x per sweep of A. In WebAssembly two, with two blocks of A in
-// flight (block_sums_two): in Node, beam 4 decoded 1.15x faster that way
-// than with four columns per sweep and one block, though the latter was
-// faster with A in L2 (a matrix product alone); the decoder step's other
-// weights push A out of L2. Natively four. Integer sums: any split gives the
-// same result.
-#if defined(__wasm_simd128__)
+// Columns of x per sweep of A: four (a beam of 4 reads A once). In
+// WebAssembly two with two blocks of A in flight (block_sums_two) had been
+// 1.15x faster for beam 4 while the decoder step's other weights were
+// float32 and pushed A out of L2; with every step matrix int8 the single
+// sweep of four measured the same or slightly faster in Node (up to 1.07x
+// for 40 words) and 1.2x faster on the output layer alone. Integer sums:
+// any split gives the same result.
 constexpr int kMaxColumnsAtOnce = 4;
-#else
-constexpr int kMaxColumnsAtOnce = 4;
-#endif
 
 typedef float Float4 __attribute__((vector_size(4 * sizeof(float))));
 typedef int32_t Int4 __attribute__((vector_size(4 * sizeof(int32_t))));
@@ -221,8 +218,8 @@ float quantize_int16(const float* x, int n, int levels, int16_t* q) {
     // Four values at a time where there is SIMD, the same operations as the
     // scalar loops (which do the rest): |x|'s max skips NaN as std::max does,
     // x / scale rounds half to even (f32x4.nearest, roundps) and the clamped
-    // integer narrows to int16. In Node this took the quantization from 7%
-    // of a beam-4 translation to (measured in bench/results.md's run).
+    // integer narrows to int16. (Beside the products this is small: in Node
+    // the whole translation changed by less than the noise.)
     int j = 0;
     float largest = 0.0f;
 #if defined(__wasm_simd128__)
