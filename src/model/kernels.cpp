@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 namespace s2s {
 namespace {
 
@@ -22,12 +26,40 @@ inline Float8 load(const float* p) {
 inline void store(float* p, Float8 v) { std::memcpy(p, &v, sizeof v); }
 inline Float8 splat(float x) { return Float8{} + x; }
 
+// b < a ? b : a and a < b ? b : a, lane by lane (so NaN in `a` goes through),
+// and |x|. In WebAssembly the SIMD128 instructions that compute exactly
+// these (f32x4.pmin, f32x4.pmax: one minps or maxps each in V8; f32x4.abs),
+// where the same expressions written as a comparison and a select became a
+// compare and a three-instruction bitwise select per half. tanh in Node took
+// 1.75x less time (2,560 values: 3.7 to 2.1 us), the log softmax over 10,000
+// words 1.45x and the additive scores 1.65x less (bench/kernels.mjs).
+#if defined(__wasm_simd128__)
+template <typename Op>
+inline Float8 halves(Float8 a, Float8 b, Op op) {
+    v128_t a2[2], b2[2];
+    std::memcpy(a2, &a, sizeof a);
+    std::memcpy(b2, &b, sizeof b);
+    a2[0] = op(a2[0], b2[0]);
+    a2[1] = op(a2[1], b2[1]);
+    Float8 out;
+    std::memcpy(&out, a2, sizeof out);
+    return out;
+}
+inline Float8 pmin(Float8 a, Float8 b) { return halves(a, b, [](v128_t x, v128_t y) { return wasm_f32x4_pmin(x, y); }); }
+inline Float8 pmax(Float8 a, Float8 b) { return halves(a, b, [](v128_t x, v128_t y) { return wasm_f32x4_pmax(x, y); }); }
+inline Float8 abs(Float8 x) { return halves(x, x, [](v128_t y, v128_t) { return wasm_f32x4_abs(y); }); }
+#else
+inline Float8 pmin(Float8 a, Float8 b) { return b < a ? b : a; }
+inline Float8 pmax(Float8 a, Float8 b) { return a < b ? b : a; }
+inline Float8 abs(Float8 x) { return x < splat(0.0f) ? -x : x; }  // -0 stays -0: only compared, or negated into exp
+#endif
+
 // exp(x) for x <= 0 (Cephes expf: x = n ln2 + r, |r| <= ln2 / 2, a degree-6
 // polynomial in r, times 2^n). Below -87.3 it returns exp(-87.3) ~ 1e-38
 // rather than 0, which no sum of probabilities can notice.
 inline Float8 exp_nonpositive(Float8 x) {
     const Float8 lowest = splat(-87.3f);
-    x = x < lowest ? lowest : x;
+    x = pmax(x, lowest);
     // n = round(x / ln2) by the 1.5 * 2^23 trick: the integer lands in the low
     // mantissa bits of `shifted`.
     const float kRound = 12582912.0f;
@@ -59,14 +91,11 @@ float exp_nonpositive(float x) {
     return lanes[0];
 }
 
-inline Float8 abs(Float8 x) { return x < splat(0.0f) ? -x : x; }
-
 // Eigen's generic_fast_tanh_float (a 13/6 rational, exact to a few ulp), with
 // the clamp of its variant without FMA (WebAssembly has none).
 inline Float8 tanh(Float8 a) {
     const Float8 clamp = splat(7.90531110763549805f);
-    Float8 x = a > clamp ? clamp : a;
-    x = x < -clamp ? -clamp : x;
+    const Float8 x = pmax(pmin(a, clamp), -clamp);
     const Float8 x2 = x * x;
     Float8 p = x2 * splat(-2.76076847742355e-16f) + splat(2.00018790482477e-13f);
     p = x2 * p + splat(-8.60467152213735e-11f);
@@ -130,7 +159,7 @@ void log_softmax(float* x, Eigen::Index n) {
         Float8 m = load(x);
         for (Eigen::Index i = kLanes; i < whole; i += kLanes) {
             const Float8 v = load(x + i);
-            m = v > m ? v : m;
+            m = pmax(m, v);
         }
         for (int lane = 0; lane < kLanes; ++lane) max_value = std::max(max_value, m[lane]);
     }
