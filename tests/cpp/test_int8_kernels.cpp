@@ -1,4 +1,4 @@
-// The integer output layer (int8_kernels.h): exact against a plain scalar
+// The decoder step's integer products (int8_kernels.h): exact against a plain scalar
 // integer implementation, close to the float product within the int16
 // quantization's bound, and used by decoder_step for a model loaded from an
 // int8 file only.
@@ -43,7 +43,7 @@ Matrix scalar_int8_product(int rows, int cols, const std::vector<int8_t>& w, con
 
 }  // namespace
 
-TEST_CASE("int8 output layer: exact against a scalar integer product, close to the float product") {
+TEST_CASE("int8 products: exact against a scalar integer product, close to the float product") {
     std::mt19937 random(5);
     std::uniform_int_distribution<int> value(-127, 127);
     std::uniform_real_distribution<float> scale(0.0f, 0.02f);
@@ -99,7 +99,7 @@ TEST_CASE("int8 output layer: exact against a scalar integer product, close to t
     CHECK(pack_int8_rows(1, kMaxInt8Columns + 1, wide.data(), one_scale.data()).empty());  // an int32 sum could overflow
 }
 
-TEST_CASE("int8 output layer: decoder_step uses it for an int8 model file only, close to the float path") {
+TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, close to the float path") {
     Model model;
     model.config = tiny_config(AttentionKind::kAdditive);
     model.config.target_vocab_size = 21;  // rows not a multiple of 8
@@ -112,10 +112,16 @@ TEST_CASE("int8 output layer: decoder_step uses it for an int8 model file only, 
     model.params.output_weights *= 3.0f;
 
     const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
-    CHECK(model_from_bytes(float_bytes.data(), float_bytes.size()).params.int8.output_weights.empty());
+    const auto copies = [](const Parameters& p) {
+        return std::vector<const Int8Matrix*>{&p.int8.attention_query, &p.int8.decoder_input, &p.int8.decoder_state,
+                                              &p.int8.output_hidden_weights, &p.int8.output_weights};
+    };
+    const Model float_loaded = model_from_bytes(float_bytes.data(), float_bytes.size());
+    for (const Int8Matrix* copy : copies(float_loaded.params)) CHECK(copy->empty());
     const auto bytes = serialize_model(model, TensorDtype::kInt8);
     const Model loaded = model_from_bytes(bytes.data(), bytes.size());
-    REQUIRE_FALSE(loaded.params.int8.output_weights.empty());
+    for (const Int8Matrix* copy : copies(loaded.params)) REQUIRE_FALSE(copy->empty());
+    CHECK(loaded.params.int8.decoder_input.cols == loaded.config.embedding_size + loaded.config.context_size());
     Parameters float_params = loaded.params;  // the same (dequantized) weights, through the float path
     float_params.int8 = Parameters::Int8Copies{};
 
