@@ -58,6 +58,14 @@ std::vector<TensorToWrite> tensors_to_write(const Model& model, TensorDtype dtyp
     return tensors;
 }
 
+// A translation-only model lacks the float weights a file needs.
+void refuse_translation_only(const Model& model) {
+    if (model.translation_only) {
+        throw UsageError("this model was loaded for translation only (without its float weights), so it cannot be "
+                         "saved or converted; load the file with load_model or model_from_bytes(..., LoadFor::kAnything)");
+    }
+}
+
 // The header of a file stored as `dtype`: an int8 file also records its
 // quantization levels.
 nlohmann::json file_header(const Model& model, TensorDtype dtype) {
@@ -69,18 +77,20 @@ nlohmann::json file_header(const Model& model, TensorDtype dtype) {
 }  // namespace
 
 std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype) {
+    refuse_translation_only(model);
     std::vector<RowMajorMatrix> storage;
     return encode_model_file(file_header(model, dtype), tensors_to_write(model, dtype, storage));
 }
 
 void save_model(const Model& model, const std::string& path, TensorDtype dtype) {
+    refuse_translation_only(model);
     std::vector<RowMajorMatrix> storage;
     write_model_file(path, file_header(model, dtype), tensors_to_write(model, dtype, storage));
 }
 
 namespace {
 
-Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes) {
+Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes, LoadFor purpose) {
     const nlohmann::json& header = layout.header;
     const auto& format = require(header, "format");
     if (!format.is_string() || format.get<std::string>() != kFormatName) {
@@ -136,15 +146,20 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes) {
     model.params.for_each_tensor([&](const std::string& name, Matrix& m) {
         auto it = table.find(name);
         if (it == table.end()) return;  // not part of this variant
-        // Straight from the file's bytes into the matrix (column-major).
-        m.resize(it->second->rows, it->second->cols);
-        decode_tensor_values(bytes, *it->second, m.data(), /*column_major=*/true);
         Int8Matrix* copy = model.params.int8.find(name);
         if (copy != nullptr && it->second->dtype == TensorDtype::kInt8) {
+            check_int8_tensor(bytes, *it->second);
             std::vector<float> scales(it->second->rows);
             const int8_t* values = int8_tensor_values(bytes, *it->second, scales.data());
             *copy = pack_int8_rows(static_cast<int>(it->second->rows), static_cast<int>(it->second->cols), values,
                                    scales.data());
+        }
+        if (purpose == LoadFor::kTranslation && copy != nullptr && !copy->empty()) {
+            m.resize(0, 0);  // decoder_step reads the int8 copy only
+        } else {
+            // Straight from the file's bytes into the matrix (column-major).
+            m.resize(it->second->rows, it->second->cols);
+            decode_tensor_values(bytes, *it->second, m.data(), /*column_major=*/true);
         }
         // The narrowest dtype of any tensor: int8 < float16 < float32.
         const TensorDtype stored = it->second->dtype;
@@ -157,7 +172,11 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes) {
 
 }  // namespace
 
-Model model_from_bytes(const uint8_t* bytes, size_t size) { return model_from_layout(read_model_layout(bytes, size), bytes); }
+Model model_from_bytes(const uint8_t* bytes, size_t size, LoadFor purpose) {
+    Model model = model_from_layout(read_model_layout(bytes, size), bytes, purpose);
+    model.translation_only = purpose == LoadFor::kTranslation;
+    return model;
+}
 
 Model load_model(const std::string& path) {
     const std::vector<uint8_t> bytes = read_file_bytes(path);

@@ -32,7 +32,17 @@ struct Model {
     // int8 quantization levels (model_file.h): 127 for 8 bits, 63 for 7.
     // Read from an int8 file's header, so a rewrite keeps the file's values.
     int int8_levels = kMaxInt8Levels;
+    // Loaded with LoadFor::kTranslation: the matrices that have an int8 copy
+    // (Parameters::Int8Copies) hold no float values, so the model
+    // translates but cannot be saved, converted or trained.
+    bool translation_only = false;
 };
+
+// What a loaded model is for. kTranslation keeps only the int8 copy of the
+// decoder step's matrices when the file stores them as int8 (7.3 MB less
+// memory for en-fr, and less to decode): the WebAssembly translator loads
+// models this way; everything else needs kAnything.
+enum class LoadFor { kAnything, kTranslation };
 
 // Levels of a quantization to `bits` bits (2..8): 2^(bits-1) - 1.
 inline int int8_levels_for_bits(int bits) { return (1 << (bits - 1)) - 1; }
@@ -42,6 +52,7 @@ nlohmann::json model_header(const Model& model);
 
 // Float16 halves the file and int8 quarters it (matrices only: vectors,
 // the biases, stay float16); the loss of quality is measured in the README.
+// Throws UsageError for a translation-only model (LoadFor::kTranslation).
 std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype = TensorDtype::kFloat32);
 void save_model(const Model& model, const std::string& path, TensorDtype dtype = TensorDtype::kFloat32);
 
@@ -49,7 +60,7 @@ void save_model(const Model& model, const std::string& path, TensorDtype dtype =
 // that vocabulary sizes match the configuration, and that exactly the
 // expected tensors are present with the expected shapes. Throws
 // ModelFileError (IoError when the file cannot be read).
-Model model_from_bytes(const uint8_t* bytes, size_t size);
+Model model_from_bytes(const uint8_t* bytes, size_t size, LoadFor purpose = LoadFor::kAnything);
 Model load_model(const std::string& path);
 
 }  // namespace s2s

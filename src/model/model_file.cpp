@@ -464,25 +464,33 @@ const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& entry
     return reinterpret_cast<const int8_t*>(source + 4 * static_cast<size_t>(entry.rows));
 }
 
+void check_int8_tensor(const uint8_t* bytes, const TensorLayout& entry) {
+    const std::string tensor = "model file tensor " + in_quotes(entry.name);
+    const size_t rows = entry.rows, cols = entry.cols;
+    std::vector<float> scales(rows);
+    const auto* values = int8_tensor_values(bytes, entry, scales.data());  // the row scales come first
+    for (size_t row = 0; row < rows; ++row) {
+        if (!(scales[row] >= 0.0f && scales[row] <= kMaxInt8Scale)) {  // also refuses NaN
+            throw ModelFileError(tensor + " has int8 scale " + std::to_string(scales[row]) + " for row " +
+                                 std::to_string(row) + "; scales are finite, at least 0 and at most " +
+                                 std::to_string(kMaxInt8Scale) + "; " + kDamaged);
+        }
+    }
+    if (const void* found = std::memchr(values, 0x80, rows * cols)) {
+        const auto at = static_cast<size_t>(static_cast<const int8_t*>(found) - values);
+        throw ModelFileError(tensor + " holds int8 value -128 at row " + std::to_string(at / cols) + ", column " +
+                             std::to_string(at % cols) + "; values are -127 to 127; " + kDamaged);
+    }
+}
+
 void decode_tensor_values(const uint8_t* bytes, const TensorLayout& entry, float* out, bool column_major) {
     const std::string tensor = "model file tensor " + in_quotes(entry.name);
     const size_t rows = entry.rows, cols = entry.cols;
     const uint8_t* source = bytes + entry.offset;
     if (entry.dtype == TensorDtype::kInt8) {
+        check_int8_tensor(bytes, entry);
         std::vector<float> scales(rows);
-        const auto* values = int8_tensor_values(bytes, entry, scales.data());  // the row scales come first
-        for (size_t row = 0; row < rows; ++row) {
-            if (!(scales[row] >= 0.0f && scales[row] <= kMaxInt8Scale)) {  // also refuses NaN
-                throw ModelFileError(tensor + " has int8 scale " + std::to_string(scales[row]) + " for row " +
-                                     std::to_string(row) + "; scales are finite, at least 0 and at most " +
-                                     std::to_string(kMaxInt8Scale) + "; " + kDamaged);
-            }
-        }
-        if (const void* found = std::memchr(values, 0x80, rows * cols)) {
-            const auto at = static_cast<size_t>(static_cast<const int8_t*>(found) - values);
-            throw ModelFileError(tensor + " holds int8 value -128 at row " + std::to_string(at / cols) + ", column " +
-                                 std::to_string(at % cols) + "; values are -127 to 127; " + kDamaged);
-        }
+        const auto* values = int8_tensor_values(bytes, entry, scales.data());
         if (!column_major) {
             for (size_t row = 0; row < rows; ++row) decode_row_i8(values + row * cols, scales[row], cols, out + row * cols);
             return;

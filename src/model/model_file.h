@@ -108,8 +108,12 @@ ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size);
 void decode_tensor_values(const uint8_t* bytes, const TensorLayout& tensor, float* out, bool column_major);
 // An int8 tensor's row scales (rows floats into `scales`) and a pointer to
 // its values (rows x cols, row-major, inside `bytes`), as stored: unchecked
-// (decode_tensor_values checks them).
+// (decode_tensor_values checks them, or check_int8_tensor alone).
 const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& tensor, float* scales);
+// The checks decode_tensor_values makes of an int8 tensor (every scale
+// finite and in range, no value -128), without decoding it: throws
+// ModelFileError naming the row and column.
+void check_int8_tensor(const uint8_t* bytes, const TensorLayout& tensor);
 
 // Throws std::invalid_argument for caller mistakes (a header that is not an
 // object, bad or duplicate names, negative shapes) and ModelFileError for

@@ -35,7 +35,9 @@ public:
         const std::string envelope = guarded([&] {
             std::vector<uint8_t> copy(bytes["length"].as<size_t>());
             emscripten::val(emscripten::typed_memory_view(copy.size(), copy.data())).call<void>("set", bytes);
-            model_ = std::make_unique<Model>(model_from_bytes(copy.data(), copy.size()));
+            // Translation only: the int8 copies of the decoder step's
+            // matrices without their float values (model.h, LoadFor).
+            model_ = std::make_unique<Model>(model_from_bytes(copy.data(), copy.size(), LoadFor::kTranslation));
             return json(nullptr);
         });
         if (!model_) load_error_ = envelope;

@@ -2,14 +2,19 @@
 // integer implementation, close to the float product within the int16
 // quantization's bound, and used by decoder_step for a model loaded from an
 // int8 file only.
+#include "common/error.h"
+#include "common/hash.h"
+#include "decode/search.h"
 #include "model/decoder.h"
 #include "model/int8_kernels.h"
 #include "model/model.h"
+#include "model/model_file.h"
 #include "test_helpers.h"
 #include "text/vocabulary.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -139,4 +144,77 @@ TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, cl
         CHECK((step.log_probs - float_step.log_probs).cwiseAbs().maxCoeff() <= 1e-3f);
         states = step.states;
     }
+}
+
+TEST_CASE("int8 products: a model loaded for translation only keeps the int8 copies alone, translates the same, "
+          "refuses to be saved, and still checks every value") {
+    Model model;
+    model.config = tiny_config(AttentionKind::kAdditive);
+    std::vector<std::string> source = {"<pad>", "<unk>", "<bos>", "<eos>"}, target = source;
+    for (int i = 4; i < model.config.source_vocab_size; ++i) source.push_back("s" + std::to_string(i));
+    for (int i = 4; i < model.config.target_vocab_size; ++i) target.push_back("t" + std::to_string(i));
+    model.source_vocabulary = Vocabulary::from_tokens(source);
+    model.target_vocabulary = Vocabulary::from_tokens(target);
+    model.params = random_parameters(model.config, 4);
+    model.params.output_weights *= 3.0f;
+    const auto bytes = serialize_model(model, TensorDtype::kInt8);
+
+    const Model full = model_from_bytes(bytes.data(), bytes.size());
+    const Model lean = model_from_bytes(bytes.data(), bytes.size(), LoadFor::kTranslation);
+    CHECK_FALSE(full.translation_only);
+    CHECK(lean.translation_only);
+    // The step's matrices hold no float values; the encoder's and the keys' do.
+    for (const Matrix* m : {&lean.params.attention_query, &lean.params.decoder.input_weights,
+                            &lean.params.decoder.state_weights, &lean.params.output_hidden_weights,
+                            &lean.params.output_weights}) {
+        CHECK(m->size() == 0);
+    }
+    CHECK(lean.params.attention_key.size() == full.params.attention_key.size());
+    CHECK(lean.params.encoder_forward.input_weights == full.params.encoder_forward.input_weights);
+    CHECK(lean.params.count() < full.params.count());
+
+    for (int beam : {1, 3}) {
+        DecodeOptions options;
+        options.beam_size = beam;
+        options.alternatives = 2;
+        const std::vector<int> source_tokens = {4, 7, 5, 9, 3};
+        const auto a = decode(full.params, full.config, source_tokens, options);
+        const auto b = decode(lean.params, lean.config, source_tokens, options);
+        REQUIRE(a.size() == b.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            CHECK(a[i].tokens == b[i].tokens);
+            CHECK(a[i].token_log_probs == b[i].token_log_probs);  // bit for bit: the same integer products
+            CHECK(a[i].attention == b[i].attention);
+        }
+    }
+
+    CHECK_THROWS_AS(serialize_model(lean, TensorDtype::kInt8), UsageError);
+    CHECK_THROWS_WITH(serialize_model(lean, TensorDtype::kFloat32), doctest::Contains("translation only"));
+
+    // A float file keeps its float weights: it has no int8 copies to use.
+    const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
+    const Model float_lean = model_from_bytes(float_bytes.data(), float_bytes.size(), LoadFor::kTranslation);
+    CHECK(float_lean.params.output_weights.size() == full.params.output_weights.size());
+    CHECK(float_lean.params.int8.output_weights.empty());
+
+    // Not decoding a tensor to float does not skip its checks: -128 in W_o.
+    const ModelFileLayout layout = read_model_layout(bytes.data(), bytes.size());
+    const auto w_o = std::find_if(layout.tensors.begin(), layout.tensors.end(),
+                                  [](const TensorLayout& t) { return t.name == "output_weights"; });
+    REQUIRE(w_o != layout.tensors.end());
+    auto damaged = bytes;
+    damaged[w_o->offset + 4 * w_o->rows + 3] = 0x80;  // row 0, column 3
+    // Re-seal the data checksum (model_file.h), which sits just before the
+    // first tensor's data: found by its old value.
+    const size_t from = layout.tensors.front().offset;
+    const uint64_t old_sum = fnv1a64(bytes.data() + from, bytes.size() - from);
+    const uint64_t new_sum = fnv1a64(damaged.data() + from, damaged.size() - from);
+    uint8_t old_bytes[8], new_bytes[8];
+    std::memcpy(old_bytes, &old_sum, 8);  // little-endian, as the file (and every machine here) stores it
+    std::memcpy(new_bytes, &new_sum, 8);
+    const auto at = std::search(damaged.begin(), damaged.begin() + static_cast<std::ptrdiff_t>(from), old_bytes, old_bytes + 8);
+    REQUIRE(at != damaged.begin() + static_cast<std::ptrdiff_t>(from));
+    std::copy(new_bytes, new_bytes + 8, at);
+    CHECK_THROWS_WITH_AS(model_from_bytes(damaged.data(), damaged.size(), LoadFor::kTranslation),
+                         doctest::Contains("int8 value -128 at row 0, column 3"), ModelFileError);
 }
