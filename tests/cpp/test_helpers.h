@@ -2,9 +2,12 @@
 #pragma once
 
 #include "model/config.h"
+#include "model/model.h"
 #include "model/parameters.h"
+#include "text/vocabulary.h"
 #include "train/batch.h"
 
+#include <string>
 #include <vector>
 
 namespace s2s::testing {
@@ -30,6 +33,16 @@ inline ModelConfig tiny_config(AttentionKind attention) {
     const bool needs_equal_sizes = attention == AttentionKind::kDot || attention == AttentionKind::kScaledDot;
     set_architecture(config, 5, 4, needs_equal_sizes ? 8 : 6, 7, 9, attention);
     return config;
+}
+
+// Vocabularies of the sizes model.config gives: the four special tokens,
+// then "s4", "s5", ... (source) and "t4", "t5", ... (target).
+inline void set_placeholder_vocabularies(Model& model) {
+    std::vector<std::string> source = {"<pad>", "<unk>", "<bos>", "<eos>"}, target = source;
+    for (int i = 4; i < model.config.source_vocab_size; ++i) source.push_back("s" + std::to_string(i));
+    for (int i = 4; i < model.config.target_vocab_size; ++i) target.push_back("t" + std::to_string(i));
+    model.source_vocabulary = Vocabulary::from_tokens(source);
+    model.target_vocabulary = Vocabulary::from_tokens(target);
 }
 
 // Examples of different lengths, so a batch of them has padding on both sides.

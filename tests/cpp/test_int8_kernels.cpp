@@ -46,6 +46,18 @@ Matrix scalar_int8_product(int rows, int cols, const std::vector<int8_t>& w, con
     return y;
 }
 
+// A tiny additive-attention model with random weights and W_o scaled up
+// (so its logits spread as a trained model's do).
+Model scaled_model(int target_vocab_size, uint64_t seed) {
+    Model model;
+    model.config = tiny_config(AttentionKind::kAdditive);
+    model.config.target_vocab_size = target_vocab_size;
+    set_placeholder_vocabularies(model);
+    model.params = random_parameters(model.config, seed);
+    model.params.output_weights *= 3.0f;
+    return model;
+}
+
 }  // namespace
 
 TEST_CASE("int8 products: exact against a scalar integer product, close to the float product") {
@@ -105,16 +117,7 @@ TEST_CASE("int8 products: exact against a scalar integer product, close to the f
 }
 
 TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, close to the float path") {
-    Model model;
-    model.config = tiny_config(AttentionKind::kAdditive);
-    model.config.target_vocab_size = 21;  // rows not a multiple of 8
-    std::vector<std::string> source = {"<pad>", "<unk>", "<bos>", "<eos>"}, target = source;
-    for (int i = 4; i < model.config.source_vocab_size; ++i) source.push_back("s" + std::to_string(i));
-    for (int i = 4; i < model.config.target_vocab_size; ++i) target.push_back("t" + std::to_string(i));
-    model.source_vocabulary = Vocabulary::from_tokens(source);
-    model.target_vocabulary = Vocabulary::from_tokens(target);
-    model.params = random_parameters(model.config, 3);
-    model.params.output_weights *= 3.0f;
+    const Model model = scaled_model(21, 3);  // 21 rows: not a multiple of 8
 
     const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
     const auto copies = [](const Parameters& p) {
@@ -148,15 +151,7 @@ TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, cl
 
 TEST_CASE("int8 products: a model loaded for translation only keeps the int8 copies alone, translates the same, "
           "refuses to be saved, and still checks every value") {
-    Model model;
-    model.config = tiny_config(AttentionKind::kAdditive);
-    std::vector<std::string> source = {"<pad>", "<unk>", "<bos>", "<eos>"}, target = source;
-    for (int i = 4; i < model.config.source_vocab_size; ++i) source.push_back("s" + std::to_string(i));
-    for (int i = 4; i < model.config.target_vocab_size; ++i) target.push_back("t" + std::to_string(i));
-    model.source_vocabulary = Vocabulary::from_tokens(source);
-    model.target_vocabulary = Vocabulary::from_tokens(target);
-    model.params = random_parameters(model.config, 4);
-    model.params.output_weights *= 3.0f;
+    const Model model = scaled_model(tiny_config(AttentionKind::kAdditive).target_vocab_size, 4);
     const auto bytes = serialize_model(model, TensorDtype::kInt8);
 
     const Model full = model_from_bytes(bytes.data(), bytes.size());

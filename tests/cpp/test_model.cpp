@@ -18,11 +18,7 @@ namespace {
 Model tiny_model(AttentionKind attention) {
     Model model;
     model.config = tiny_config(attention);
-    std::vector<std::string> source = {"<pad>", "<unk>", "<bos>", "<eos>"}, target = source;
-    for (int i = 4; i < model.config.source_vocab_size; ++i) source.push_back("s" + std::to_string(i));
-    for (int i = 4; i < model.config.target_vocab_size; ++i) target.push_back("t" + std::to_string(i));
-    model.source_vocabulary = Vocabulary::from_tokens(source);
-    model.target_vocabulary = Vocabulary::from_tokens(target);
+    set_placeholder_vocabularies(model);
     model.target_tokenizer = {TokenizerKind::kCharacters, "zh"};
     model.params = random_parameters(model.config, 9);
     model.provenance = {{"name", "tiny"}, {"dev_bleu", {{"overall", 12.5}}}};
