@@ -148,7 +148,9 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes, Loa
         if (it == table.end()) return;  // not part of this variant
         Int8Matrix* copy = model.params.int8.find(name);
         if (copy != nullptr && it->second->dtype == TensorDtype::kInt8) {
-            check_int8_tensor(bytes, *it->second);
+            // Checked here only when the float decode below is skipped:
+            // decode_tensor_values makes the same checks.
+            if (purpose == LoadFor::kTranslation) check_int8_tensor(bytes, *it->second);
             std::vector<float> scales(it->second->rows);
             const int8_t* values = int8_tensor_values(bytes, *it->second, scales.data());
             *copy = pack_int8_rows(static_cast<int>(it->second->rows), static_cast<int>(it->second->cols), values,
