@@ -22,6 +22,9 @@ prints corpus BLEU-4, overall and by source length in words.
   --model PATH        a .s2s model file
   --data TSV          the evaluation pairs
   --beam N            beam size (default 1)
+  --length-penalty A  beam search: GNMT length normalization alpha (default 1.0)
+  --coverage-penalty B  beam search: GNMT coverage penalty beta (default 0.2)
+  --min-words N       only sentences of at least N English words
   --limit N           only the first N distinct sentences
   --threads N         sentences translated in parallel (default 2)
   --hypotheses FILE   also write the translations, one per line
@@ -50,7 +53,7 @@ void print_report(const BleuReport& report, double seconds) {
 int run_eval(const std::vector<std::string>& argv) {
     const Args args("eval", argv,
                     {"model", "data", "beam", "limit", "threads", "hypotheses", "record", "memory", "target-language",
-                     "dev-fraction", "split-seed"},
+                     "dev-fraction", "split-seed", "length-penalty", "coverage-penalty", "min-words"},
                     {"json", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -61,11 +64,25 @@ int run_eval(const std::vector<std::string>& argv) {
     }
     const std::string data_path = args.required("data");
     std::vector<SourceWithReferences> data = group_by_source(read_sentence_pairs(data_path));
+    const long min_words = args.integer("min-words", 0, 0, 1000);
+    if (min_words > 0) {
+        std::vector<SourceWithReferences> long_enough;
+        for (auto& entry : data) {
+            if (count_words(tokenize(entry.source, TokenizerSettings{TokenizerKind::kWords, "en"})) >= min_words) {
+                long_enough.push_back(std::move(entry));
+            }
+        }
+        data = std::move(long_enough);
+    }
     const long limit = args.integer("limit", 0, 0, 100000000);
     if (limit > 0 && static_cast<long>(data.size()) > limit) data.resize(limit);
     if (data.empty()) throw DataError("no sentence pairs in " + data_path);
     DecodeOptions options;
     options.beam_size = static_cast<int>(args.integer("beam", 1, 1, DecodeOptions::kMaxBeamSize));
+    options.length_penalty = static_cast<float>(
+        args.real("length-penalty", DecodeOptions::kDefaultLengthPenalty, 0.0, DecodeOptions::kMaxPenalty));
+    options.coverage_penalty = static_cast<float>(
+        args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, DecodeOptions::kMaxPenalty));
     Evaluation evaluation;
     Model model;
     if (args.has("memory")) {

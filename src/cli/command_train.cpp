@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "eval/evaluate.h"
 #include "model/model.h"
+#include "text/bpe.h"
 #include "text/parallel_corpus.h"
 #include "train/trainer.h"
 
@@ -38,10 +39,14 @@ data and split:
                           of TSV (e.g. another model's development split, from
                           `seq2seq split`), so a model used to initialize that
                           one has never seen its development sources
-vocabulary:
-  --min-frequency N       keep tokens seen at least N times (default 2)
-  --max-source-vocab N    cap the source vocabulary (default 0 = none)
-  --max-target-vocab N    cap the target vocabulary (default 0 = none)
+vocabulary (learned from the training split only):
+  --source-pieces N       English as BPE subword pieces, N entries in all
+                          (e.g. 8000); 0 = whole words (default)
+  --target-pieces N       the target as BPE pieces; 0 = words (fr) or
+                          characters (zh, every character seen is kept)
+  --min-frequency N       words and characters: keep tokens seen N times (default 2)
+  --max-source-vocab N    words: cap the source vocabulary (default 0 = none)
+  --max-target-vocab N    words: cap the target vocabulary (default 0 = none)
 model:
   --init-encoder MODEL    start the encoder (GRUs and the embeddings of shared
                           English words) from a trained model with the same
@@ -81,6 +86,8 @@ struct DataOptions {
     int min_frequency = 2;
     int max_source_vocab = 0;
     int max_target_vocab = 0;
+    int source_pieces = 0;  // BPE vocabulary size including the specials; 0 = words
+    int target_pieces = 0;  // 0 = words (fr) or characters (zh)
 
     static DataOptions from(const Args& args) {
         DataOptions o;
@@ -95,6 +102,14 @@ struct DataOptions {
         o.min_frequency = static_cast<int>(args.integer("min-frequency", o.min_frequency, 1, 1000000));
         o.max_source_vocab = static_cast<int>(args.integer("max-source-vocab", 0, 0, 1000000));
         o.max_target_vocab = static_cast<int>(args.integer("max-target-vocab", 0, 0, 1000000));
+        o.source_pieces = static_cast<int>(args.integer("source-pieces", 0, 0, 1000000));
+        o.target_pieces = static_cast<int>(args.integer("target-pieces", 0, 0, 1000000));
+        for (const int pieces : {o.source_pieces, o.target_pieces}) {
+            if (pieces > 0 && pieces < 2 * Vocabulary::kNumSpecial) {
+                throw UsageError("--source-pieces and --target-pieces need room for the alphabet: use 0 (words) or "
+                                 "several thousand, e.g. 8000");
+            }
+        }
         return o;
     }
 };
@@ -102,32 +117,68 @@ struct DataOptions {
 struct PreparedData {
     std::vector<Example> train;
     std::vector<SourceWithReferences> dev;
-    Vocabulary source_vocabulary, target_vocabulary;
     long train_pairs = 0, skipped_pairs = 0, leaked_pairs = 0, excluded_pairs = 0;
 };
 
-PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOptions& options,
-                          const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer,
-                          const std::vector<SentencePair>& excluded) {
+// The English word tokenizer: it defines "words" (the length limit, the
+// leak guards) whatever pieces the model reads.
+const TokenizerSettings kEnglishWords{TokenizerKind::kWords, "en"};
+
+// One side's vocabulary (and, for subwords, its merges) from the training
+// sentences of that side only.
+Vocabulary learn_vocabulary(const std::vector<std::string>& sentences, TokenizerSettings& tokenizer, int size,
+                            int min_frequency) {
+    if (tokenizer.kind == TokenizerKind::kSubwords) {
+        std::vector<std::string> pieces;
+        tokenizer.bpe = std::make_shared<const BpeModel>(
+            BpeModel::learn(count_pre_tokens(sentences, tokenizer.language), size - Vocabulary::kNumSpecial, &pieces));
+        std::vector<std::string> tokens = Vocabulary().tokens();
+        tokens.insert(tokens.end(), pieces.begin(), pieces.end());
+        return Vocabulary::from_tokens(std::move(tokens));
+    }
+    std::vector<std::vector<std::string>> tokenized;
+    tokenized.reserve(sentences.size());
+    for (const std::string& sentence : sentences) tokenized.push_back(tokenize(sentence, tokenizer));
+    return Vocabulary::build(tokenized, min_frequency, size);
+}
+
+// Pieces of many sentences, each distinct sentence encoded once (the data
+// repeats English sentences, one per translation).
+std::vector<int> encode_with_eos(const std::string& text, const TokenizerSettings& tokenizer, const Vocabulary& vocabulary,
+                                 std::unordered_map<std::string, std::vector<int>>& cache) {
+    auto found = cache.find(text);
+    if (found == cache.end()) {
+        std::vector<int> ids = vocabulary.encode(tokenize(text, tokenizer));
+        ids.push_back(Vocabulary::kEos);
+        found = cache.emplace(text, std::move(ids)).first;
+    }
+    return found->second;
+}
+
+// Splits, filters and encodes the pairs. The model's tokenizers say what to
+// learn: a side whose vocabulary is already set (the source, when the encoder
+// comes from --init-encoder) keeps it; the others are learned here from the
+// training split alone.
+PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOptions& options, Model& model,
+                          bool learn_source, const std::vector<SentencePair>& excluded) {
     const CorpusSplit split = split_by_source(pairs, options.dev_fraction, options.split_seed);
     // The split groups English sentences by their normalized text; two
     // spellings that tokenize alike ("Go." and "Go .") could still land on
     // both sides. Drop such training pairs so that no development source is
     // ever seen in training.
     std::unordered_set<std::string> dev_sources;
-    for (const auto& entry : split.dev) dev_sources.insert(token_key(entry.source, source_tokenizer));
+    for (const auto& entry : split.dev) dev_sources.insert(token_key(entry.source, kEnglishWords));
     std::unordered_set<std::string> excluded_sources;
-    for (const auto& pair : excluded) excluded_sources.insert(token_key(pair.source, source_tokenizer));
-    std::vector<std::vector<std::string>> sources, targets;
+    for (const auto& pair : excluded) excluded_sources.insert(token_key(pair.source, kEnglishWords));
+    std::vector<std::string> sources, targets;
     PreparedData out;
     for (const SentencePair& pair : split.train) {
-        auto source = tokenize(pair.source, source_tokenizer);
-        auto target = tokenize(pair.target, target_tokenizer);
-        if (source.empty() || target.empty() || count_words(source) > options.max_source_words) {
+        const auto words = tokenize(pair.source, kEnglishWords);
+        if (words.empty() || normalize_text(pair.target).empty() || count_words(words) > options.max_source_words) {
             ++out.skipped_pairs;
             continue;
         }
-        const std::string key = join_tokens(source);
+        const std::string key = join_tokens(words);
         if (dev_sources.count(key) != 0) {
             ++out.leaked_pairs;
             continue;
@@ -136,16 +187,24 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const DataOpti
             ++out.excluded_pairs;
             continue;
         }
-        sources.push_back(std::move(source));
-        targets.push_back(std::move(target));
+        sources.push_back(pair.source);
+        targets.push_back(pair.target);
     }
-    out.source_vocabulary = Vocabulary::build(sources, options.min_frequency, options.max_source_vocab);
-    out.target_vocabulary = Vocabulary::build(targets, options.min_frequency, options.max_target_vocab);
+    const auto size_of = [](const TokenizerSettings& t, int pieces, int max_words) {
+        return t.kind == TokenizerKind::kSubwords ? pieces : max_words;
+    };
+    if (learn_source) {
+        model.source_vocabulary =
+            learn_vocabulary(sources, model.source_tokenizer,
+                             size_of(model.source_tokenizer, options.source_pieces, options.max_source_vocab), options.min_frequency);
+    }
+    model.target_vocabulary =
+        learn_vocabulary(targets, model.target_tokenizer,
+                         size_of(model.target_tokenizer, options.target_pieces, options.max_target_vocab), options.min_frequency);
+    std::unordered_map<std::string, std::vector<int>> source_cache, target_cache;
     for (size_t k = 0; k < sources.size(); ++k) {
-        Example e{out.source_vocabulary.encode(sources[k]), out.target_vocabulary.encode(targets[k])};
-        e.source.push_back(Vocabulary::kEos);
-        e.target.push_back(Vocabulary::kEos);
-        out.train.push_back(std::move(e));
+        out.train.push_back({encode_with_eos(sources[k], model.source_tokenizer, model.source_vocabulary, source_cache),
+                             encode_with_eos(targets[k], model.target_tokenizer, model.target_vocabulary, target_cache)});
     }
     out.dev = split.dev;
     out.train_pairs = static_cast<long>(out.train.size());
@@ -171,7 +230,7 @@ long init_encoder_from(Model& model, const Model& donor, const std::string& dono
         donor.source_tokenizer.kind != model.source_tokenizer.kind) {
         throw UsageError("--init-encoder " + donor_path + " has --embedding " + std::to_string(b.embedding_size) +
                          " --hidden " + std::to_string(b.encoder_hidden_size) +
-                         "; use the same sizes (and an English word-level model)");
+                         "; use the same sizes (and the same kind of English tokens: pieces or words)");
     }
     model.params.encoder_forward = donor.params.encoder_forward;
     model.params.encoder_backward = donor.params.encoder_backward;
@@ -197,7 +256,7 @@ std::string today() {
 int run_train(const std::vector<std::string>& argv) {
     const Args args("train", argv,
                     {"data", "target-language", "dev-fraction", "split-seed", "max-source-words", "export-dev",
-                     "exclude-sources", "min-frequency", "max-source-vocab", "max-target-vocab", "attention", "embedding", "hidden",
+                     "exclude-sources", "min-frequency", "max-source-vocab", "max-target-vocab", "source-pieces", "target-pieces", "attention", "embedding", "hidden",
                      "decoder-hidden", "attention-size", "init-encoder", "output-hidden", "steps", "batch-size", "learning-rate",
                      "warmup", "dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
                      "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "output", "name", "dtype", "int8-bits"},
@@ -227,8 +286,11 @@ int run_train(const std::vector<std::string>& argv) {
     const int int8_levels = args.int8_levels(dtype == TensorDtype::kInt8, kMaxInt8Levels);
 
     Model model;
-    model.source_tokenizer = {TokenizerKind::kWords, "en"};
-    model.target_tokenizer = {language == "zh" ? TokenizerKind::kCharacters : TokenizerKind::kWords, language};
+    model.source_tokenizer = {data_options.source_pieces > 0 ? TokenizerKind::kSubwords : TokenizerKind::kWords, "en"};
+    model.target_tokenizer = {data_options.target_pieces > 0 ? TokenizerKind::kSubwords
+                              : language == "zh"             ? TokenizerKind::kCharacters
+                                                             : TokenizerKind::kWords,
+                              language};
     ModelConfig& config = model.config;
     config.attention = attention_kind_from_name(args.string("attention", "additive"));
     config.embedding_size = static_cast<int>(args.integer("embedding", 128, 1, 4096));
@@ -257,26 +319,37 @@ int run_train(const std::vector<std::string>& argv) {
     const std::string excluded_path = args.string("exclude-sources", "");
     const std::vector<SentencePair> excluded =
         excluded_path.empty() ? std::vector<SentencePair>{} : read_sentence_pairs(excluded_path);
-    PreparedData data = prepare_data(pairs, data_options, model.source_tokenizer, model.target_tokenizer, excluded);
+    // A model whose encoder starts from --init-encoder reads English as
+    // that model does: its source pieces and vocabulary come along.
+    const std::string init_path = args.string("init-encoder", "");
+    Model donor;
+    if (!init_path.empty()) {
+        donor = load_model(init_path);
+        if (donor.source_tokenizer.kind == TokenizerKind::kSubwords) {
+            if (data_options.source_pieces > 0) {
+                throw UsageError("--init-encoder " + init_path + " brings its own English pieces; drop --source-pieces");
+            }
+            model.source_tokenizer = donor.source_tokenizer;
+            model.source_vocabulary = donor.source_vocabulary;
+        }
+    }
+    const bool learn_source = model.source_tokenizer.kind != TokenizerKind::kSubwords || !model.source_tokenizer.bpe;
+    PreparedData data = prepare_data(pairs, data_options, model, learn_source, excluded);
     if (args.has("export-dev")) write_sentence_pairs(data.dev, args.string("export-dev", ""));
     if (data.train.empty()) {
         throw DataError("no usable training pairs in " + data_path + " (" + std::to_string(pairs.size()) +
                         " pairs read); check the file and --dev-fraction / --max-source-words");
     }
-    if (data.source_vocabulary.size() <= Vocabulary::kNumSpecial || data.target_vocabulary.size() <= Vocabulary::kNumSpecial) {
+    if (model.source_vocabulary.size() <= Vocabulary::kNumSpecial || model.target_vocabulary.size() <= Vocabulary::kNumSpecial) {
         throw DataError("no token of " + data_path + " occurs --min-frequency " + std::to_string(data_options.min_frequency) +
                         " times on one side; lower --min-frequency or use more data");
     }
-    model.source_vocabulary = data.source_vocabulary;
-    model.target_vocabulary = data.target_vocabulary;
     config.source_vocab_size = model.source_vocabulary.size();
     config.target_vocab_size = model.target_vocabulary.size();
     config.validate();
     model.params = random_parameters(config, options.seed);
-    const std::string init_path = args.string("init-encoder", "");
     nlohmann::json init_record = nullptr;
     if (!init_path.empty()) {
-        const Model donor = load_model(init_path);
         const long copied = init_encoder_from(model, donor, init_path);
         init_record = {{"file", std::filesystem::path(init_path).filename().string()},
                        {"fnv1a64", file_fnv1a64_hex(init_path)},
@@ -361,6 +434,8 @@ int run_train(const std::vector<std::string>& argv) {
                           {"min_frequency", data_options.min_frequency},
                           {"max_source_vocab", data_options.max_source_vocab},
                           {"max_target_vocab", data_options.max_target_vocab},
+                          {"source_pieces", data_options.source_pieces},
+                          {"target_pieces", data_options.target_pieces},
                           {"max_source_words", data_options.max_source_words},
                           {"wall_seconds", seconds},
                           {"tokens_per_second", seconds > 0 ? (previous_tokens + tokens_this_run) / seconds : 0.0},

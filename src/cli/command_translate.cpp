@@ -20,13 +20,15 @@ source tokens, each row sums to 1), score and the beam's hypotheses.
   --model PATH        a .s2s model file (for example models/en-fr.s2s)
   --beam N            beam size, 1 (greedy, default) to 16
   --max-length N      most output tokens (default: 2 x source length + 10)
+  --length-penalty A  beam search: GNMT length normalization alpha (default 1.0)
+  --coverage-penalty B  beam search: GNMT coverage penalty beta (default 0.2)
   --alternatives K    with --json, the K most likely tokens at each position
   --json              one JSON object per line
 )";
 }  // namespace
 
 int run_translate(const std::vector<std::string>& argv) {
-    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives"}, {"json", "help"});
+    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty"}, {"json", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -40,6 +42,10 @@ int run_translate(const std::vector<std::string>& argv) {
     options.beam_size = static_cast<int>(args.integer("beam", 1, 1, DecodeOptions::kMaxBeamSize));
     options.max_length = static_cast<int>(args.integer("max-length", 0, 0, DecodeOptions::kMaxLength));
     options.alternatives = static_cast<int>(args.integer("alternatives", 0, 0, 50));
+    options.length_penalty = static_cast<float>(
+        args.real("length-penalty", DecodeOptions::kDefaultLengthPenalty, 0.0, DecodeOptions::kMaxPenalty));
+    options.coverage_penalty = static_cast<float>(
+        args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, DecodeOptions::kMaxPenalty));
     const bool json = args.has("json");
     std::string line;
     while (std::getline(std::cin, line)) {

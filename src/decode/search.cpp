@@ -5,6 +5,7 @@
 #include "text/vocabulary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 namespace s2s {
@@ -24,6 +25,13 @@ void validate(const ModelConfig& config, const std::vector<int>& source, const D
     }
     if (options.max_length < 0) throw UsageError("max length must be 0 (automatic) or positive");
     if (options.alternatives < 0 || options.alternatives > 50) throw UsageError("alternatives must be 0 to 50");
+    for (const auto& [name, value] : {std::pair{"length penalty", options.length_penalty},
+                                      std::pair{"coverage penalty", options.coverage_penalty}}) {
+        if (!(value >= 0.0f && value <= DecodeOptions::kMaxPenalty)) {
+            throw UsageError(std::string(name) + " " + std::to_string(value) + " is out of range; use 0 to " +
+                             std::to_string(static_cast<int>(DecodeOptions::kMaxPenalty)) + " (0 turns it off)");
+        }
+    }
     if (source.empty()) throw InputError("nothing to translate: the source is empty");
     for (int id : source) {
         if (id < 0 || id >= config.source_vocab_size) throw InputError("source token id " + std::to_string(id) + " is outside the vocabulary");
@@ -85,7 +93,6 @@ void append_step(Hypothesis& h, int token, float log_prob, const Matrix& attenti
     }
     if (alternatives > 0) h.alternatives.push_back(top_tokens(log_probs, column, alternatives));
     h.finished = token == Vocabulary::kEos;
-    h.normalized_score = h.log_prob / static_cast<double>(h.tokens.size());
 }
 
 // The token at output position t: forced while inside the prefix.
@@ -102,6 +109,23 @@ struct Candidate {
 };
 
 }  // namespace
+
+double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOptions& options) {
+    const double length = static_cast<double>(std::max<size_t>(h.tokens.size(), 1));
+    const double lp = std::pow((5.0 + length) / 6.0, static_cast<double>(options.length_penalty));
+    double cp = 0.0;
+    if (options.coverage_penalty > 0.0f && !h.attention.empty()) {
+        // Words only: the source's <eos> (last column) is no word to cover.
+        for (int i = 0; i + 1 < source_length; ++i) {
+            double received = 0.0;
+            for (const auto& row : h.attention) received += row[static_cast<size_t>(i)];
+            // A floor keeps a word never looked at from making the score -inf.
+            cp += std::log(std::clamp(received, 1e-6, 1.0));
+        }
+        cp *= static_cast<double>(options.coverage_penalty);
+    }
+    return h.log_prob / lp + cp;
+}
 
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
                          const DecodeOptions& options) {
@@ -122,6 +146,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
         state = step.states;
         previous[0] = token;
     }
+    h.normalized_score = hypothesis_score(h, encoded.length, options);
     return h;
 }
 
@@ -208,6 +233,7 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
         if (static_cast<int>(finished.size()) >= beam) break;
         finished.push_back(std::move(h));
     }
+    for (auto& h : finished) h.normalized_score = hypothesis_score(h, encoded.length, options);
     std::stable_sort(finished.begin(), finished.end(), [](const Hypothesis& a, const Hypothesis& b) {
         if (a.finished != b.finished) return a.finished;
         return a.normalized_score > b.normalized_score;

@@ -18,6 +18,21 @@ struct DecodeOptions {
     // For each output position, also return the k most likely tokens the
     // model considered there (0 = none).
     int alternatives = 0;
+    // How beam search ranks its finished hypotheses (Wu et al., 2016,
+    // "Google's Neural Machine Translation System", eq. 14):
+    //   score = log P(Y|X) / lp(Y) + cp(X; Y)
+    //   lp(Y) = ((5 + |Y|) / 6)^alpha               length normalization
+    //   cp    = beta * sum_i log(min(sum_t a_ti, 1)) coverage penalty
+    // alpha = 0 ranks by raw log probability, which favours short outputs;
+    // beta > 0 penalizes source words that received little attention in
+    // all (a dropped clause). The defaults were chosen on the development
+    // splits (README, "Beam search"). Greedy decoding ignores both.
+    float length_penalty = kDefaultLengthPenalty;     // alpha, 0..kMaxPenalty
+    float coverage_penalty = kDefaultCoveragePenalty; // beta, 0..kMaxPenalty
+
+    static constexpr float kDefaultLengthPenalty = 1.0f;
+    static constexpr float kDefaultCoveragePenalty = 0.2f;
+    static constexpr float kMaxPenalty = 5.0f;
 
     static constexpr int kMaxBeamSize = 16;   // a beam wider than this only costs time at this model size
     static constexpr int kMaxLength = 512;    // a hard cap: no input can make decoding run away
@@ -36,7 +51,7 @@ struct Hypothesis {
     std::vector<float> token_log_probs;           // log p of each output token
     std::vector<std::vector<TokenChoice>> alternatives;  // per position, when requested
     double log_prob = 0.0;                        // sum of token_log_probs
-    double normalized_score = 0.0;                // log_prob / number of tokens (length normalization)
+    double normalized_score = 0.0;                // the ranking score: log_prob / lp + cp (DecodeOptions)
     bool finished = false;                        // ended with <eos> (not cut at max_length)
 };
 
@@ -45,6 +60,10 @@ struct Hypothesis {
 // option (beam_size out of range, a forced token outside the vocabulary).
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
                                const DecodeOptions& options);
+
+// The GNMT score of a hypothesis under `options` (see DecodeOptions).
+// source_length counts the source's <eos>, which the coverage sum leaves out.
+double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOptions& options);
 
 // Greedy decoding on its own (the reference that beam size 1 must equal).
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,

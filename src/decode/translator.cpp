@@ -14,6 +14,7 @@ TranslationHypothesis describe(const Model& model, const Hypothesis& h) {
         if (id != Vocabulary::kEos) words.push_back(out.target_tokens.back());
     }
     out.text = detokenize(words, model.target_tokenizer);
+    out.target_words = word_spans(out.target_tokens, model.target_tokenizer);
     out.attention = h.attention;
     for (const auto& position : h.alternatives) {
         std::vector<std::pair<std::string, float>> choices;
@@ -47,6 +48,7 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     std::vector<int> ids = model.source_vocabulary.encode(tokens);
     ids.push_back(Vocabulary::kEos);
     for (int id : ids) result.source_tokens.push_back(model.source_vocabulary.token(id));
+    result.source_words = word_spans(result.source_tokens, model.source_tokenizer);
     for (const Hypothesis& h : decode(model.params, model.config, ids, options)) {
         result.hypotheses.push_back(describe(model, h));
     }
@@ -72,6 +74,14 @@ Translation translate_with_prefix(const Model& model, const std::string& text, c
     return translate(model, text, options);
 }
 
+namespace {
+nlohmann::json words_json(const std::vector<WordSpan>& words) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const WordSpan& w : words) out.push_back({{"text", w.text}, {"start", w.start}, {"end", w.end}});
+    return out;
+}
+}  // namespace
+
 nlohmann::json to_json(const Translation& translation) {
     auto hypothesis_json = [](const TranslationHypothesis& h) {
         nlohmann::json alternatives = nlohmann::json::array();
@@ -80,7 +90,8 @@ nlohmann::json to_json(const Translation& translation) {
             for (const auto& [token, log_prob] : position) choices.push_back({{"token", token}, {"logProb", log_prob}});
             alternatives.push_back(choices);
         }
-        nlohmann::json j = {{"text", h.text},         {"targetTokens", h.target_tokens}, {"attention", h.attention},
+        nlohmann::json j = {{"text", h.text},         {"targetTokens", h.target_tokens}, {"targetWords", words_json(h.target_words)},
+                            {"attention", h.attention},
                             {"score", h.score},       {"logProb", h.log_prob},          {"finished", h.finished}};
         if (!h.alternatives.empty()) j["alternatives"] = alternatives;
         return j;
@@ -89,7 +100,9 @@ nlohmann::json to_json(const Translation& translation) {
     const TranslationHypothesis* best = translation.best();
     out["text"] = best ? best->text : "";
     out["sourceTokens"] = translation.source_tokens;
+    out["sourceWords"] = words_json(translation.source_words);
     out["targetTokens"] = best ? best->target_tokens : std::vector<std::string>{};
+    out["targetWords"] = words_json(best ? best->target_words : std::vector<WordSpan>{});
     out["attention"] = best ? nlohmann::json(best->attention) : nlohmann::json::array();
     out["score"] = best ? best->score : 0.0;
     out["truncated"] = translation.truncated;

@@ -16,6 +16,7 @@ namespace s2s {
 struct TranslationHypothesis {
     std::string text;                          // detokenized, without <eos>
     std::vector<std::string> target_tokens;    // as the model wrote them, with "<eos>" last when finished
+    std::vector<WordSpan> target_words;        // the words of target_tokens (spans of pieces)
     std::vector<std::vector<float>> attention; // rows = target tokens, columns = source tokens, rows sum to 1;
                                                // empty for the fixed-context baseline
     std::vector<std::vector<std::pair<std::string, float>>> alternatives;  // per target token, when asked
@@ -25,7 +26,8 @@ struct TranslationHypothesis {
 };
 
 struct Translation {
-    std::vector<std::string> source_tokens;    // as the model read them: unknown words are "<unk>", "<eos>" last
+    std::vector<std::string> source_tokens;    // as the model read them: unknown pieces are "<unk>", "<eos>" last
+    std::vector<WordSpan> source_words;        // the words of source_tokens (spans of pieces)
     std::vector<TranslationHypothesis> hypotheses;  // best first; empty for empty input
     bool truncated = false;                    // the input was cut to kMaxSourceTokens
     const TranslationHypothesis* best() const { return hypotheses.empty() ? nullptr : &hypotheses.front(); }
@@ -45,8 +47,10 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
 Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
                                   DecodeOptions options);
 
-// {"text", "sourceTokens", "targetTokens", "attention", "score", "truncated",
-//  "hypotheses": [{"text", "targetTokens", "attention", "score"}...]}
+// {"text", "sourceTokens", "sourceWords", "targetTokens", "targetWords",
+//  "attention", "score", "truncated",
+//  "hypotheses": [{"text", "targetTokens", "targetWords", "attention", "score", ...}...]}
+// A word is {"text", "start", "end"}: tokens [start, end) of its side.
 nlohmann::json to_json(const Translation& translation);
 
 }  // namespace s2s

@@ -16,15 +16,19 @@ namespace s2s {
 
 BleuReport score_translations(const std::vector<SourceWithReferences>& data, const std::vector<std::string>& hypotheses,
                               const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer) {
+    // Pieces are no unit to score: subword models are scored on words.
+    const TokenizerSettings scoring = target_tokenizer.kind == TokenizerKind::kSubwords
+                                          ? TokenizerSettings{TokenizerKind::kWords, target_tokenizer.language}
+                                          : target_tokenizer;
     std::vector<Tokens> hypothesis_tokens;
     std::vector<std::vector<Tokens>> references;
     std::vector<int> source_words;
     for (size_t k = 0; k < data.size(); ++k) {
-        hypothesis_tokens.push_back(tokenize(hypotheses.at(k), target_tokenizer));
+        hypothesis_tokens.push_back(tokenize(hypotheses.at(k), scoring));
         std::vector<Tokens> refs;
-        for (const auto& r : data[k].references) refs.push_back(tokenize(r, target_tokenizer));
+        for (const auto& r : data[k].references) refs.push_back(tokenize(r, scoring));
         references.push_back(std::move(refs));
-        source_words.push_back(count_words(tokenize(data[k].source, source_tokenizer)));
+        source_words.push_back(count_words(tokenize(data[k].source, TokenizerSettings{TokenizerKind::kWords, "en"})));
     }
     return bleu_report(hypothesis_tokens, references, source_words);
 }

@@ -1,6 +1,8 @@
 #include "model/model.h"
 
 #include "common/error.h"
+#include "text/bpe.h"
+#include "text/utf8.h"
 
 #include <algorithm>
 #include <map>
@@ -20,6 +22,24 @@ const nlohmann::json& require(const nlohmann::json& header, const char* field) {
                              "' field; the file was not written by this project's `seq2seq train`");
     }
     return *it;
+}
+
+// Every piece a merge uses or makes must have an embedding row: otherwise
+// encoding would turn a known word into <unk>.
+void check_subword_vocabulary(const TokenizerSettings& tokenizer, const Vocabulary& vocabulary, const char* side) {
+    if (tokenizer.kind != TokenizerKind::kSubwords) return;
+    const std::vector<BpeModel::Merge>& merges = tokenizer.bpe->merges();
+    for (size_t i = 0; i < merges.size(); ++i) {
+        for (const std::string& piece : {merges[i].left, merges[i].right, merges[i].left + merges[i].right}) {
+            if (vocabulary.id(piece) == Vocabulary::kUnk) {
+                throw ModelFileError(std::string(side) + " BPE merge " + std::to_string(i) + " (\"" +
+                                     sanitize_utf8(merges[i].left.substr(0, 40)) + " " +
+                                     sanitize_utf8(merges[i].right.substr(0, 40)) + "\") needs the piece \"" +
+                                     sanitize_utf8(piece.substr(0, 80)) + "\", which is not in the " + side +
+                                     " vocabulary; the file is damaged, download or copy it again");
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -102,6 +122,8 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes, Loa
     model.target_tokenizer = tokenizer_settings_from_json(require(header, "target_tokenizer"));
     model.source_vocabulary = Vocabulary::from_json(require(header, "source_vocabulary"));
     model.target_vocabulary = Vocabulary::from_json(require(header, "target_vocabulary"));
+    check_subword_vocabulary(model.source_tokenizer, model.source_vocabulary, "source");
+    check_subword_vocabulary(model.target_tokenizer, model.target_vocabulary, "target");
     if (model.source_vocabulary.size() != model.config.source_vocab_size ||
         model.target_vocabulary.size() != model.config.target_vocab_size) {
         throw ModelFileError("model header: the vocabularies have " + std::to_string(model.source_vocabulary.size()) +

@@ -1,6 +1,7 @@
 #include "text/tokenizer.h"
 
 #include "common/error.h"
+#include "text/bpe.h"
 #include "text/utf8.h"
 
 namespace s2s {
@@ -10,6 +11,8 @@ namespace {
 bool is_split_mark(char32_t cp) { return cp == ',' || cp == '.' || cp == '!' || cp == '?'; }
 
 bool is_ascii_digit(char32_t cp) { return cp >= '0' && cp <= '9'; }
+
+}  // namespace
 
 bool is_punctuation_code_point(char32_t cp) {
     if (cp < 0x80) {
@@ -32,6 +35,8 @@ bool is_punctuation_code_point(char32_t cp) {
            (cp >= 0xFF1A && cp <= 0xFF20) ||  // fullwidth ： ； ... ＠
            (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65);
 }
+
+namespace {
 
 bool is_latin_letter(char32_t cp) {
     return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
@@ -148,7 +153,7 @@ void capitalize_first(std::vector<std::string>& tokens) {
         if (is_special_token(token)) return;
         std::vector<char32_t> cps = decode_utf8(token);
         for (char32_t& cp : cps) {
-            if (is_punctuation_code_point(cp)) continue;
+            if (is_punctuation_code_point(cp) || cp == ' ') continue;
             cp = upper_code_point(cp);
             break;
         }
@@ -168,9 +173,37 @@ std::string json_excerpt(const nlohmann::json& value) {
     return text;
 }
 
+// "left right" strings, each side a non-empty piece without spaces.
+BpeModel bpe_merges_from_json(const nlohmann::json& json) {
+    const auto merges = json.find("merges");
+    if (merges == json.end() || !merges->is_array()) {
+        throw ModelFileError("a \"bpe\" tokenizer needs \"merges\", a JSON array of \"left right\" strings; the "
+                             "model file is incomplete, download or copy it again");
+    }
+    std::vector<BpeModel::Merge> out;
+    out.reserve(merges->size());
+    for (size_t i = 0; i < merges->size(); ++i) {
+        const nlohmann::json& entry = (*merges)[i];
+        const size_t space = entry.is_string() ? entry.get_ref<const std::string&>().find(' ') : std::string::npos;
+        const std::string* text = entry.is_string() ? &entry.get_ref<const std::string&>() : nullptr;
+        if (text == nullptr || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
+            text->find(' ', space + 1) != std::string::npos || !is_valid_utf8(*text)) {
+            throw ModelFileError("BPE merge " + std::to_string(i) + " is " + json_excerpt(entry) +
+                                 "; each merge must be two pieces separated by one space, like \"l e\" (the model "
+                                 "file is damaged, download or copy it again)");
+        }
+        out.push_back({text->substr(0, space), text->substr(space + 1)});
+    }
+    return BpeModel(std::move(out));
+}
+
 }  // namespace
 
 std::vector<std::string> tokenize(std::string_view text, const TokenizerSettings& settings) {
+    if (settings.kind == TokenizerKind::kSubwords) {
+        if (!settings.bpe) throw UsageError("a subword tokenizer needs its BPE merges (TokenizerSettings::bpe is empty)");
+        return settings.bpe->encode(text, settings.language);
+    }
     const std::vector<char32_t> code_points = decode_utf8(to_lower_utf8(sanitize_utf8(text)));
     return settings.kind == TokenizerKind::kWords ? tokenize_words(code_points) : tokenize_characters(code_points);
 }
@@ -180,6 +213,14 @@ std::string detokenize(const std::vector<std::string>& input, const TokenizerSet
     tokens.reserve(input.size());
     for (const std::string& token : input) {
         if (!token.empty()) tokens.push_back(token);
+    }
+    if (settings.kind == TokenizerKind::kSubwords) {
+        // The pieces spell the normalized text exactly; only the capital
+        // at the start is added for display.
+        std::vector<std::string> text{decode_pieces(tokens)};
+        const bool opens_with_special = text.front().rfind("<unk>", 0) == 0 || text.front().rfind("<eos>", 0) == 0;
+        if (!opens_with_special) capitalize_first(text);
+        return text.front();
     }
     capitalize_first(tokens);
 
@@ -210,6 +251,13 @@ std::string detokenize(const std::vector<std::string>& input, const TokenizerSet
 }
 
 nlohmann::json to_json(const TokenizerSettings& settings) {
+    if (settings.kind == TokenizerKind::kSubwords) {
+        nlohmann::json merges = nlohmann::json::array();
+        if (settings.bpe) {
+            for (const BpeModel::Merge& m : settings.bpe->merges()) merges.push_back(m.left + " " + m.right);
+        }
+        return nlohmann::json{{"kind", "bpe"}, {"language", settings.language}, {"merges", merges}};
+    }
     return nlohmann::json{{"kind", settings.kind == TokenizerKind::kWords ? "words" : "characters"},
                           {"language", settings.language}};
 }
@@ -230,9 +278,11 @@ TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json) {
         settings.kind = TokenizerKind::kWords;
     } else if (*kind == "characters") {
         settings.kind = TokenizerKind::kCharacters;
+    } else if (*kind == "bpe") {
+        settings.kind = TokenizerKind::kSubwords;
     } else {
         throw ModelFileError("tokenizer field \"kind\" is " + json_excerpt(*kind) +
-                             "; it must be \"words\" or \"characters\"");
+                             "; it must be \"bpe\", \"words\" or \"characters\"");
     }
 
     const auto language = json.find("language");
@@ -247,6 +297,7 @@ TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json) {
                              "; it must be a non-empty string such as \"en\", \"fr\" or \"zh\"");
     }
     settings.language = language->get<std::string>();
+    if (settings.kind == TokenizerKind::kSubwords) settings.bpe = std::make_shared<const BpeModel>(bpe_merges_from_json(json));
     return settings;
 }
 
@@ -264,6 +315,27 @@ int count_words(const std::vector<std::string>& tokens) {
         if (!token.empty() && !is_punctuation_token(token)) ++words;
     }
     return words;
+}
+
+std::vector<WordSpan> word_spans(const std::vector<std::string>& tokens, const TokenizerSettings& settings) {
+    std::vector<WordSpan> spans;
+    if (settings.kind != TokenizerKind::kSubwords) {
+        for (size_t i = 0; i < tokens.size(); ++i) spans.push_back({tokens[i], static_cast<int>(i), static_cast<int>(i) + 1});
+        return spans;
+    }
+    const std::vector<int> words = piece_words(tokens, settings.language);
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        if (spans.empty() || static_cast<int>(spans.size()) - 1 != words[i]) {
+            spans.push_back({"", static_cast<int>(i), static_cast<int>(i)});
+        }
+        spans.back().end = static_cast<int>(i) + 1;
+    }
+    for (WordSpan& span : spans) {
+        std::string text = decode_pieces(std::vector<std::string>(tokens.begin() + span.start, tokens.begin() + span.end));
+        while (!text.empty() && text.front() == ' ') text.erase(0, 1);
+        span.text = std::move(text);
+    }
+    return spans;
 }
 
 std::string join_tokens(const std::vector<std::string>& tokens) {

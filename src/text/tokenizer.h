@@ -11,18 +11,34 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace s2s {
 
-enum class TokenizerKind { kWords, kCharacters };
+class BpeModel;
+
+// kSubwords: byte-pair-encoded pieces (src/text/bpe.h), what the shipped
+// models use. kWords and kCharacters: the toy tasks of the Train view, and
+// word-level model files written before subwords (format versions 1 and 2).
+enum class TokenizerKind { kWords, kCharacters, kSubwords };
 
 struct TokenizerSettings {
+    TokenizerSettings(TokenizerKind kind_ = TokenizerKind::kWords, std::string language_ = "en",
+                      std::shared_ptr<const BpeModel> bpe_ = nullptr)
+        : kind(kind_), language(std::move(language_)), bpe(std::move(bpe_)) {}
     TokenizerKind kind = TokenizerKind::kWords;
-    std::string language = "en";  // "en", "fr", "zh": steers detokenization only
+    std::string language = "en";  // "en", "fr", "zh": steers detokenization (and French elisions for subwords)
+    std::shared_ptr<const BpeModel> bpe;  // kSubwords only: the learned merges
 };
+
+// Punctuation marks: ASCII, Latin-1 and general punctuation, CJK and
+// fullwidth marks. The word tokenizer counts them out of "words"; the
+// subword pre-tokenizer makes each a pre-token of its own.
+bool is_punctuation_code_point(char32_t cp);
 
 // Invalid UTF-8 is sanitized first (see sanitize_utf8), so this never throws.
 std::vector<std::string> tokenize(std::string_view text, const TokenizerSettings& settings);
@@ -43,6 +59,17 @@ std::string detokenize(const std::vector<std::string>& tokens, const TokenizerSe
 nlohmann::json to_json(const TokenizerSettings& settings);
 // Throws ModelFileError naming the bad field.
 TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json);
+
+// A word of a tokenized text: tokens [start, end) and its text. For subword
+// pieces the words are the pre-tokens of bpe.h (a word, a punctuation mark,
+// a French elided article; special tokens are words of their own); for
+// words and characters every token is a word.
+struct WordSpan {
+    std::string text;
+    int start = 0;
+    int end = 0;  // exclusive
+};
+std::vector<WordSpan> word_spans(const std::vector<std::string>& tokens, const TokenizerSettings& settings);
 
 // True for the tokens the word tokenizer splits off (, . ! ?) and for other
 // punctuation-only tokens; used to count "words" of a sentence.

@@ -74,20 +74,29 @@ inline int integer_option(const json& options, const char* name, int fallback) {
     return it->get<int>();
 }
 
+inline float number_option(const json& options, const char* name, float fallback) {
+    auto it = options.find(name);
+    if (it == options.end() || it->is_null()) return fallback;
+    if (!it->is_number()) throw UsageError(std::string("option ") + name + " must be a number");
+    return it->get<float>();
+}
+
 inline json parse_options(const std::string& options_json) {
     json options = json::parse(options_json);
     if (!options.is_object()) throw UsageError("options must be an object");
     return options;
 }
 
-// options_json: {"beamSize", "maxLength", "alternatives", "prefix"}, all
-// optional. The value: to_json(Translation) (src/decode/translator.h).
+// options_json: {"beamSize", "maxLength", "alternatives", "lengthPenalty",
+// "coveragePenalty", "prefix"}, all optional. The value: to_json(Translation) (src/decode/translator.h).
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json) {
     const json options = parse_options(options_json);
     DecodeOptions decode;
     decode.beam_size = integer_option(options, "beamSize", 1);
     decode.max_length = integer_option(options, "maxLength", 0);
     decode.alternatives = integer_option(options, "alternatives", 0);
+    decode.length_penalty = number_option(options, "lengthPenalty", DecodeOptions::kDefaultLengthPenalty);
+    decode.coverage_penalty = number_option(options, "coveragePenalty", DecodeOptions::kDefaultCoveragePenalty);
     std::vector<std::string> prefix;
     if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
         prefix = it->get<std::vector<std::string>>();

@@ -1,5 +1,6 @@
 // Decoding: greedy and beam search on a small random model (the search
 // does not need a trained model to be checked for its invariants).
+#include "common/error.h"
 #include "decode/search.h"
 #include "test_helpers.h"
 #include "text/vocabulary.h"
@@ -77,11 +78,44 @@ TEST_CASE("beam search returns sorted hypotheses whose attention rows sum to 1")
         CHECK(hypotheses[k].tokens.size() <= 10);
         const double sum = std::accumulate(hypotheses[k].token_log_probs.begin(), hypotheses[k].token_log_probs.end(), 0.0);
         CHECK(hypotheses[k].log_prob == doctest::Approx(sum).epsilon(1e-4));
-        CHECK(hypotheses[k].normalized_score == doctest::Approx(sum / hypotheses[k].tokens.size()).epsilon(1e-4));
+        // GNMT's score (Wu et al., 2016, eq. 14), written out here.
+        const double length = static_cast<double>(hypotheses[k].tokens.size());
+        double coverage = 0.0;
+        for (size_t i = 0; i + 1 < source.size(); ++i) {
+            double received = 0.0;
+            for (const auto& row : hypotheses[k].attention) received += row[i];
+            coverage += std::log(std::min(std::max(received, 1e-6), 1.0));
+        }
+        const double expected = sum / std::pow((5.0 + length) / 6.0, options.length_penalty) +
+                                options.coverage_penalty * coverage;
+        CHECK(hypotheses[k].normalized_score == doctest::Approx(expected).epsilon(1e-4));
+        CHECK(hypotheses[k].normalized_score == doctest::Approx(hypothesis_score(hypotheses[k], 4, options)));
         if (k > 0 && hypotheses[k].finished == hypotheses[k - 1].finished) {
             CHECK(hypotheses[k].normalized_score <= hypotheses[k - 1].normalized_score + 1e-9);
         }
     }
+}
+
+TEST_CASE("the GNMT penalties: alpha 0 ranks by log probability, beta penalizes uncovered source words") {
+    Hypothesis h;
+    h.tokens = {5, 6, 3};
+    h.log_prob = -3.0;
+    h.attention = {{0.9, 0.05, 0.05}, {0.8, 0.1, 0.1}, {0.1, 0.1, 0.8}};  // source word 1 gets 0.25 in all
+    DecodeOptions options;
+    options.length_penalty = 0.0f;
+    options.coverage_penalty = 0.0f;
+    CHECK(hypothesis_score(h, 3, options) == doctest::Approx(-3.0));
+    options.length_penalty = 1.0f;
+    CHECK(hypothesis_score(h, 3, options) == doctest::Approx(-3.0 / (8.0 / 6.0)));
+    options.length_penalty = 0.0f;
+    options.coverage_penalty = 1.0f;
+    // Word 0 received 1.8 (capped at 1: log 1 = 0), word 1 received 0.25; the <eos> column is no word.
+    CHECK(hypothesis_score(h, 3, options) == doctest::Approx(-3.0 + std::log(0.25)));
+    // Out of range is a UsageError naming the option.
+    options.coverage_penalty = -1.0f;
+    const ModelConfig config = tiny_config(AttentionKind::kAdditive);
+    const Parameters params = sharp_random_parameters(config, 3);
+    CHECK_THROWS_WITH_AS(decode(params, config, {4, 3}, options), doctest::Contains("coverage penalty"), s2s::UsageError);
 }
 
 TEST_CASE("decoding stops at the maximum length and never emits <pad> or <bos>") {

@@ -1,0 +1,407 @@
+#include "text/bpe.h"
+
+#include "common/error.h"
+#include "text/tokenizer.h"
+#include "text/utf8.h"
+
+#include <algorithm>
+#include <queue>
+#include <tuple>
+#include <utility>
+
+namespace s2s {
+namespace {
+
+constexpr char32_t kMarkerCodePoint = 0x2581;
+
+bool is_digit(char32_t cp) { return cp >= '0' && cp <= '9'; }
+
+// CJK ideographs and kana: each is a pre-token of its own (no spaces
+// separate Chinese words, so there is no word to keep together).
+bool is_cjk(char32_t cp) {
+    return (cp >= 0x2E80 && cp <= 0x2FDF) || (cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+           (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x2FFFF);
+}
+
+// French elided forms (Grevisse, Le Bon Usage, §44-45): the apostrophe ends
+// the pre-token after them, so "l'apprentissage" is "l'" + "apprentissage"
+// and "apprentissage" shares its pieces with the word alone.
+bool is_french_elision(std::string_view word) {
+    static const char* const kElisions[] = {"l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu"};
+    for (const char* e : kElisions) {
+        if (word == e) return true;
+    }
+    return false;
+}
+
+struct CodePoint {
+    char32_t value;
+    size_t begin;
+    size_t end;
+};
+
+std::vector<CodePoint> code_points_with_offsets(std::string_view text) {
+    std::vector<CodePoint> out;
+    size_t pos = 0;
+    for (char32_t cp : decode_utf8(text)) {
+        const size_t length = encode_utf8(cp).size();
+        out.push_back({cp, pos, pos + length});
+        pos += length;
+    }
+    return out;
+}
+
+std::string merge_key(std::string_view left, std::string_view right) {
+    std::string key;
+    key.reserve(left.size() + right.size() + 1);
+    key.append(left);
+    key.push_back(' ');
+    key.append(right);
+    return key;
+}
+
+}  // namespace
+
+std::string normalize_text(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    bool pending_space = false;
+    for (char32_t cp : decode_utf8(to_lower_utf8(sanitize_utf8(text)))) {
+        if (is_unicode_space(cp)) {
+            pending_space = !out.empty();
+            continue;
+        }
+        if (pending_space) out.push_back(' ');
+        pending_space = false;
+        if (cp == 0x2019) cp = '\'';
+        // The marker must mean "a space came before": one typed by the user
+        // is an ordinary underscore-like mark.
+        if (cp == kMarkerCodePoint) cp = '_';
+        out += encode_utf8(cp);
+    }
+    return out;
+}
+
+std::vector<PreToken> pre_tokenize(std::string_view normalized, std::string_view language) {
+    const std::vector<CodePoint> cps = code_points_with_offsets(normalized);
+    const bool french = language == "fr";
+    std::vector<PreToken> out;
+    bool space_before = true;
+    size_t word_begin = std::string_view::npos;
+    bool word_after_space = false;
+    const auto flush = [&](size_t end) {
+        if (word_begin != std::string_view::npos) out.push_back({word_begin, end, word_after_space});
+        word_begin = std::string_view::npos;
+    };
+    const auto is_word_char = [](char32_t cp) { return cp != ' ' && !is_punctuation_code_point(cp) && !is_cjk(cp); };
+    for (size_t i = 0; i < cps.size(); ++i) {
+        const CodePoint& c = cps[i];
+        if (c.value == ' ') {
+            flush(c.begin);
+            space_before = true;
+            continue;
+        }
+        const bool has_prev = i > 0 && cps[i - 1].value != ' ';
+        const bool has_next = i + 1 < cps.size();
+        bool separate = is_punctuation_code_point(c.value) || is_cjk(c.value);
+        // 3.50 and 3,50: one number, not a sentence end.
+        if ((c.value == '.' || c.value == ',') && has_prev && has_next && is_digit(cps[i - 1].value) &&
+            is_digit(cps[i + 1].value)) {
+            separate = false;
+        }
+        // An apostrophe between two letters belongs to the word ("don't"),
+        // except after a French elided form, where it ends the word.
+        if (c.value == '\'' && has_prev && has_next && is_word_char(cps[i - 1].value) && is_word_char(cps[i + 1].value) &&
+            word_begin != std::string_view::npos) {
+            if (french && is_french_elision(normalized.substr(word_begin, c.begin - word_begin))) {
+                flush(c.end);
+                continue;
+            }
+            separate = false;
+        }
+        if (separate) {
+            flush(c.begin);
+            out.push_back({c.begin, c.end, space_before});
+            space_before = false;
+            continue;
+        }
+        if (word_begin == std::string_view::npos) {
+            word_begin = c.begin;
+            word_after_space = space_before;
+        }
+        space_before = false;
+    }
+    flush(normalized.size());
+    return out;
+}
+
+std::string pre_token_text(std::string_view normalized, const PreToken& token) {
+    std::string text;
+    if (token.after_space) text.append(kWordMarker);
+    text.append(normalized.substr(token.begin, token.end - token.begin));
+    return text;
+}
+
+BpeModel::BpeModel(std::vector<Merge> merges) : merges_(std::move(merges)) {
+    rank_.reserve(merges_.size());
+    for (size_t i = 0; i < merges_.size(); ++i) {
+        // A repeated pair keeps its first (effective) rank.
+        rank_.emplace(merge_key(merges_[i].left, merges_[i].right), static_cast<int>(i));
+    }
+}
+
+std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token) const {
+    std::vector<std::string> symbols = split_characters(pre_token);
+    while (symbols.size() > 1) {
+        int best_rank = -1;
+        for (size_t i = 0; i + 1 < symbols.size(); ++i) {
+            const auto found = rank_.find(merge_key(symbols[i], symbols[i + 1]));
+            if (found != rank_.end() && (best_rank < 0 || found->second < best_rank)) best_rank = found->second;
+        }
+        if (best_rank < 0) break;
+        // Every occurrence, left to right, as learning merged them.
+        const Merge& merge = merges_[static_cast<size_t>(best_rank)];
+        std::vector<std::string> merged;
+        merged.reserve(symbols.size());
+        for (size_t i = 0; i < symbols.size(); ++i) {
+            if (i + 1 < symbols.size() && symbols[i] == merge.left && symbols[i + 1] == merge.right) {
+                merged.push_back(symbols[i] + symbols[i + 1]);
+                ++i;
+            } else {
+                merged.push_back(std::move(symbols[i]));
+            }
+        }
+        symbols = std::move(merged);
+    }
+    return symbols;
+}
+
+std::vector<std::string> BpeModel::encode(std::string_view text, std::string_view language) const {
+    const std::string normalized = normalize_text(text);
+    std::vector<std::string> pieces;
+    for (const PreToken& token : pre_tokenize(normalized, language)) {
+        for (std::string& piece : encode_pre_token(pre_token_text(normalized, token))) pieces.push_back(std::move(piece));
+    }
+    return pieces;
+}
+
+std::unordered_map<std::string, long> count_pre_tokens(const std::vector<std::string>& sentences, std::string_view language) {
+    std::unordered_map<std::string, long> counts;
+    for (const std::string& sentence : sentences) {
+        const std::string normalized = normalize_text(sentence);
+        for (const PreToken& token : pre_tokenize(normalized, language)) ++counts[pre_token_text(normalized, token)];
+    }
+    return counts;
+}
+
+BpeModel BpeModel::learn(const std::unordered_map<std::string, long>& pre_token_counts, int max_pieces,
+                         std::vector<std::string>* pieces) {
+    // Symbols as ids; words (pre-tokens) as id sequences, in byte order of
+    // their text so that nothing depends on the hash map's order.
+    std::vector<std::string> symbols;
+    std::unordered_map<std::string, int> symbol_ids;
+    const auto symbol_id = [&](const std::string& s) {
+        const auto inserted = symbol_ids.emplace(s, static_cast<int>(symbols.size()));
+        if (inserted.second) symbols.push_back(s);
+        return inserted.first->second;
+    };
+    std::vector<const std::pair<const std::string, long>*> entries;
+    for (const auto& entry : pre_token_counts) entries.push_back(&entry);
+    std::sort(entries.begin(), entries.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+    std::vector<std::vector<int>> words;
+    std::vector<long> counts;
+    for (const auto* entry : entries) {
+        if (entry->second <= 0) continue;
+        std::vector<int> word;
+        for (const std::string& c : split_characters(entry->first)) word.push_back(symbol_id(c));
+        words.push_back(std::move(word));
+        counts.push_back(entry->second);
+    }
+    if (pieces != nullptr) {
+        std::vector<long> frequency(symbols.size(), 0);
+        for (size_t w = 0; w < words.size(); ++w) {
+            for (int id : words[w]) frequency[static_cast<size_t>(id)] += counts[w];
+        }
+        std::vector<int> order(symbols.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+        std::sort(order.begin(), order.end(), [&](int a, int b) {
+            if (frequency[static_cast<size_t>(a)] != frequency[static_cast<size_t>(b)]) {
+                return frequency[static_cast<size_t>(a)] > frequency[static_cast<size_t>(b)];
+            }
+            return symbols[static_cast<size_t>(a)] < symbols[static_cast<size_t>(b)];
+        });
+        pieces->clear();
+        for (int id : order) pieces->push_back(symbols[static_cast<size_t>(id)]);
+    }
+
+    using PairKey = uint64_t;
+    const auto key_of = [](int a, int b) { return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b); };
+    std::unordered_map<PairKey, long> pair_counts;
+    std::unordered_map<PairKey, std::vector<int>> pair_words;  // may list a word twice, or one that lost the pair
+    for (size_t w = 0; w < words.size(); ++w) {
+        for (size_t i = 0; i + 1 < words[w].size(); ++i) {
+            const PairKey key = key_of(words[w][i], words[w][i + 1]);
+            pair_counts[key] += counts[w];
+            pair_words[key].push_back(static_cast<int>(w));
+        }
+    }
+
+    struct Candidate {
+        long count;
+        int left;
+        int right;
+    };
+    // Most frequent first; on a tie the pair whose strings come first.
+    const auto lower_priority = [&](const Candidate& x, const Candidate& y) {
+        if (x.count != y.count) return x.count < y.count;
+        return std::tie(symbols[static_cast<size_t>(x.left)], symbols[static_cast<size_t>(x.right)]) >
+               std::tie(symbols[static_cast<size_t>(y.left)], symbols[static_cast<size_t>(y.right)]);
+    };
+    std::priority_queue<Candidate, std::vector<Candidate>, decltype(lower_priority)> queue(lower_priority);
+    for (const auto& [key, count] : pair_counts) {
+        queue.push({count, static_cast<int>(key >> 32), static_cast<int>(key & 0xFFFFFFFFu)});
+    }
+
+    std::vector<Merge> merges;
+    std::vector<int> seen_at(words.size(), -1);
+    // Merged pieces are new symbols: stop when the vocabulary is full.
+    while (static_cast<int>(symbols.size()) < max_pieces && !queue.empty()) {
+        const Candidate best = queue.top();
+        queue.pop();
+        const PairKey best_key = key_of(best.left, best.right);
+        const auto current = pair_counts.find(best_key);
+        if (current == pair_counts.end() || current->second != best.count) continue;  // stale entry
+        if (best.count < 2) break;  // a pair seen once is no subword unit
+        const size_t known_symbols = symbols.size();
+        const int merged_id = symbol_id(symbols[static_cast<size_t>(best.left)] + symbols[static_cast<size_t>(best.right)]);
+        if (pieces != nullptr && symbols.size() > known_symbols) pieces->push_back(symbols.back());
+        merges.push_back({symbols[static_cast<size_t>(best.left)], symbols[static_cast<size_t>(best.right)]});
+        const int merge_index = static_cast<int>(merges.size());
+
+        std::vector<PairKey> changed;
+        const std::vector<int> affected = std::move(pair_words[best_key]);
+        pair_words.erase(best_key);
+        for (int w : affected) {
+            if (seen_at[static_cast<size_t>(w)] == merge_index) continue;
+            seen_at[static_cast<size_t>(w)] = merge_index;
+            std::vector<int>& word = words[static_cast<size_t>(w)];
+            const long count = counts[static_cast<size_t>(w)];
+            std::vector<int> merged;
+            merged.reserve(word.size());
+            for (size_t i = 0; i < word.size(); ++i) {
+                if (i + 1 < word.size() && word[i] == best.left && word[i + 1] == best.right) {
+                    merged.push_back(merged_id);
+                    ++i;
+                } else {
+                    merged.push_back(word[i]);
+                }
+            }
+            if (merged.size() == word.size()) continue;  // listed, but lost the pair to an earlier merge
+            for (size_t i = 0; i + 1 < word.size(); ++i) {
+                const PairKey key = key_of(word[i], word[i + 1]);
+                pair_counts[key] -= count;
+                changed.push_back(key);
+            }
+            for (size_t i = 0; i + 1 < merged.size(); ++i) {
+                const PairKey key = key_of(merged[i], merged[i + 1]);
+                pair_counts[key] += count;
+                changed.push_back(key);
+                if (merged[i] == merged_id || merged[i + 1] == merged_id) pair_words[key].push_back(w);
+            }
+            word = std::move(merged);
+        }
+        std::sort(changed.begin(), changed.end());
+        changed.erase(std::unique(changed.begin(), changed.end()), changed.end());
+        for (PairKey key : changed) {
+            const long count = pair_counts[key];
+            if (count > 0) queue.push({count, static_cast<int>(key >> 32), static_cast<int>(key & 0xFFFFFFFFu)});
+        }
+    }
+    return BpeModel(std::move(merges));
+}
+
+bool is_special_piece(std::string_view piece) {
+    return piece == "<pad>" || piece == "<unk>" || piece == "<bos>" || piece == "<eos>";
+}
+
+std::string decode_pieces(const std::vector<std::string>& pieces) {
+    std::string out;
+    for (const std::string& piece : pieces) {
+        if (is_special_piece(piece)) {
+            out += piece;
+            continue;
+        }
+        size_t pos = 0;
+        while (pos < piece.size()) {
+            if (piece.compare(pos, kWordMarker.size(), kWordMarker) == 0) {
+                out.push_back(' ');
+                pos += kWordMarker.size();
+            } else {
+                out.push_back(piece[pos]);
+                ++pos;
+            }
+        }
+    }
+    if (!out.empty() && out.front() == ' ') out.erase(0, 1);
+    return out;
+}
+
+std::vector<int> piece_words(const std::vector<std::string>& pieces, std::string_view language) {
+    std::vector<int> words(pieces.size(), 0);
+    int word = -1;
+    size_t k = 0;
+    while (k < pieces.size()) {
+        if (is_special_piece(pieces[k])) {
+            words[k++] = ++word;
+            continue;
+        }
+        // A run of ordinary pieces: decode it, pre-tokenize it, and give
+        // each piece the pre-token its first visible byte falls in.
+        const size_t run_begin = k;
+        std::string text;
+        std::vector<size_t> starts;  // first byte of each piece that is not the marker's space
+        for (; k < pieces.size() && !is_special_piece(pieces[k]); ++k) {
+            std::string piece_text = decode_pieces({pieces[k]});
+            // decode_pieces drops a leading space: put it back for offsets.
+            const bool marker = pieces[k].compare(0, kWordMarker.size(), kWordMarker) == 0;
+            if (marker) piece_text.insert(piece_text.begin(), ' ');
+            size_t visible = text.size();
+            while (visible - text.size() < piece_text.size() && piece_text[visible - text.size()] == ' ') ++visible;
+            starts.push_back(visible);
+            text += piece_text;
+        }
+        // pre_tokenize wants no leading space; offsets shift by what is dropped.
+        size_t shift = 0;
+        while (shift < text.size() && text[shift] == ' ') ++shift;
+        const std::vector<PreToken> tokens = pre_tokenize(std::string_view(text).substr(shift), language);
+        size_t t = 0;
+        int last_token = -1;
+        for (size_t p = 0; p < starts.size(); ++p) {
+            const size_t at = starts[p] < shift ? 0 : starts[p] - shift;
+            while (t + 1 < tokens.size() && tokens[t].end <= at) ++t;
+            const int token_index = tokens.empty() ? 0 : static_cast<int>(t);
+            if (token_index != last_token || p == 0) {
+                ++word;
+                last_token = token_index;
+            }
+            words[run_begin + p] = word;
+        }
+    }
+    // A lone marker (before an unknown character, "<unk>") belongs to the
+    // word after it; then number the words 0, 1, 2, ... again.
+    for (size_t p = pieces.size(); p-- > 1;) {
+        if (pieces[p - 1] == kWordMarker) words[p - 1] = words[p];
+    }
+    int next = -1;
+    int previous = -1;
+    for (int& w : words) {
+        if (w != previous) {
+            previous = w;
+            ++next;
+        }
+        w = next;
+    }
+    return words;
+}
+
+}  // namespace s2s

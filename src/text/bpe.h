@@ -1,0 +1,102 @@
+// Subword pieces by byte-pair encoding: Sennrich, Haddow and Birch (2016),
+// "Neural Machine Translation of Rare Words with Subword Units" (ACL), the
+// segmentation their RNNsearch systems used (and this model is one).
+//
+// Text is first normalized (normalize_text) and cut into pre-tokens
+// (pre_tokenize): words, single punctuation marks, French elided articles
+// ("l'", "qu'"), single CJK characters. A pre-token that follows a space
+// starts with the word marker "▁" (U+2581), so decoding is exact: the
+// pieces of a normalized sentence, concatenated with "▁" read as a space,
+// give the sentence back. BPE learns merges of adjacent symbols inside
+// pre-tokens only, most frequent pair first; encoding applies them in the
+// order they were learned.
+//
+// Characters: every code point seen in the learning data is a symbol of its
+// own (the alphabet), so no character of the training text ever becomes
+// <unk>. A code point never seen (an emoji, a rare script) stays one piece
+// of its own that the vocabulary maps to <unk>: it is shown as <unk>, never
+// dropped.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace s2s {
+
+// "▁" (U+2581, as SentencePiece writes it): the piece starts after a space.
+inline constexpr std::string_view kWordMarker = "\xE2\x96\x81";
+
+// Lowercase, invalid UTF-8 repaired, the typographic apostrophe U+2019 as
+// "'", every run of Unicode spaces (including U+202F, French typography's
+// narrow no-break space) as one ASCII space, no leading or trailing space.
+std::string normalize_text(std::string_view text);
+
+// A pre-token: bytes [begin, end) of a normalized text. BPE never merges
+// across two of them; the words of the page's "words" view are these.
+struct PreToken {
+    size_t begin = 0;
+    size_t end = 0;
+    bool after_space = false;  // a space (or the start of the text) comes before it
+};
+
+// Cuts normalized text into pre-tokens. `language` "fr" also splits the
+// elided articles and pronouns (l' d' j' m' n' s' t' c' qu' jusqu' lorsqu'
+// puisqu' quoiqu') from the word after them.
+std::vector<PreToken> pre_tokenize(std::string_view normalized, std::string_view language);
+
+class BpeModel {
+public:
+    // One merge: the pair of adjacent symbols (left, right) becomes left+right.
+    struct Merge {
+        std::string left;
+        std::string right;
+    };
+
+    BpeModel() = default;
+    explicit BpeModel(std::vector<Merge> merges);
+
+    // Learns merges from pre-token counts (symbol strings with their marker,
+    // see pre_token_symbols) until the alphabet plus the merged pieces reach
+    // `max_pieces` or no pair occurs twice. Deterministic: ties go to the
+    // pair whose strings come first in byte order. `pieces`, when given,
+    // receives every piece: the alphabet, most frequent first, then the
+    // merged pieces in the order they were learned (each once).
+    static BpeModel learn(const std::unordered_map<std::string, long>& pre_token_counts, int max_pieces,
+                          std::vector<std::string>* pieces = nullptr);
+
+    const std::vector<Merge>& merges() const { return merges_; }
+
+    // The pieces of one pre-token (its text, marker included).
+    std::vector<std::string> encode_pre_token(std::string_view pre_token) const;
+    // The pieces of a whole text (normalized first).
+    std::vector<std::string> encode(std::string_view text, std::string_view language) const;
+
+private:
+    std::vector<Merge> merges_;
+    std::unordered_map<std::string, int> rank_;  // "left right" -> merge index
+};
+
+// Pre-token counts of `sentences` (raw text; normalized here): what learn() reads.
+std::unordered_map<std::string, long> count_pre_tokens(const std::vector<std::string>& sentences, std::string_view language);
+
+// The text of pre-token `token` of `normalized`, with the marker when it
+// follows a space: what BPE sees and learns from.
+std::string pre_token_text(std::string_view normalized, const PreToken& token);
+
+// The normalized text the pieces spell: the marker read as a space, the
+// leading space dropped. Special tokens ("<unk>", "<eos>") are kept as written.
+std::string decode_pieces(const std::vector<std::string>& pieces);
+
+// For each piece, the index of the word (pre-token) it belongs to; special
+// tokens are words of their own. Works on any piece sequence (a model's
+// output too), by pre-tokenizing the decoded text.
+std::vector<int> piece_words(const std::vector<std::string>& pieces, std::string_view language);
+
+// True for "<pad>", "<unk>", "<bos>", "<eos>".
+bool is_special_piece(std::string_view piece);
+
+}  // namespace s2s

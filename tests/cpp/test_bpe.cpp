@@ -1,0 +1,171 @@
+// Subword pieces (src/text/bpe.h): normalization, pre-tokens, learning,
+// encoding, exact decoding over the whole training data, and word spans.
+#include "common/error.h"
+#include "text/bpe.h"
+#include "text/parallel_corpus.h"
+#include "text/tokenizer.h"
+#include "text/utf8.h"
+#include "text/vocabulary.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+using s2s::BpeModel;
+using Pieces = std::vector<std::string>;
+
+namespace {
+
+std::vector<std::string> pre_token_texts(const std::string& text, const std::string& language) {
+    const std::string normalized = s2s::normalize_text(text);
+    std::vector<std::string> out;
+    for (const s2s::PreToken& t : s2s::pre_tokenize(normalized, language)) out.push_back(s2s::pre_token_text(normalized, t));
+    return out;
+}
+
+std::string data_file(const char* name) {
+    const std::string path = std::string(S2S_SOURCE_DIR) + "/../shared/data/" + name;
+    REQUIRE_MESSAGE(std::filesystem::exists(path), "the training data must be beside the checkout: " << path);
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("normalize_text lowercases, unifies apostrophes and spaces, and never keeps the marker") {
+    CHECK(s2s::normalize_text("  Hello,\u202F  World !\t") == "hello, world !");
+    CHECK(s2s::normalize_text("J\u2019ai faim.") == "j'ai faim.");
+    CHECK(s2s::normalize_text("a\u2581b") == "a_b");
+    CHECK(s2s::normalize_text("").empty());
+    CHECK(s2s::normalize_text("\xFF") == "\xEF\xBF\xBD");  // invalid UTF-8 is repaired
+}
+
+TEST_CASE("pre-tokens: punctuation apart, numbers and inner apostrophes kept, French elisions split") {
+    const std::string m(s2s::kWordMarker);
+    CHECK(pre_token_texts("I love deep learning.", "en") == Pieces{m + "i", m + "love", m + "deep", m + "learning", "."});
+    CHECK(pre_token_texts("Don't pay 3.50, it's 3,50!", "en") ==
+          Pieces{m + "don't", m + "pay", m + "3.50", ",", m + "it's", m + "3,50", "!"});
+    CHECK(pre_token_texts("J'adore l'apprentissage profond.", "fr") ==
+          Pieces{m + "j'", "adore", m + "l'", "apprentissage", m + "profond", "."});
+    CHECK(pre_token_texts("Qu'il vienne jusqu'ici aujourd'hui !", "fr") ==
+          Pieces{m + "qu'", "il", m + "vienne", m + "jusqu'", "ici", m + "aujourd'hui", m + "!"});
+    // English keeps "l'" forms whole: only French splits them.
+    CHECK(pre_token_texts("l'amour", "en") == Pieces{m + "l'amour"});
+    CHECK(pre_token_texts("« Va-t'en ! »", "fr") == Pieces{m + "«", m + "va", "-", "t'", "en", m + "!", m + "»"});
+    CHECK(pre_token_texts("'quoted'", "en") == Pieces{m + "'", "quoted", "'"});
+    CHECK(pre_token_texts("我爱Tom。", "zh") == Pieces{m + "我", "爱", "tom", "。"});
+}
+
+TEST_CASE("BPE learns the most frequent pair first, deterministically, and stops at the size") {
+    const std::unordered_map<std::string, long> counts{{"low", 5}, {"lower", 2}, {"newest", 6}, {"widest", 3}};
+    Pieces pieces;
+    const BpeModel model = BpeModel::learn(counts, 100, &pieces);
+    REQUIRE(!model.merges().empty());
+    // "es" (9 times: newest 6 + widest 3) and "st" (9) tie; "e s" comes first in byte order.
+    CHECK(model.merges()[0].left == "e");
+    CHECK(model.merges()[0].right == "s");
+    CHECK(model.encode_pre_token("newest") == Pieces{"newest"});
+    CHECK(model.encode_pre_token("lowest") == Pieces{"low", "est"});
+    // Alphabet first, most frequent first; every merge's result is a piece.
+    CHECK(pieces.front() == "e");
+    const std::set<std::string> all(pieces.begin(), pieces.end());
+    for (const auto& merge : model.merges()) CHECK(all.count(merge.left + merge.right) == 1);
+    // Same input, same result (no dependence on hash order).
+    CHECK(BpeModel::learn(counts, 100).merges().size() == model.merges().size());
+
+    Pieces small;
+    BpeModel::learn(counts, 12, &small);
+    CHECK(small.size() == 12);
+    // A pair seen once is never merged: "wi" occurs in widest (3) only via... counts < 2 stop the learning.
+    Pieces single;
+    const BpeModel once = BpeModel::learn({{"ab", 1}}, 100, &single);
+    CHECK(once.merges().empty());
+    CHECK(single == Pieces{"a", "b"});
+}
+
+TEST_CASE("unseen characters stay pieces of their own and become <unk> in the vocabulary") {
+    const BpeModel model = BpeModel::learn({{std::string(s2s::kWordMarker) + "ab", 4}}, 10);
+    const std::string m(s2s::kWordMarker);
+    const Pieces pieces = model.encode("ab 😀 ab", "en");
+    CHECK(pieces == Pieces{m + "ab", m, "😀", m + "ab"});
+    s2s::Vocabulary vocabulary = s2s::Vocabulary::from_tokens({"<pad>", "<unk>", "<bos>", "<eos>", m, "a", "b", m + "a", m + "ab"});
+    const std::vector<int> ids = vocabulary.encode(pieces);
+    CHECK(ids == std::vector<int>{8, 4, s2s::Vocabulary::kUnk, 8});
+    // Decoding what the model read shows the unknown character as <unk>: never dropped.
+    Pieces read;
+    for (int id : ids) read.push_back(vocabulary.token(id));
+    CHECK(s2s::decode_pieces(read) == "ab <unk> ab");
+}
+
+TEST_CASE("tokenizer settings of kind bpe round-trip through JSON and refuse a damaged merge") {
+    const s2s::TokenizerSettings settings{s2s::TokenizerKind::kSubwords, "fr",
+                                          std::make_shared<const BpeModel>(std::vector<BpeModel::Merge>{{"a", "b"}, {"ab", "c"}})};
+    const nlohmann::json json = s2s::to_json(settings);
+    CHECK(json["kind"] == "bpe");
+    CHECK(json["merges"] == nlohmann::json::array({"a b", "ab c"}));
+    const s2s::TokenizerSettings back = s2s::tokenizer_settings_from_json(json);
+    REQUIRE(back.bpe);
+    CHECK(back.bpe->merges().size() == 2);
+    CHECK(s2s::tokenize("abc", back) == Pieces{std::string(s2s::kWordMarker), "abc"});
+    for (const char* bad : {"ab", "a  b", " a", "a b c", ""}) {
+        nlohmann::json damaged = json;
+        damaged["merges"][1] = bad;
+        CHECK_THROWS_AS(s2s::tokenizer_settings_from_json(damaged), s2s::ModelFileError);
+    }
+    nlohmann::json missing = json;
+    missing.erase("merges");
+    CHECK_THROWS_WITH_AS(s2s::tokenizer_settings_from_json(missing), doctest::Contains("merges"), s2s::ModelFileError);
+}
+
+TEST_CASE("detokenize: pieces spell the text, with a capital first letter") {
+    const std::string m(s2s::kWordMarker);
+    const s2s::TokenizerSettings settings{s2s::TokenizerKind::kSubwords, "fr", std::make_shared<const BpeModel>()};
+    CHECK(s2s::detokenize({m + "j'", "ad", "ore", m + "l'", "apprent", "issage", m + "!"}, settings) ==
+          "J'adore l'apprentissage !");
+    CHECK(s2s::detokenize({m + "«", m + "va", m + "»"}, settings) == "« Va »");
+    CHECK(s2s::detokenize({"<unk>", m + "est"}, settings) == "<unk> est");
+    CHECK(s2s::detokenize({}, settings).empty());
+}
+
+TEST_CASE("piece_words groups pieces into the words of the text") {
+    const std::string m(s2s::kWordMarker);
+    // "j'adore l'apprentissage profond." -> j' | adore | l' | apprentissage | profond | .
+    const Pieces fr{m + "j'", "ad", "ore", m + "l'", "app", "rent", "issage", m + "pro", "fond", ".", "<eos>"};
+    CHECK(s2s::piece_words(fr, "fr") == std::vector<int>{0, 1, 1, 2, 3, 3, 3, 4, 4, 5, 6});
+    // A lone marker belongs to the unknown character after it.
+    CHECK(s2s::piece_words({m + "i", m, "<unk>", m + "do", "."}, "en") == std::vector<int>{0, 1, 1, 2, 3});
+    CHECK(s2s::piece_words({}, "en").empty());
+    // Any sequence a model may write, even one starting mid-word, gets words.
+    CHECK(s2s::piece_words({"ing", ",", "ly"}, "en") == std::vector<int>{0, 1, 2});
+}
+
+TEST_CASE("decoding the pieces of every sentence of the data gives the normalized sentence back") {
+    for (const auto& [file, language] : {std::pair{"fra-eng.txt", "fr"}, std::pair{"cmn-eng.txt", "zh"}}) {
+        const std::vector<s2s::SentencePair> pairs = s2s::read_sentence_pairs(data_file(file));
+        std::vector<std::string> english, target;
+        for (const auto& pair : pairs) {
+            english.push_back(pair.source);
+            target.push_back(pair.target);
+        }
+        for (const auto& [sentences, side_language] : {std::pair{&english, "en"}, std::pair{&target, language}}) {
+            const BpeModel model = BpeModel::learn(s2s::count_pre_tokens(*sentences, side_language), 4000);
+            long checked = 0, mismatches = 0;
+            std::string first_mismatch;
+            std::set<std::string> seen;
+            for (const std::string& sentence : *sentences) {
+                if (!seen.insert(sentence).second) continue;
+                const std::string decoded = s2s::decode_pieces(model.encode(sentence, side_language));
+                ++checked;
+                if (decoded != s2s::normalize_text(sentence)) {
+                    if (mismatches++ == 0) first_mismatch = sentence;
+                }
+            }
+            INFO(file << " (" << side_language << "): first mismatch: " << first_mismatch);
+            CHECK(mismatches == 0);
+            CHECK(checked > 20000);
+        }
+    }
+}
