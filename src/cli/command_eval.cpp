@@ -1,4 +1,5 @@
-// seq2seq eval: corpus multi-reference BLEU-4 of a model on a TSV file.
+// seq2seq eval: sacreBLEU-compatible corpus BLEU and chrF2 of a model (or of
+// the translation-memory baseline) on a TSV file.
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/error.h"
@@ -18,7 +19,10 @@ constexpr const char* kHelp = R"(usage: seq2seq eval --model PATH --data TSV [--
 
 Translates every distinct English sentence of a TSV file (English <tab>
 translation; all translations of one sentence are its references) and
-prints corpus BLEU-4, overall and by source length in words.
+prints corpus BLEU and chrF2, overall and by source length in words.
+BLEU is sacreBLEU-compatible: the translations as written against the raw
+references, sacreBLEU's 13a tokenizer (zh for Chinese), lowercased,
+exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
   --model PATH        a .s2s model file
   --data TSV          the evaluation pairs
   --beam N            beam size (default 1)
@@ -36,16 +40,21 @@ the translation-memory baseline instead of a model:
                       sentence (TF-IDF cosine over words and word bigrams)
                       among DATA's training split, as `train` splits it with
                       the same --dev-fraction and --split-seed (required)
-  --target-language L fr (default) or zh: how translations are tokenized for BLEU
+  --target-language L fr (default) or zh: BLEU tokenizes zh with sacreBLEU's zh
+                      tokenizer, anything else with 13a
 )";
 
-void print_report(const BleuReport& report, double seconds) {
-    std::printf("BLEU %.2f  (%ld sentences, BP %.3f, precisions %.1f/%.1f/%.1f/%.1f, %.1f s)\n", report.overall.bleu,
-                report.overall.sentences, report.overall.brevity_penalty, report.overall.precisions[0],
-                report.overall.precisions[1], report.overall.precisions[2], report.overall.precisions[3], seconds);
-    std::printf("%-8s %10s %8s\n", "words", "sentences", "BLEU");
+void print_report(const BleuReport& report, const std::string& target_language, double seconds) {
+    const CorpusScore& overall = report.overall;
+    std::printf("BLEU %.2f  chrF2 %.2f  (sacreBLEU-compatible, %s, lowercased; %ld sentences, BP %.3f, "
+                "precisions %.1f/%.1f/%.1f/%.1f, %.1f s)\n",
+                overall.bleu, overall.chrf2, bleu_tokenizer_name(bleu_tokenizer_for_language(target_language)),
+                overall.sentences, overall.brevity_penalty, overall.precisions[0], overall.precisions[1],
+                overall.precisions[2], overall.precisions[3], seconds);
+    std::printf("%s\n", metric_description(overall).c_str());
+    std::printf("%-8s %10s %8s %8s\n", "words", "sentences", "BLEU", "chrF2");
     for (const auto& [bucket, score] : report.by_length) {
-        std::printf("%-8s %10ld %8.2f\n", bucket.label.c_str(), score.sentences, score.bleu);
+        std::printf("%-8s %10ld %8.2f %8.2f\n", bucket.label.c_str(), score.sentences, score.bleu, score.chrf2);
     }
 }
 }  // namespace
@@ -85,20 +94,23 @@ int run_eval(const std::vector<std::string>& argv) {
         args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, DecodeOptions::kMaxPenalty));
     Evaluation evaluation;
     Model model;
+    std::string target_language;
     if (args.has("memory")) {
         if (args.has("record")) throw UsageError("--record stores a report in a model file; it needs --model");
         if (!args.has("dev-fraction") || !args.has("split-seed")) {
             throw UsageError("--memory needs --dev-fraction and --split-seed: the split the model was trained with, "
                              "so that the memory holds only training sentences");
         }
-        const std::string language = args.string("target-language", "fr");
-        if (language != "fr" && language != "zh") throw UsageError("--target-language must be fr or zh");
-        evaluation = evaluate_translation_memory(
-            args.string("memory", ""), args.real("dev-fraction", 0.03, 0.0, 0.5),
-            static_cast<uint64_t>(args.integer("split-seed", 1, 0, 1L << 40)), data,
-            {language == "zh" ? TokenizerKind::kCharacters : TokenizerKind::kWords, language});
+        target_language = args.string("target-language", "fr");
+        if (target_language != "fr" && target_language != "zh") {
+            throw UsageError("--target-language must be fr or zh");
+        }
+        evaluation = evaluate_translation_memory(args.string("memory", ""), args.real("dev-fraction", 0.03, 0.0, 0.5),
+                                                 static_cast<uint64_t>(args.integer("split-seed", 1, 0, 1L << 40)),
+                                                 data, target_language);
     } else {
         model = load_model(args.required("model"));
+        target_language = model.target_tokenizer.language;
         evaluation = evaluate_model(model, data, options, static_cast<int>(args.integer("threads", 2, 1, 64)));
     }
     if (args.has("hypotheses")) {
@@ -128,7 +140,7 @@ int run_eval(const std::vector<std::string>& argv) {
     if (args.has("json")) {
         std::cout << j.dump(2) << '\n';
     } else {
-        print_report(evaluation.report, evaluation.seconds);
+        print_report(evaluation.report, target_language, evaluation.seconds);
     }
     return 0;
 }

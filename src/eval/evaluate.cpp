@@ -1,7 +1,9 @@
 #include "eval/evaluate.h"
 
+#include "common/error.h"
 #include "decode/translator.h"
 #include "eval/translation_memory.h"
+#include "text/tokenizer.h"
 
 #include <algorithm>
 #include <atomic>
@@ -15,22 +17,24 @@
 namespace s2s {
 
 BleuReport score_translations(const std::vector<SourceWithReferences>& data, const std::vector<std::string>& hypotheses,
-                              const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer) {
-    // Pieces are no unit to score: subword models are scored on words.
-    const TokenizerSettings scoring = target_tokenizer.kind == TokenizerKind::kSubwords
-                                          ? TokenizerSettings{TokenizerKind::kWords, target_tokenizer.language}
-                                          : target_tokenizer;
-    std::vector<Tokens> hypothesis_tokens;
-    std::vector<std::vector<Tokens>> references;
-    std::vector<int> source_words;
-    for (size_t k = 0; k < data.size(); ++k) {
-        hypothesis_tokens.push_back(tokenize(hypotheses.at(k), scoring));
-        std::vector<Tokens> refs;
-        for (const auto& r : data[k].references) refs.push_back(tokenize(r, scoring));
-        references.push_back(std::move(refs));
-        source_words.push_back(count_words(tokenize(data[k].source, TokenizerSettings{TokenizerKind::kWords, "en"})));
+                              const std::string& target_language) {
+    if (hypotheses.size() != data.size()) {
+        throw UsageError("scoring needs one translation per source sentence, but there are " +
+                         std::to_string(hypotheses.size()) + " translations and " + std::to_string(data.size()) +
+                         " sentences");
     }
-    return bleu_report(hypothesis_tokens, references, source_words);
+    // English words as the word tokenizer sees them: a model's own source
+    // tokens (perhaps subword pieces) must not define a sentence's length.
+    const TokenizerSettings english_words{TokenizerKind::kWords, "en"};
+    std::vector<std::vector<std::string>> references;
+    std::vector<int> source_words;
+    references.reserve(data.size());
+    source_words.reserve(data.size());
+    for (const SourceWithReferences& entry : data) {
+        references.push_back(entry.references);
+        source_words.push_back(count_words(tokenize(entry.source, english_words)));
+    }
+    return bleu_report(hypotheses, references, source_words, bleu_tokenizer_for_language(target_language));
 }
 
 Evaluation evaluate_model(const Model& model, const std::vector<SourceWithReferences>& data, const DecodeOptions& options,
@@ -67,14 +71,14 @@ Evaluation evaluate_model(const Model& model, const std::vector<SourceWithRefere
     (void)threads;
     work();
 #endif
-    out.report = score_translations(data, out.hypotheses, model.source_tokenizer, model.target_tokenizer);
+    out.report = score_translations(data, out.hypotheses, model.target_tokenizer.language);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
 }
 
 Evaluation evaluate_translation_memory(const std::string& memory_path, double dev_fraction, uint64_t split_seed,
                                        const std::vector<SourceWithReferences>& data,
-                                       const TokenizerSettings& target_tokenizer) {
+                                       const std::string& target_language) {
     const auto start = std::chrono::steady_clock::now();
     const TokenizerSettings english{TokenizerKind::kWords, "en"};
     std::unordered_set<std::string> held_out;
@@ -86,7 +90,7 @@ Evaluation evaluate_translation_memory(const std::string& memory_path, double de
     const TranslationMemory memory(stored, english);
     Evaluation out;
     for (const auto& entry : data) out.hypotheses.push_back(memory.lookup(entry.source));
-    out.report = score_translations(data, out.hypotheses, english, target_tokenizer);
+    out.report = score_translations(data, out.hypotheses, target_language);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
 }

@@ -1,11 +1,12 @@
-// Translate a development set and score it: corpus BLEU-4, overall and by
-// source length, as the design defines it (lowercased, the model's own
-// target tokenization applied to hypotheses and references alike, so
-// Chinese is scored by character).
+// Translate a development set and score it as the design defines it
+// (DESIGN.md, "Quality, as measured"): sacreBLEU-compatible corpus BLEU of
+// the detokenized translations against the raw references (13a, or zh for
+// Chinese, lowercased), with chrF2 beside it, overall and by the length of
+// the English sentence in words.
 #pragma once
 
 #include "decode/search.h"
-#include "eval/bleu.h"
+#include "eval/bleu_report.h"
 #include "model/model.h"
 #include "text/parallel_corpus.h"
 
@@ -20,21 +21,26 @@ struct Evaluation {
     double seconds = 0.0;
 };
 
-// Scores hypotheses (already translated, e.g. by the translation memory)
-// against the references with the target tokenizer of `target_tokenizer`.
+// Scores detokenized hypotheses (hypotheses[k] translates data[k].source)
+// against the raw references, with the sacreBLEU tokenizer of
+// `target_language` (bleu_tokenizer_for_language: "zh" -> zh, else 13a).
+// The length buckets count the English words of each source with the word
+// tokenizer, whatever tokens a model reads.
 BleuReport score_translations(const std::vector<SourceWithReferences>& data, const std::vector<std::string>& hypotheses,
-                              const TokenizerSettings& source_tokenizer, const TokenizerSettings& target_tokenizer);
+                              const std::string& target_language);
 
-// threads > 1 translates sentences in parallel (native builds only).
+// Scored for model.target_tokenizer.language. threads > 1 translates
+// sentences in parallel (native builds only).
 Evaluation evaluate_model(const Model& model, const std::vector<SourceWithReferences>& data, const DecodeOptions& options,
                           int threads = 1);
 
 // The translation-memory baseline (translation_memory.h) on `data`: the
 // memory holds the training split of the pairs in `memory_path` (split as
 // `train` splits it), minus any pair whose English tokenizes like a sentence
-// of `data`, so it never answers with a reference.
+// of `data`, so it never answers with a reference. Scored for
+// `target_language` ("fr", "zh", ...).
 Evaluation evaluate_translation_memory(const std::string& memory_path, double dev_fraction, uint64_t split_seed,
                                        const std::vector<SourceWithReferences>& data,
-                                       const TokenizerSettings& target_tokenizer);
+                                       const std::string& target_language);
 
 }  // namespace s2s

@@ -15,19 +15,20 @@ const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
 const fixtures = join(root, 'tests', 'fixtures');
 
 // storage: how scripts/train.sh stores it (int8 levels: 63 is 7 bits).
-// floor: greedy BLEU on the committed sample; measured is what the model scored there when it was committed.
+// floor: greedy BLEU (sacreBLEU-compatible) on the committed sample; measured is what the model scored there when the
+// scorer or the model last changed.
 const shipped = {
   'en-fr': {
-    attention: 'additive', storage: { dtype: 'i8', levels: 63 }, sample: 'en-fr-dev.tsv', floor: 42, measured: 44.92,
+    attention: 'additive', storage: { dtype: 'i8', levels: 63 }, sample: 'en-fr-dev.tsv', floor: 38, measured: 40.78,
     examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .',
       'the weather is nice today .': "il fait beau aujourd'hui ." },
   },
   'en-fr-fixed': {
-    attention: 'none', storage: { dtype: 'i8', levels: 127 }, sample: 'en-fr-dev.tsv', floor: 35, measured: 38.22,
+    attention: 'none', storage: { dtype: 'i8', levels: 127 }, sample: 'en-fr-dev.tsv', floor: 31, measured: 33.63,
     examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .' },
   },
   'en-zh': {
-    attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 36, measured: 39.23,
+    attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 36, measured: 39.40,
     examples: { "i'm home .": '我 在 家 里 。', 'the weather is nice today .': '今 天 天 气 好 。' },
   },
 };
