@@ -12,8 +12,10 @@ cd "$(dirname "$0")/.."
 # cmake and g++ build the native CLI and tests; chromium runs the browser
 # tests (driven by playwright-core; never a downloaded browser); clang and
 # libclang-rt-14-dev build the libFuzzer targets (scripts/fuzz.sh);
-# fonts-wqy-microhei lets the browser tests render Chinese (screenshots).
-DEBIAN_PACKAGES=(emscripten libeigen3-dev nlohmann-json3-dev doctest-dev cmake g++ chromium fonts-wqy-microhei clang libclang-rt-14-dev)
+# fonts-wqy-microhei lets the browser tests render Chinese (screenshots);
+# sentencepiece (spm_train, spm_encode) is the outside reference of
+# npm run bench:tokenizer, never used at run time.
+DEBIAN_PACKAGES=(emscripten libeigen3-dev nlohmann-json3-dev doctest-dev cmake g++ chromium fonts-wqy-microhei clang libclang-rt-14-dev sentencepiece)
 
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do

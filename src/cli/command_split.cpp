@@ -9,13 +9,15 @@
 namespace s2s::cli {
 
 namespace {
-constexpr const char* kHelp = R"(usage: seq2seq split --data TSV --dev-output TSV [--dev-fraction F] [--split-seed N] [--limit N]
+constexpr const char* kHelp = R"(usage: seq2seq split --data TSV --dev-output TSV [--train-output TSV] [--dev-fraction F] [--split-seed N] [--limit N]
 
 Writes the development split that `seq2seq train` holds out with the same
 --data, --dev-fraction and --split-seed: every translation of every held-out
 English sentence, one "English<TAB>translation" line each.
   --data TSV          the pairs (e.g. ../shared/data/fra-eng.txt)
   --dev-output TSV    where to write the development pairs
+  --train-output TSV  also write the training pairs (the rest), e.g. to learn
+                      subwords with another tool on the same text
   --dev-fraction F    share of English sentences held out (default 0.03, as train)
   --split-seed N      seed of the split (default 1)
   --limit N           only N sentences, spread evenly over the split (default: all)
@@ -23,7 +25,7 @@ English sentence, one "English<TAB>translation" line each.
 }  // namespace
 
 int run_split(const std::vector<std::string>& argv) {
-    const Args args("split", argv, {"data", "dev-output", "dev-fraction", "split-seed", "limit"}, {"help"});
+    const Args args("split", argv, {"data", "dev-output", "train-output", "dev-fraction", "split-seed", "limit"}, {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -36,6 +38,9 @@ int run_split(const std::vector<std::string>& argv) {
     const CorpusSplit split = split_by_source(read_sentence_pairs(data), fraction, seed);
     const std::vector<SourceWithReferences> dev = spread_sample(split.dev, static_cast<size_t>(limit));
     write_sentence_pairs(dev, output);
+    if (args.has("train-output")) {
+        write_sentence_pairs(group_by_source(split.train), args.string("train-output", ""));
+    }
     size_t references = 0;
     for (const auto& entry : dev) references += entry.references.size();
     std::fprintf(stderr, "wrote %s: %zu development sentences, %zu pairs (of %zu held out)\n", output.c_str(),

@@ -15,5 +15,6 @@ int run_bench(const std::vector<std::string>& args);
 int run_split(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
 int run_convert(const std::vector<std::string>& args);
+int run_pieces(const std::vector<std::string>& args);
 
 }  // namespace s2s::cli

@@ -1,4 +1,4 @@
-// seq2seq: the native command line (translate, eval, train, split, info, convert, bench).
+// seq2seq: the native command line (translate, eval, train, split, info, convert, pieces, bench).
 #include "cli/commands.h"
 #include "common/error.h"
 
@@ -21,6 +21,7 @@ commands:
   info       a model's architecture, sizes and provenance (--model PATH [--json])
   convert    rewrite a model with its weights as f32, f16 or i8 (--model PATH --dtype D --output PATH)
   split      write the development split that train holds out (--data TSV --dev-output TSV)
+  pieces     the subword pieces of stdin lines (--model PATH [--side source|target])
   bench      measure translation speed and the machine's GEMM rate (--model PATH)
 
 Run `seq2seq COMMAND --help` for a command's flags. Exit codes: 0 ok, 2 bad usage, input or file.
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
         if (command == "split") return s2s::cli::run_split(args);
         if (command == "info") return s2s::cli::run_info(args);
         if (command == "convert") return s2s::cli::run_convert(args);
+        if (command == "pieces") return s2s::cli::run_pieces(args);
         std::fprintf(stderr, "seq2seq: unknown command '%s'; use translate, eval, train, split, info, convert or bench (seq2seq --help)\n",
                      command.c_str());
         return 2;
