@@ -31,6 +31,8 @@
 // message names the problem, never a crash or a huge allocation.
 #pragma once
 
+#include "model/float16.h"  // float_to_half, half_to_float: the float16 dtype
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -128,9 +130,5 @@ void write_model_file(const std::string& path, const nlohmann::json& header, con
 ModelFileContents read_model_file(const std::string& path);
 // The bytes of a file. Throws IoError naming the path.
 std::vector<uint8_t> read_file_bytes(const std::string& path);
-
-// IEEE 754 half precision conversions (round to nearest even).
-uint16_t float_to_half(float value);
-float half_to_float(uint16_t value);
 
 }  // namespace s2s
