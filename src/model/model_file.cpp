@@ -1,20 +1,21 @@
 // The model file (model_file.h): encoding a model's header and tensors into
-// the bytes of a .s2s file and decoding them back, and reading and writing
-// the file. The checks of the structure are in model_file_checks.cpp, the
-// tensor values' encodings in model_file_values.cpp.
+// the bytes of a .s2s file (format version 3) and decoding them back (every
+// version), and reading and writing the file. The checks of the structure
+// are in model_file_checks.cpp, the tensor values' encodings in
+// model_file_values.cpp.
 #include "model/model_file.h"
 
 #include "common/error.h"
 #include "common/hash.h"
 #include "model/model_file_internal.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <unordered_set>
 
@@ -43,6 +44,72 @@ LoadedTensor decode_tensor(const uint8_t* bytes, const TensorLayout& entry) {
     tensor.data.resize(static_cast<size_t>(count));
     decode_tensor_values(bytes, entry, tensor.data.data(), /*column_major=*/false);
     return tensor;
+}
+
+std::vector<TensorLayout> read_table(Reader& reader, uint32_t version) {
+    const uint32_t table_count = reader.u32("the tensor count");
+    // Every version has a checksum after the entries (at the end of the file from version 3 on).
+    const uint64_t table_minimum = static_cast<uint64_t>(table_count) * kTableEntryFixedSize + kChecksumSize;
+    reader.require(table_minimum, "the tensor table (" + std::to_string(table_count) + " entries)");
+    std::vector<TensorLayout> entries;
+    entries.reserve(table_count);
+    std::unordered_set<std::string> seen;
+    for (uint32_t i = 0; i < table_count; ++i) entries.push_back(read_table_entry(reader, version, i, seen));
+    return entries;
+}
+
+// Format versions 1 and 2: the checksum after the table covers the tensor
+// data only; the checks run in the order they always have.
+ModelFileLayout read_layout_checked_data(Reader& reader, uint32_t version, const uint8_t* bytes, size_t size) {
+    ModelFileLayout layout;
+    layout.header = parse_header(read_header_text(reader));
+    layout.tensors = read_table(reader, version);
+    const std::vector<TensorLayout>& entries = layout.tensors;
+    const uint64_t recorded_checksum = reader.u64("the data checksum");
+    const size_t data_start = reader.position();
+
+    check_nothing_after_tensors(check_tensor_placement(entries, data_start, size), size);
+
+    const size_t checked_from = entries.empty() ? size : static_cast<size_t>(entries.front().offset);
+    const uint64_t actual_checksum = fnv1a64(bytes + checked_from, size - checked_from);
+    if (actual_checksum != recorded_checksum) {
+        throw ModelFileError("model file checksum mismatch: the tensor data hashes to 0x" + to_hex64(actual_checksum) +
+                             " but the file records 0x" + to_hex64(recorded_checksum) + "; " + kDamaged);
+    }
+    check_padding(bytes, entries, data_start);
+    return layout;
+}
+
+// Format version 3: the checksum covers every byte, so it decides what a
+// failure is called. The structure is walked first, without parsing the
+// header, for one reason: when the checksum differs and the file's length
+// does not fit its own table, the message says the file is truncated (or
+// has bytes after its end), which is the likely cause. Any other problem
+// of a file whose checksum differs is reported as the checksum mismatch:
+// the damage, not its consequence. The header is parsed only once the
+// checksum matches.
+ModelFileLayout read_layout_checked_whole(Reader& reader, const uint8_t* bytes, size_t size) {
+    const FileChecksum checksum = check_file_checksum(bytes, size);
+    ModelFileLayout layout;
+    std::string_view header_text;
+    size_t data_start = 0;
+    try {
+        header_text = read_header_text(reader);
+        layout.tensors = read_table(reader, kWholeFileChecksumVersion);
+        data_start = reader.position();
+        check_checksum_ends_file(check_tensor_placement(layout.tensors, data_start, size), size);
+    } catch (const FileSizeError& error) {
+        if (checksum != FileChecksum::kDiffers) throw;
+        throw ModelFileError(error.problem + ", and its checksum does not match; " + error.fix);
+    } catch (const ModelFileError&) {
+        if (checksum != FileChecksum::kDiffers) throw;
+        throw_checksum_mismatch(bytes, size);
+    }
+    // The walk needs the checksum's 8 bytes, so here it either matches or differs.
+    if (checksum == FileChecksum::kDiffers) throw_checksum_mismatch(bytes, size);
+    layout.header = parse_header(header_text);
+    check_padding(bytes, layout.tensors, data_start);
+    return layout;
 }
 
 }  // namespace
@@ -78,32 +145,30 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
     std::unordered_set<std::string> seen;
     for (const TensorToWrite& tensor : tensors) check_tensor_to_write(tensor, seen);
 
-    uint64_t data_start = kPreambleSize + header_text.size() + 4 + kChecksumSize;
+    uint64_t data_start = kPreambleSize + header_text.size() + 4;
     for (const TensorToWrite& tensor : tensors) data_start += kTableEntryFixedSize + tensor.name.size();
     std::vector<uint64_t> offsets;
     std::vector<uint64_t> byte_sizes;
-    uint64_t end = data_start;
+    uint64_t data_end = data_start;
     for (const TensorToWrite& tensor : tensors) {
-        const uint64_t offset = align_up(end);
+        const uint64_t offset = align_up(data_end);
         uint64_t byte_size = 0;
         tensor_byte_size(tensor.dtype, static_cast<uint64_t>(tensor.rows), static_cast<uint64_t>(tensor.cols),
                          byte_size);  // checked above
         offsets.push_back(offset);
         byte_sizes.push_back(byte_size);
-        end = offset + byte_size;
+        data_end = offset + byte_size;
     }
-    if (end > std::numeric_limits<size_t>::max()) throw std::invalid_argument("the model is too large to encode");
+    if (data_end > std::numeric_limits<size_t>::max() - kChecksumSize) {
+        throw std::invalid_argument("the model is too large to encode");
+    }
 
     // Sized up front: every padding byte is already zero and each field is
     // stored at a position the layout above has fixed.
-    std::vector<uint8_t> out(static_cast<size_t>(end), 0);
+    std::vector<uint8_t> out(static_cast<size_t>(data_end) + kChecksumSize, 0);
     Writer writer(out.data());
-    // Version 1 unless int8 needs 2: files without int8 stay readable by
-    // every release.
-    const bool has_int8 = std::any_of(tensors.begin(), tensors.end(),
-                                      [](const TensorToWrite& t) { return t.dtype == TensorDtype::kInt8; });
     writer.bytes(kModelMagic, sizeof kModelMagic);
-    writer.u32(has_int8 ? kModelFormatVersion : kOldestModelFormatVersion);
+    writer.u32(kModelFormatVersion);
     writer.u32(static_cast<uint32_t>(header_text.size()));
     writer.bytes(header_text.data(), header_text.size());
     writer.u32(static_cast<uint32_t>(tensors.size()));
@@ -117,43 +182,26 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
         writer.u64(offsets[t]);
         writer.u64(byte_sizes[t]);
     }
-    const size_t checksum_position = writer.position();
-
     for (size_t t = 0; t < tensors.size(); ++t) encode_tensor_values(tensors[t], out.data() + offsets[t]);
 
-    const uint64_t checksum =
-        tensors.empty() ? fnv1a64(nullptr, 0) : fnv1a64(out.data() + offsets[0], out.size() - offsets[0]);
-    store_u64(out.data() + checksum_position, checksum);
+    const auto covered = static_cast<size_t>(data_end);
+    store_u64(out.data() + covered, word_hash64(out.data(), covered));
     return out;
 }
 
 ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size) {
     Reader reader(bytes, size);
     const uint32_t version = check_magic_and_version(reader, bytes, size);
-
-    ModelFileLayout layout;
-    layout.header = read_header(reader);
-
-    const uint32_t table_count = reader.u32("the tensor count");
-    const uint64_t table_minimum = static_cast<uint64_t>(table_count) * kTableEntryFixedSize + kChecksumSize;
-    reader.require(table_minimum, "the tensor table (" + std::to_string(table_count) + " entries)");
-    std::vector<TensorLayout>& entries = layout.tensors;
-    entries.reserve(table_count);
-    std::unordered_set<std::string> seen;
-    for (uint32_t i = 0; i < table_count; ++i) entries.push_back(read_table_entry(reader, version, i, seen));
-    const uint64_t recorded_checksum = reader.u64("the data checksum");
-    const size_t data_start = reader.position();
-
-    check_tensor_placement(entries, data_start, size);
-
-    const size_t checked_from = entries.empty() ? size : static_cast<size_t>(entries.front().offset);
-    const uint64_t actual_checksum = fnv1a64(bytes + checked_from, size - checked_from);
-    if (actual_checksum != recorded_checksum) {
-        throw ModelFileError("model file checksum mismatch: the tensor data hashes to 0x" + to_hex64(actual_checksum) +
-                             " but the file records 0x" + to_hex64(recorded_checksum) + "; " + kDamaged);
+    if (version >= kWholeFileChecksumVersion) return read_layout_checked_whole(reader, bytes, size);
+    try {
+        return read_layout_checked_data(reader, version, bytes, size);
+    } catch (const ModelFileError&) {
+        // A version 3 file whose version field was damaged to 1 or 2 fails
+        // as an older file; say what happened instead. (Never true of a real
+        // version 1 or 2 file, whose messages stay as they were.)
+        check_version_field_damage(bytes, size, version);
+        throw;
     }
-    check_padding(bytes, entries, data_start);
-    return layout;
 }
 
 ModelFileContents decode_model_file(const uint8_t* bytes, size_t size) {

@@ -1,6 +1,7 @@
 // The checks of a model file's structure (model_file.h): magic and version,
-// the JSON header, each tensor table entry, where the tensors lie and the
-// padding between them; and on the writing side, the checks of what a
+// the checksum over every byte (format version 3 on), the JSON header, each
+// tensor table entry, where the tensors lie, the padding between them and
+// what follows the last; and on the writing side, the checks of what a
 // caller asks to store. The values themselves are checked as they are
 // decoded (model_file_values.cpp).
 //
@@ -11,12 +12,14 @@
 #include "model/model_file_internal.h"
 
 #include "common/error.h"
+#include "common/hash.h"
 #include "model/float16.h"
 #include "text/utf8.h"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <new>
 #include <stdexcept>
 
 namespace s2s::model_file_detail {
@@ -63,8 +66,9 @@ int json_nesting_depth(const char* text, size_t size) {
     } else {
         range = std::to_string(length) + " bytes from offset " + std::to_string(begin);
     }
-    throw ModelFileError("model file is truncated: " + what + " needs " + range + " but the file has " +
-                         std::to_string(file_size) + " bytes; " + kReDownload);
+    throw FileSizeError("model file is truncated: " + what + " needs " + range + " but the file has " +
+                            std::to_string(file_size) + " bytes",
+                        kReDownload);
 }
 
 uint32_t check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t size) {
@@ -79,10 +83,16 @@ uint32_t check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t si
     reader.take(sizeof kModelMagic, "the magic \"S2SMODEL\"");
     const uint32_t version = reader.u32("the format version");
     if (version > kModelFormatVersion) {
-        throw ModelFileError("model file has format version " + std::to_string(version) +
-                             ", but this build of seq2seq-attention reads format version " +
-                             std::to_string(kModelFormatVersion) +
-                             "; upgrade the seq2seq-attention package to load it");
+        const std::string newer = "model file has format version " + std::to_string(version) +
+                                  ", but this build of seq2seq-attention reads format version " +
+                                  std::to_string(kModelFormatVersion);
+        // Every version from 3 on ends with the checksum, so a mismatch here
+        // means damage (perhaps to the version field itself), not only age.
+        if (check_file_checksum(bytes, size) == FileChecksum::kDiffers) {
+            throw ModelFileError(newer + ", and its checksum does not match: the file is damaged or newer than this "
+                                         "build; download or copy it again, or upgrade the seq2seq-attention package");
+        }
+        throw ModelFileError(newer + "; upgrade the seq2seq-attention package to load it");
     }
     if (version < kOldestModelFormatVersion) {
         throw ModelFileError("model file has format version " + std::to_string(version) +
@@ -93,17 +103,54 @@ uint32_t check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t si
     return version;
 }
 
-nlohmann::json read_header(Reader& reader) {
+FileChecksum check_file_checksum(const uint8_t* bytes, size_t size) {
+    if (size < kPreambleSize + kChecksumSize) return FileChecksum::kAbsent;
+    const size_t covered = size - kChecksumSize;
+    return word_hash64(bytes, covered) == load_u64(bytes + covered) ? FileChecksum::kMatches : FileChecksum::kDiffers;
+}
+
+[[noreturn]] void throw_checksum_mismatch(const uint8_t* bytes, size_t size) {
+    const size_t covered = size - kChecksumSize;
+    throw ModelFileError("model file checksum mismatch: its first " + std::to_string(covered) + " bytes hash to 0x" +
+                         to_hex64(word_hash64(bytes, covered)) + " but its last 8 bytes record 0x" +
+                         to_hex64(load_u64(bytes + covered)) + "; " + kDamaged);
+}
+
+void check_version_field_damage(const uint8_t* bytes, size_t size, uint32_t version) {
+    if (size < kPreambleSize + kChecksumSize) return;
+    // A copy with the version set to 3 (the hash has no way to skip four
+    // bytes). Only on the error path, and only a diagnosis: without the
+    // memory for it, the older version's own error stands.
+    std::vector<uint8_t> repaired;
+    try {
+        repaired.assign(bytes, bytes + size);
+    } catch (const std::bad_alloc&) {
+        return;
+    }
+    for (int i = 0; i < 4; ++i) {
+        repaired[sizeof kModelMagic + i] = static_cast<uint8_t>(kWholeFileChecksumVersion >> (8 * i));
+    }
+    if (check_file_checksum(repaired.data(), size) != FileChecksum::kMatches) return;
+    throw ModelFileError("model file format version field is damaged: it reads " + std::to_string(version) +
+                         ", but the file is laid out as version " + std::to_string(kWholeFileChecksumVersion) +
+                         " (its checksum matches only with " + std::to_string(kWholeFileChecksumVersion) + "); " +
+                         kDamaged);
+}
+
+std::string_view read_header_text(Reader& reader) {
     const uint32_t header_size = reader.u32("the header size");
-    const auto* text = reinterpret_cast<const char*>(
-        reader.take(header_size, "the JSON header (" + std::to_string(header_size) + " bytes)"));
-    if (json_nesting_depth(text, header_size) > kMaxHeaderDepth) {
+    const uint8_t* text = reader.take(header_size, "the JSON header (" + std::to_string(header_size) + " bytes)");
+    return {reinterpret_cast<const char*>(text), header_size};
+}
+
+nlohmann::json parse_header(std::string_view text) {
+    if (json_nesting_depth(text.data(), text.size()) > kMaxHeaderDepth) {
         throw ModelFileError("model file header JSON is nested more than " + std::to_string(kMaxHeaderDepth) +
                              " levels deep; " + kDamaged);
     }
     nlohmann::json header;
     try {
-        header = nlohmann::json::parse(text, text + header_size);
+        header = nlohmann::json::parse(text.data(), text.data() + text.size());
     } catch (const nlohmann::json::exception& error) {
         throw ModelFileError(std::string("model file header is not valid JSON: ") + error.what() + "; " + kDamaged);
     }
@@ -170,7 +217,7 @@ TensorLayout read_table_entry(Reader& reader, uint32_t version, uint32_t index, 
     return entry;
 }
 
-void check_tensor_placement(const std::vector<TensorLayout>& entries, size_t data_start, size_t size) {
+uint64_t check_tensor_placement(const std::vector<TensorLayout>& entries, size_t data_start, size_t size) {
     uint64_t previous_end = data_start;
     const TensorLayout* previous = nullptr;
     for (const TensorLayout& entry : entries) {
@@ -196,10 +243,26 @@ void check_tensor_placement(const std::vector<TensorLayout>& entries, size_t dat
         previous_end = entry.offset + entry.byte_size;
         previous = &entry;
     }
-    if (previous_end < size) {
-        throw ModelFileError("model file has " + std::to_string(size - previous_end) +
-                             " unexpected bytes after the last tensor (which ends at " + std::to_string(previous_end) +
-                             "); " + kDamaged);
+    return previous_end;
+}
+
+void check_nothing_after_tensors(uint64_t data_end, size_t size) {
+    if (data_end < size) {
+        throw FileSizeError("model file has " + std::to_string(size - data_end) +
+                                " unexpected bytes after the last tensor (which ends at " + std::to_string(data_end) +
+                                ")",
+                            kDamaged);
+    }
+}
+
+void check_checksum_ends_file(uint64_t data_end, size_t size) {
+    if (data_end > size || kChecksumSize > size - data_end) throw_truncated("the checksum", data_end, kChecksumSize, size);
+    const uint64_t file_end = data_end + kChecksumSize;
+    if (file_end < size) {
+        throw FileSizeError("model file has " + std::to_string(size - file_end) +
+                                " unexpected bytes after its end (its checksum ends at byte " +
+                                std::to_string(file_end) + ")",
+                            kDamaged);
     }
 }
 

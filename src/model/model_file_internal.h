@@ -10,6 +10,7 @@
 // that the others call.
 #pragma once
 
+#include "common/error.h"
 #include "model/model_file.h"
 
 #include <cstddef>
@@ -124,7 +125,17 @@ inline std::string in_quotes(std::string_view name) { return "'" + std::string(n
 // ---------------------------------------------------------------------------
 // Cursors.
 
-// Throws ModelFileError: `what` needs `length` bytes from `begin`, past the
+// A file shorter or longer than its own table says. The message's two
+// halves are kept apart so that the version 3 reader can add between them
+// that the checksum does not match either.
+struct FileSizeError : ModelFileError {
+    FileSizeError(const std::string& problem_text, const std::string& fix_text)
+        : ModelFileError(problem_text + "; " + fix_text), problem(problem_text), fix(fix_text) {}
+    std::string problem;  // "model file is truncated: ..."
+    std::string fix;      // "the file may be incomplete, download or copy it again"
+};
+
+// Throws FileSizeError: `what` needs `length` bytes from `begin`, past the
 // end of a file of `file_size` bytes.
 [[noreturn]] void throw_truncated(const std::string& what, uint64_t begin, uint64_t length, size_t file_size);
 
@@ -193,17 +204,38 @@ bool is_valid_tensor_name(std::string_view name);
 int json_nesting_depth(const char* text, size_t size);
 
 // Reads and checks the magic and the format version; returns the version.
+// A version newer than this build's is refused, saying whether the file's
+// checksum (at its end from version 3 on) matches: if not, it is damaged.
 uint32_t check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t size);
-// Reads header_size and the header; checks that it is a JSON object of
-// bounded depth.
-nlohmann::json read_header(Reader& reader);
+
+// The checksum of format version 3 on: the file's last 8 bytes against the
+// word_hash64 of every byte before them. kAbsent: the file is too short to
+// hold a preamble and a checksum.
+enum class FileChecksum { kMatches, kDiffers, kAbsent };
+FileChecksum check_file_checksum(const uint8_t* bytes, size_t size);
+// Throws the ModelFileError of a file whose checksum differs.
+[[noreturn]] void throw_checksum_mismatch(const uint8_t* bytes, size_t size);
+// For a file that claims an older version and fails to load as one: throws
+// a ModelFileError saying the version field is damaged if the file is a
+// version 3 file but for that field (its checksum matches with version 3).
+void check_version_field_damage(const uint8_t* bytes, size_t size, uint32_t version);
+
+// Reads header_size and takes the header's bytes (not parsed).
+std::string_view read_header_text(Reader& reader);
+// Checks that the header is a JSON object of bounded depth and parses it.
+nlohmann::json parse_header(std::string_view text);
 // Reads table entry `index` (0-based) and checks its name (valid, not in
 // `seen`, which it joins), dtype (known, allowed in `version`), shape and
 // byte size.
 TensorLayout read_table_entry(Reader& reader, uint32_t version, uint32_t index, std::unordered_set<std::string>& seen);
 // Every tensor aligned, after `data_start`, in table order without overlap,
-// inside the file, and nothing after the last one.
-void check_tensor_placement(const std::vector<TensorLayout>& entries, size_t data_start, size_t size);
+// and inside the file. Returns where the last one ends (`data_start` if
+// there are none).
+uint64_t check_tensor_placement(const std::vector<TensorLayout>& entries, size_t data_start, size_t size);
+// Versions 1 and 2: the file ends where the last tensor does.
+void check_nothing_after_tensors(uint64_t data_end, size_t size);
+// Version 3: the checksum follows the data directly and ends the file.
+void check_checksum_ends_file(uint64_t data_end, size_t size);
 // Every byte between `data_start` and the last tensor that belongs to no
 // tensor is zero.
 void check_padding(const uint8_t* bytes, const std::vector<TensorLayout>& entries, size_t data_start);
