@@ -20,13 +20,15 @@ provenance gains a "conversions" entry).
   --dtype D       f32: float32, exact (4 bytes per weight)
                   f16: float16 (2 bytes per weight)
                   i8:  int8 with one float32 scale per matrix row (1 byte
-                       per weight; biases stay float16). Such files have
-                       format version 2, which releases before int8 refuse.
+                       per weight; biases stay float16). Releases before
+                       int8 refuse such files by their format version.
   --int8-bits B   with i8: quantize to B bits (2 to 8), values -(2^(B-1)-1)
                   to 2^(B-1)-1 in the same int8 format; fewer levels
                   compress better (gzip stores 7-bit values in about 7
                   bits). Default: the input's, if it is int8, else 8.
-  --output PATH   where to write it (atomically; may be the input itself)
+  --output PATH   where to write it (atomically; may be the input itself),
+                  in format version 3: a checksum over every byte, whatever
+                  version the input has
 The BLEU recorded in the provenance was measured with the original weights;
 `seq2seq eval --model OUT --data TSV --record KEY` measures the new ones.
 Converting to a wider dtype does not bring back what a narrower one lost.

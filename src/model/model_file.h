@@ -1,35 +1,59 @@
 // The .s2s model file: one binary file that carries everything a model needs.
 //
-// Layout (all integers little-endian):
+// Layout of format version 3, the one every writer writes (all integers
+// little-endian):
 //   offset 0   magic        8 bytes  "S2SMODEL"
-//   offset 8   version      u32      1 or 2: 2 when any tensor is int8 (format
-//                                    version 1 has no int8, so readers older
-//                                    than int8 refuse those files by version);
-//                                    files without int8 are still written as 1
+//   offset 8   version      u32      3
 //   offset 12  header_size  u32      bytes of the JSON header that follows
 //   offset 16  header       JSON (UTF-8): architecture and sizes,
 //                           vocabularies, tokenizer settings, provenance
 //   then       table_count  u32      number of tensors
 //              table        table_count entries, each:
 //                 name_length u32, name bytes (UTF-8, <= 256),
-//                 dtype u32 (0 = float32, 1 = float16, 2 = int8: version 2 only),
+//                 dtype u32 (0 = float32, 1 = float16, 2 = int8),
 //                 rows u32, cols u32,
 //                 offset u64 (from the start of the file, a multiple of 64),
 //                 byte_size u64 (= rows * cols * dtype size; for int8,
 //                                rows * 4 + rows * cols)
-//              data_checksum u64  FNV-1a 64 of all bytes from the first
-//                                 tensor's offset to the end of the file
 //   then       tensor data, each tensor at its offset, padding bytes zero
+//   last       checksum     u64      word_hash64 (src/common/hash.h) of every
+//                                    byte before it: magic, version, header,
+//                                    table and data. It follows the last
+//                                    tensor (or, without tensors, the table)
+//                                    directly and ends the file.
+// Every later version will end with the same checksum, so that a reader
+// tells a damaged file from one newer than itself.
+//
+// Versions 1 and 2 (written before version 3; the shipped models/*.s2s are
+// version 2) still load exactly as before, with their own checksum:
+//   version 1  as version 3 without int8 (dtype 2), and with the checksum
+//              right after the table instead of at the end:
+//              data_checksum u64, FNV-1a 64 (src/common/hash.h) of the
+//              bytes from the first tensor's offset to the end of the file
+//              (of no bytes, without tensors). The magic, version, header
+//              and table are not covered: a flipped bit in the header
+//              (say, in the provenance) loads silently.
+//   version 2  version 1 with int8.
+// Rewriting such a file (`seq2seq convert`, or loading and saving a model)
+// writes version 3.
 //
 // Tensors are stored row-major. An int8 tensor is rows float32 scales
 // (finite, >= 0, at most FLT_MAX / 128), then rows * cols int8 values in
 // -127..127 (-128 is refused): value = q * scale of its row. Symmetric
 // per-row quantization, scale = max |row| / 127; it is dequantized to
-// float32 at load. Every load validates magic, version, sizes,
-// offsets (inside the file, aligned, non-overlapping, in order), dtypes,
-// the checksum and the header JSON; every failure is a ModelFileError whose
-// message names the problem, never a crash or a huge allocation.
+// float32 at load.
+//
+// Every load validates magic, version, sizes, offsets (inside the file,
+// aligned, non-overlapping, in order), dtypes, the checksum and the header
+// JSON; every failure is a ModelFileError whose message names the problem,
+// never a crash or a huge allocation. A version 3 file is checked against
+// its checksum before its header is parsed. If the checksum differs, the
+// message names the checksum and the fix ("download or copy it again"),
+// and says the file is truncated (or has bytes after its end) when its
+// length does not fit its own table.
 #pragma once
+
+#include "model/float16.h"  // float_to_half, half_to_float: the float16 dtype
 
 #include <nlohmann/json.hpp>
 
@@ -41,10 +65,12 @@
 namespace s2s {
 
 inline constexpr char kModelMagic[8] = {'S', '2', 'S', 'M', 'O', 'D', 'E', 'L'};
-// The newest format version this build reads and writes; it also reads
-// kOldestModelFormatVersion and writes it for files without int8 tensors.
-inline constexpr uint32_t kModelFormatVersion = 2;
+// The format version every writer writes, the newest this build reads; it
+// reads every version from kOldestModelFormatVersion on.
+inline constexpr uint32_t kModelFormatVersion = 3;
 inline constexpr uint32_t kOldestModelFormatVersion = 1;
+// The first version whose checksum covers every byte (and ends the file).
+inline constexpr uint32_t kWholeFileChecksumVersion = 3;
 inline constexpr size_t kTensorAlignment = 64;
 
 // The widest int8 quantization: values -127..127 (-128 is never written).
@@ -115,9 +141,10 @@ const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& tenso
 // ModelFileError naming the row and column.
 void check_int8_tensor(const uint8_t* bytes, const TensorLayout& tensor);
 
-// Throws std::invalid_argument for caller mistakes (a header that is not an
-// object, bad or duplicate names, negative shapes) and ModelFileError for
-// values the file cannot hold (NaN, infinity, beyond the float16 range).
+// Writes format version 3. Throws std::invalid_argument for caller mistakes
+// (a header that is not an object, bad or duplicate names, negative shapes)
+// and ModelFileError for values the file cannot hold (NaN, infinity, beyond
+// the float16 range).
 std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::vector<TensorToWrite>& tensors);
 // Throws ModelFileError.
 ModelFileContents decode_model_file(const uint8_t* bytes, size_t size);
@@ -128,9 +155,5 @@ void write_model_file(const std::string& path, const nlohmann::json& header, con
 ModelFileContents read_model_file(const std::string& path);
 // The bytes of a file. Throws IoError naming the path.
 std::vector<uint8_t> read_file_bytes(const std::string& path);
-
-// IEEE 754 half precision conversions (round to nearest even).
-uint16_t float_to_half(float value);
-float half_to_float(uint16_t value);
 
 }  // namespace s2s

@@ -6,7 +6,10 @@
 //
 // fuzz_model_file: tiny model files written by the CLI (every dtype: f32, f16, i8; the
 // fixed-context baseline, a Chinese character model, an optimizer-state
-// file), and damaged or foreign files.
+// file), all of format version 3, and damaged or foreign files. The seeds
+// named v1-* and v2-* are of format versions 1 and 2, written by this script
+// before version 3: the CLI cannot write them any more, so they are kept as
+// they are.
 // fuzz_translate: text seeds, each followed by the option bytes the target
 // reads from the end of its input (see encodeOptions).
 import { spawnSync } from 'node:child_process';
@@ -14,15 +17,17 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { wordHash64 } from '../../bench/tfjs-model.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
 const corpus = join(root, 'tests', 'fuzz', 'corpus');
 
-function freshDir(name) {
+// Empties corpus/NAME but for the files `keep` accepts.
+function freshDir(name, keep = () => false) {
   const dir = join(corpus, name);
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  for (const file of readdirSync(dir)) if (!keep(file)) rmSync(join(dir, file), { recursive: true, force: true });
   return dir;
 }
 
@@ -53,28 +58,40 @@ const models = {
 const optimizerState = readFileSync(join(work, 'ck-none-f16', 'checkpoint.s2s.optimizer'));
 rmSync(work, { recursive: true, force: true });
 
-const modelDir = freshDir('fuzz_model_file');
+const modelDir = freshDir('fuzz_model_file', (file) => /^v[12]-/.test(file));
 const good = models['additive-f32.s2s'];
 const withU32 = (bytes, offset, value) => {
   const copy = Buffer.from(bytes);
   copy.writeUInt32LE(value, offset);
   return copy;
 };
+// The checksum of format version 3 made right again: the last 8 bytes.
+const sealed = (bytes) => {
+  const copy = Buffer.from(bytes);
+  copy.writeBigUInt64LE(wordHash64(copy.subarray(0, copy.length - 8)), copy.length - 8);
+  return copy;
+};
+const flipped = (bytes, position, mask) => Buffer.from(bytes.map((b, i) => (i === position ? b ^ mask : b)));
 const headerSize = good.readUInt32LE(12);
 const tableCount = 16 + headerSize;
+const header = good.subarray(16, 16 + headerSize).toString('latin1');
 const modelSeeds = {
   ...models,
   'optimizer-state.s2s': optimizerState,          // a valid container, not a model
   'truncated-12.s2s': good.subarray(0, 12),
   'truncated-header.s2s': good.subarray(0, 16 + (headerSize >> 1)),
   'truncated-table.s2s': good.subarray(0, tableCount + 40),
-  'truncated-data.s2s': good.subarray(0, good.length - 5),
-  'version-3.s2s': withU32(good, 8, 3),           // newer than this build reads
-  'i8-as-version-1.s2s': withU32(models['additive-i8.s2s'], 8, 1),  // int8 in a format without it
-  'i8-truncated-data.s2s': models['additive-i8.s2s'].subarray(0, models['additive-i8.s2s'].length - 3),
+  'truncated-data.s2s': good.subarray(0, good.length - 20),
+  'truncated-checksum.s2s': good.subarray(0, good.length - 5),
+  'trailing-bytes.s2s': Buffer.concat([good, Buffer.alloc(16, 0xAB)]),
+  'version-4.s2s': withU32(good, 8, 4),           // damaged, or newer than this build reads
+  'version-4-sealed.s2s': sealed(withU32(good, 8, 4)),  // newer than this build reads
+  'version-field-2.s2s': withU32(good, 8, 2),     // a version 3 file whose version field is damaged
+  'i8-truncated-data.s2s': models['additive-i8.s2s'].subarray(0, models['additive-i8.s2s'].length - 11),
   'header-size-huge.s2s': withU32(good, 12, 0xFFFFFFF0),
   'table-count-huge.s2s': withU32(good, tableCount, 0x7FFFFFFF),
-  'data-flipped.s2s': Buffer.from(good.map((b, i) => (i === good.length - 7 ? b ^ 0x40 : b))),
+  'data-flipped.s2s': flipped(good, good.length - 17, 0x40),
+  'header-flipped.s2s': flipped(good, 16 + header.indexOf('"provenance"') + 3, 0x01),  // covered from version 3 on
   'png.bin': Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4850000000049454e44ae426082', 'hex'),
   'text.txt': Buffer.from('hello, I am not a model\n'),
   'json.json': Buffer.from('{"format":"seq2seq-attention","config":{}}'),

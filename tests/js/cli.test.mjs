@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { badModelFiles } from './helpers/bad-models.mjs';
+import { wordHash64 } from '../../bench/tfjs-model.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // S2S_CLI runs the same tests against another build (e.g. build/sanitize/seq2seq).
@@ -111,6 +112,37 @@ test('every kind of damaged or foreign model file is refused naming the problem,
     const after = run(['translate', '--model', model, '--json'], 'I see the cat.\n');
     assert.deepEqual([after.code, after.out], [0, reference.out], `${name}: the good model still translates`);
   }
+});
+
+test('model files are written as format version 3, whose checksum (the last 8 bytes) the JavaScript word_hash64 agrees with', () => {
+  // The fixed values of tests/cpp/test_hash.cpp: the C++ and the JavaScript hash are the same function.
+  const text = (s) => new TextEncoder().encode(s);
+  const pattern = Uint8Array.from({ length: 1000 }, (_, i) => (i * 31 + 7) & 0xff);
+  for (const [bytes, expected] of [
+    [text(''), 0xbe38f461dd723316n], [text('a'), 0xa961b78585c85934n], [text('abcdefgh'), 0x8a0f2377ccf74a6dn],
+    [text('abcdefghi'), 0x8ea31167ad62ee42n], [text('The quick brown fox jumps over the lazy dog'), 0xfcd30097f59a0a66n],
+    [pattern, 0x01761c1ad2ae2458n], [new Uint8Array(32), 0x360b16937ed45d63n], [new Uint8Array(33), 0x00a964e080ad5658n],
+  ]) {
+    assert.equal(wordHash64(bytes), expected, `${bytes.length} bytes`);
+  }
+  const checkSealed = (path) => {
+    const bytes = readFileSync(path);
+    assert.equal(bytes.readUInt32LE(8), 3, `${path}: format version`);
+    assert.equal(bytes.readBigUInt64LE(bytes.length - 8), wordHash64(bytes.subarray(0, bytes.length - 8)), `${path}: checksum`);
+  };
+  checkSealed(model);  // written by train
+  // convert rewrites a shipped model (format version 2) as version 3, translating the same.
+  const shipped = join(root, 'models', 'en-fr.s2s');
+  assert.equal(readFileSync(shipped).readUInt32LE(8), 2);
+  const converted = join(work, 'en-fr-v3.s2s');
+  const r = run(['convert', '--model', shipped, '--dtype', 'i8', '--output', converted]);
+  assert.equal(r.code, 0, r.err);
+  checkSealed(converted);
+  const input = 'I love deep learning.\nWe drink water.\n';
+  const before = run(['translate', '--model', shipped, '--json'], input);
+  const after = run(['translate', '--model', converted, '--json'], input);
+  assert.equal(before.code, 0, before.err);
+  assert.deepEqual(after.out, before.out);
 });
 
 test('translate: bad input of every kind gives one result line each, and the next line works', () => {

@@ -1,12 +1,14 @@
 // Training through the JavaScript API (dist/index.js → dist/s2s-train.wasm),
 // in Node: the reversal task is learned and its attention becomes the
 // mirrored diagonal, the fixed-context twin has no attention, a trained
-// model round-trips through loadModel, runs repeat with a seed, and bad
+// model round-trips through loadModel (its checksum computed by the WASM
+// build as JavaScript computes it), runs repeat with a seed, and bad
 // options or pairs are errors that name the problem.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { distIndex, requireDist } from './helpers/models.mjs';
+import { wordHash64 } from '../../bench/tfjs-model.mjs';
 
 requireDist();
 const { createTrainer, loadModel, train } = await import(pathToFileURL(distIndex).href);
@@ -46,8 +48,13 @@ test('train() learns the reversal task, and its attention is the mirrored diagon
     }
     assert.ok(rows / probes.length >= 0.9, `mirrored rows ${rows / probes.length}`);
 
-    // The trained model is an ordinary .s2s file.
-    const model = await loadModel(trainer.toBytes());
+    // The trained model is an ordinary .s2s file: format version 3, its last
+    // 8 bytes the checksum of the rest, as the JavaScript word_hash64 computes it.
+    const bytes = trainer.toBytes();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    assert.equal(view.getUint32(8, true), 3);
+    assert.equal(view.getBigUint64(bytes.length - 8, true), wordHash64(bytes.subarray(0, bytes.length - 8)));
+    const model = await loadModel(bytes);
     try {
       const text = probes[0].source;
       assert.deepEqual(model.translate(text).targetTokens, trainer.translate(text).targetTokens);

@@ -7,8 +7,14 @@
 //
 // The layout (src/model/model_file.h): magic (8), version u32, header_size
 // u32, JSON header, table_count u32, table entries (name_length u32, name,
-// dtype u32, rows u32, cols u32, offset u64, byte_size u64), checksum u64,
-// tensor data. Read here independently of the loader.
+// dtype u32, rows u32, cols u32, offset u64, byte_size u64), tensor data,
+// then the checksum u64 of every byte before it (format version 3, what the
+// CLI writes); versions 1 and 2 (the shipped models) have their checksum
+// after the table instead, over the tensor data only. Read here
+// independently of the loader. For a version 3 file the damaged fields are
+// sealed (the checksum recomputed), so that each check speaks for itself,
+// and flips that are not sealed must be refused as checksum mismatches.
+import { wordHash64 } from '../../../bench/tfjs-model.mjs';
 
 function layoutOf(bytes) {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -26,17 +32,33 @@ function layoutOf(bytes) {
     });
     p = fields + 28;
   }
-  return { headerSize, tableCount, entries, checksum: p };
+  const version = view.readUInt32LE(8);
+  return { version, headerSize, tableCount, entries, checksum: version >= 3 ? view.length - 8 : p };
+}
+
+// Version 3 on (as the bytes now say): the last 8 bytes made the checksum
+// of the rest again. Versions 1 and 2: unchanged.
+function sealed(bytes) {
+  const copy = Buffer.from(bytes);
+  if (copy.readUInt32LE(8) >= 3) copy.writeBigUInt64LE(wordHash64(copy.subarray(0, copy.length - 8)), copy.length - 8);
+  return copy;
 }
 
 function edited(bytes, edit) {
   const copy = Buffer.from(bytes);
   edit(copy);
-  return copy;
+  return sealed(copy);
 }
 
 function flipped(bytes, position, mask = 0x01) {
   return edited(bytes, (b) => { b[position] ^= mask; });
+}
+
+// A flip the checksum must catch: not sealed.
+function damaged(bytes, position, mask = 0x01) {
+  const copy = Buffer.from(bytes);
+  copy[position] ^= mask;
+  return copy;
 }
 
 // Overwrites the bytes right after the first `after` in the JSON header
@@ -55,9 +77,11 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 /** [{ name, bytes, message }]: every file must be refused with an error matching `message`. */
 export function badModelFiles(good) {
   const l = layoutOf(good);
+  const v3 = l.version >= 3;
   const first = l.entries[0];
   const last = l.entries.at(-1);
   const middleOfData = first.dataOffset + Math.floor((good.length - first.dataOffset) / 2);
+  const headerText = Buffer.from(good).subarray(16, 16 + l.headerSize).toString('latin1');
   return [
     // Files of another kind.
     { name: 'an empty file', bytes: Buffer.alloc(0), message: /model file is empty \(0 bytes\)/ },
@@ -70,10 +94,13 @@ export function badModelFiles(good) {
     { name: 'cut inside the header', bytes: good.subarray(0, 16 + (l.headerSize >> 1)), message: /truncated: the JSON header/ },
     { name: 'cut inside the table', bytes: good.subarray(0, first.rows), message: /truncated: the tensor table/ },
     { name: 'cut inside the data', bytes: good.subarray(0, middleOfData), message: /truncated: tensor '/ },
-    { name: 'cut by one byte', bytes: good.subarray(0, good.length - 1), message: /truncated: tensor '/ },
-    // A newer (or no) format version.
-    { name: 'format version 3', bytes: edited(good, (b) => b.writeUInt32LE(3, 8)), message: /format version 3, but this build .* reads format version 2; upgrade/ },
+    { name: 'cut by one byte', bytes: good.subarray(0, good.length - 1), message: v3 ? /truncated: the checksum needs bytes .*, and its checksum does not match/ : /truncated: tensor '/ },
+    { name: 'bytes after the end', bytes: Buffer.concat([good, Buffer.alloc(16, 0xAB)]), message: v3 ? /16 unexpected bytes after its end .*, and its checksum does not match/ : /16 unexpected bytes after the last tensor/ },
+    // A newer (or no) format version: damaged or newer (checksum mismatch), or intact and newer.
+    { name: 'format version 4', bytes: damaged(good, 8, l.version ^ 4), message: /format version 4, but this build .* reads format version 3, and its checksum does not match.*download or copy it again, or upgrade/ },
+    { name: 'an intact file of format version 4', bytes: edited(good, (b) => b.writeUInt32LE(4, 8)), message: /format version 4, but this build .* reads format version 3; upgrade/ },
     { name: 'format version 0', bytes: edited(good, (b) => b.writeUInt32LE(0, 8)), message: /format version 0/ },
+    ...(v3 ? [{ name: 'a version 3 file whose version reads 2', bytes: damaged(good, 8, 0x01), message: /format version field is damaged: it reads 2/ }] : []),
     // Oversized length fields: refused before any allocation.
     { name: 'a 4 GiB header size', bytes: edited(good, (b) => b.writeUInt32LE(0xFFFFFFFF, 12)), message: /truncated: the JSON header \(4294967295 bytes\)/ },
     { name: '2^32 - 1 tensors', bytes: edited(good, (b) => b.writeUInt32LE(0xFFFFFFFF, l.tableCount)), message: /truncated: the tensor table \(4294967295 entries\)/ },
@@ -89,8 +116,16 @@ export function badModelFiles(good) {
     { name: 'a flip in a tensor name', bytes: flipped(good, first.name, 0x80), message: /not valid UTF-8/ },
     { name: 'a flip in a dtype', bytes: flipped(good, first.dtype, 0x04), message: /unknown dtype [4-7] / },
     { name: 'a flip in a tensor offset', bytes: flipped(good, first.offset, 0x01), message: /not a multiple of 64/ },
-    { name: 'a flip in the tensor data', bytes: flipped(good, middleOfData, 0x10), message: /checksum mismatch/ },
-    { name: 'a flip in the last byte', bytes: flipped(good, good.length - 1, 0x80), message: /checksum mismatch/ },
-    { name: 'a flip in the checksum', bytes: flipped(good, l.checksum, 0x01), message: /checksum mismatch/ },
+    { name: 'a flip in the tensor data', bytes: damaged(good, middleOfData, 0x10), message: /checksum mismatch/ },
+    { name: 'a flip in the last byte', bytes: damaged(good, good.length - 1, 0x80), message: /checksum mismatch/ },
+    { name: 'a flip in the checksum', bytes: damaged(good, l.checksum, 0x01), message: /checksum mismatch/ },
+    // Version 3's checksum covers the header and the table as well (in
+    // versions 1 and 2 such a flip inside a header string loads silently).
+    ...(v3 ? [
+      { name: 'a flip in the provenance', bytes: damaged(good, 16 + headerText.indexOf('"provenance"') + 3, 0x01), message: /checksum mismatch/ },
+      { name: 'a flip in a tensor name, not sealed', bytes: damaged(good, first.name, 0x80), message: /checksum mismatch/ },
+      { name: 'a flip in a dtype, not sealed', bytes: damaged(good, first.dtype, 0x04), message: /checksum mismatch/ },
+      { name: 'a 4 GiB tensor name, not sealed', bytes: damaged(good, first.nameLength + 3, 0xFF), message: /checksum mismatch/ },
+    ] : []),
   ];
 }

@@ -1,0 +1,167 @@
+// The tensor values of a model file (model_file.h): float32, float16 and
+// int8 (symmetric per-row quantization) written from floats and read back
+// into floats, row-major or column-major. Reading also checks each value
+// the format does not allow (NaN, infinity, int8 -128, a bad int8 scale),
+// in the same pass.
+#include "model/model_file_internal.h"
+
+#include "common/error.h"
+#include "model/float16.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace s2s {
+namespace model_file_detail {
+namespace {
+
+// Symmetric per-row quantization to L levels each side (L = 127 for 8
+// bits): scale = max |x| / L, q = round(x / scale). A row of zeros has
+// scale 0.
+float int8_row_scale(const float* row, size_t cols, int levels) {
+    float largest = 0.0f;
+    for (size_t c = 0; c < cols; ++c) largest = std::max(largest, std::abs(row[c]));
+    return std::min(static_cast<float>(static_cast<double>(largest) / levels), kMaxInt8Scale);
+}
+int8_t quantize_int8(float value, float scale, int levels) {
+    if (scale == 0.0f) return 0;
+    const double q = std::round(static_cast<double>(value) / static_cast<double>(scale));
+    return static_cast<int8_t>(std::clamp(q, -static_cast<double>(levels), static_cast<double>(levels)));
+}
+
+}  // namespace
+
+void encode_tensor_values(const TensorToWrite& tensor, uint8_t* out) {
+    Writer writer(out);
+    const size_t count = static_cast<size_t>(tensor.rows) * static_cast<size_t>(tensor.cols);
+    if (tensor.dtype == TensorDtype::kInt8) {
+        const auto cols = static_cast<size_t>(tensor.cols);
+        std::vector<float> scales(static_cast<size_t>(tensor.rows));
+        for (size_t row = 0; row < scales.size(); ++row) {
+            scales[row] = int8_row_scale(tensor.data + row * cols, cols, tensor.int8_levels);
+            writer.u32(float_bits(scales[row]));
+        }
+        for (size_t i = 0; i < count; ++i) {
+            const int8_t q = quantize_int8(tensor.data[i], scales[i / cols], tensor.int8_levels);
+            const auto byte = static_cast<uint8_t>(q);
+            writer.bytes(&byte, 1);
+        }
+        return;
+    }
+    for (size_t i = 0; i < count; ++i) {
+        if (tensor.dtype == TensorDtype::kFloat16) {
+            writer.u16(float_to_half(tensor.data[i]));
+        } else {
+            writer.u32(float_bits(tensor.data[i]));
+        }
+    }
+}
+
+}  // namespace model_file_detail
+
+using namespace model_file_detail;
+
+namespace {
+
+// The value decoders work a row at a time in small functions that are not
+// inlined: in WASM a browser first runs code from a quick baseline compiler
+// and swaps in optimized code only between calls, so one call per row lets
+// the optimized code take over after the first rows of a large tensor.
+// The float decoders return the column of the first value they refuse, or `cols`.
+[[gnu::noinline]] size_t decode_row_f32(const uint8_t* source, size_t cols, float* out, size_t stride) {
+    for (size_t col = 0; col < cols; ++col) {
+        const uint32_t bits = load_u32(source + 4 * col);
+        if ((bits & 0x7F800000) == 0x7F800000) return col;
+        out[col * stride] = bits_float(bits);
+    }
+    return cols;
+}
+[[gnu::noinline]] size_t decode_row_f16(const uint8_t* source, size_t cols, float* out, size_t stride) {
+    for (size_t col = 0; col < cols; ++col) {
+        const uint16_t half = load_u16(source + 2 * col);
+        if ((half & 0x7C00) == 0x7C00) return col;
+        out[col * stride] = half_to_float(half);
+    }
+    return cols;
+}
+[[gnu::noinline]] void decode_row_i8(const int8_t* source, float scale, size_t cols, float* out) {
+    for (size_t col = 0; col < cols; ++col) out[col] = static_cast<float>(source[col]) * scale;
+}
+// int8 into a column-major matrix, `tile_rows` file rows at a time: a file
+// row is strided in the matrix, so decoding row by row sent every value to
+// another cache line (the largest cost of loading a model in a cold page).
+// Tile by tile, each column's values land together. The values were checked
+// beforehand (no -128).
+[[gnu::noinline]] void decode_tile_i8(const int8_t* source, const float* scales, size_t tile_rows, size_t cols,
+                                      float* out, size_t rows) {
+    for (size_t col = 0; col < cols; ++col) {
+        float* column = out + col * rows;
+        for (size_t r = 0; r < tile_rows; ++r) column[r] = static_cast<float>(source[r * cols + col]) * scales[r];
+    }
+}
+
+}  // namespace
+
+const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& entry, float* scales) {
+    const uint8_t* source = bytes + entry.offset;
+    for (size_t row = 0; row < entry.rows; ++row) scales[row] = bits_float(load_u32(source + 4 * row));
+    return reinterpret_cast<const int8_t*>(source + 4 * static_cast<size_t>(entry.rows));
+}
+
+void check_int8_tensor(const uint8_t* bytes, const TensorLayout& entry) {
+    const std::string tensor = "model file tensor " + in_quotes(entry.name);
+    const size_t rows = entry.rows, cols = entry.cols;
+    std::vector<float> scales(rows);
+    const auto* values = int8_tensor_values(bytes, entry, scales.data());  // the row scales come first
+    for (size_t row = 0; row < rows; ++row) {
+        if (!(scales[row] >= 0.0f && scales[row] <= kMaxInt8Scale)) {  // also refuses NaN
+            throw ModelFileError(tensor + " has int8 scale " + std::to_string(scales[row]) + " for row " +
+                                 std::to_string(row) + "; scales are finite, at least 0 and at most " +
+                                 std::to_string(kMaxInt8Scale) + "; " + kDamaged);
+        }
+    }
+    if (const void* found = std::memchr(values, 0x80, rows * cols)) {
+        const auto at = static_cast<size_t>(static_cast<const int8_t*>(found) - values);
+        throw ModelFileError(tensor + " holds int8 value -128 at row " + std::to_string(at / cols) + ", column " +
+                             std::to_string(at % cols) + "; values are -127 to 127; " + kDamaged);
+    }
+}
+
+void decode_tensor_values(const uint8_t* bytes, const TensorLayout& entry, float* out, bool column_major) {
+    const std::string tensor = "model file tensor " + in_quotes(entry.name);
+    const size_t rows = entry.rows, cols = entry.cols;
+    const uint8_t* source = bytes + entry.offset;
+    if (entry.dtype == TensorDtype::kInt8) {
+        check_int8_tensor(bytes, entry);
+        std::vector<float> scales(rows);
+        const auto* values = int8_tensor_values(bytes, entry, scales.data());
+        if (!column_major) {
+            for (size_t row = 0; row < rows; ++row) decode_row_i8(values + row * cols, scales[row], cols, out + row * cols);
+            return;
+        }
+        constexpr size_t kTile = 16;
+        for (size_t row = 0; row < rows; row += kTile) {
+            decode_tile_i8(values + row * cols, scales.data() + row, std::min(kTile, rows - row), cols, out + row, rows);
+        }
+        return;
+    }
+    for (size_t row = 0; row < rows; ++row) {
+        float* destination = column_major ? out + row : out + row * cols;
+        const size_t stride = column_major ? rows : 1;
+        size_t bad = cols;
+        switch (entry.dtype) {
+            case TensorDtype::kInt8: break;  // above
+            case TensorDtype::kFloat16: bad = decode_row_f16(source + 2 * row * cols, cols, destination, stride); break;
+            case TensorDtype::kFloat32: bad = decode_row_f32(source + 4 * row * cols, cols, destination, stride); break;
+        }
+        if (bad < cols) {
+            const bool nan = entry.dtype == TensorDtype::kFloat16
+                                 ? (load_u16(source + 2 * (row * cols + bad)) & 0x03FF) != 0
+                                 : (load_u32(source + 4 * (row * cols + bad)) & 0x007FFFFF) != 0;
+            throw ModelFileError(tensor + " holds " + (nan ? "NaN" : "infinity") + " at row " + std::to_string(row) +
+                                 ", column " + std::to_string(bad) + "; the model is unusable (training may have diverged)");
+        }
+    }
+}
+
+}  // namespace s2s
