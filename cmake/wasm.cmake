@@ -9,6 +9,7 @@
 # small. s2s-train adds src/train and is fetched only when someone trains.
 file(GLOB S2S_WASM_INFERENCE_SOURCES CONFIGURE_DEPENDS src/model/*.cpp src/decode/*.cpp)
 list(APPEND S2S_WASM_INFERENCE_SOURCES
+  src/text/bpe.cpp           # subword pieces: every tokenizer call of a BPE model needs it
   src/text/tokenizer.cpp
   src/text/utf8.cpp
   src/text/vocabulary.cpp
