@@ -124,7 +124,11 @@ export interface Hypothesis {
    * `[]` for the fixed-context baseline, which has no attention.
    */
   attention: number[][];
-  /** Length-normalized log probability (mean log p per token); higher is better. */
+  /**
+   * The score beam search ranks by (GNMT): `logProb / ((5 + |Y|) / 6)^lengthPenalty`
+   * plus the coverage penalty (see {@link TranslateOptions.coveragePenalty}),
+   * with |Y| the number of target tokens; higher is better.
+   */
   score: number;
   /** Sum of the tokens' log probabilities. */
   logProb: number;
@@ -155,7 +159,7 @@ export interface Translation {
    * fixed-context baseline.
    */
   attention: number[][];
-  /** The best hypothesis's length-normalized log probability. */
+  /** The best hypothesis's score (see {@link Hypothesis.score}). */
   score: number;
   /** True when the input was longer than 199 tokens and was cut. */
   truncated: boolean;

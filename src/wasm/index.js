@@ -309,7 +309,7 @@ function makeHypothesis(h) {
   const hypothesis = {
     text: h.text,
     targetTokens: h.targetTokens,
-    targetWords: h.targetWords,
+    targetWords: makeWords(h.targetWords),
     attention: h.attention,
     score: h.score,
     logProb: h.logProb,
@@ -317,6 +317,11 @@ function makeHypothesis(h) {
   };
   if (h.alternatives) hypothesis.alternatives = h.alternatives.map(makeChoices);
   return hypothesis;
+}
+
+// Words as { text, start, end }, in that order (the C++ JSON sorts its keys).
+function makeWords(words) {
+  return words.map(({ text, start, end }) => ({ text, start, end }));
 }
 
 function makeChoices(position) {
@@ -329,9 +334,9 @@ function makeResult(value, withAlternatives) {
   const result = {
     text: value.text,
     sourceTokens: value.sourceTokens,
-    sourceWords: value.sourceWords,
+    sourceWords: makeWords(value.sourceWords),
     targetTokens: value.targetTokens,
-    targetWords: value.targetWords,
+    targetWords: makeWords(value.targetWords),
     attention: value.attention,
     score: value.score,
     truncated: value.truncated,
