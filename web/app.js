@@ -115,19 +115,26 @@ function isShipped(model) {
 // by URL, its file name and the target language its info records.
 function describeModel(model) {
   if (isShipped(model)) return MODELS[model];
-  const info = infos.get(model);
-  const file = decodeURIComponent(new URL(model).pathname.split('/').pop() || 'model');
-  const lang = info?.targetLanguage ?? '';
-  const target = LANGUAGES[lang] ?? (lang || 'Output');
+  const lang = infos.get(model)?.targetLanguage ?? '';
   return {
-    label: `your model (${file})`, target, lang,
+    label: `your model (${fileName(model)})`, target: LANGUAGES[lang] ?? (lang || 'Output'), lang,
     reading: 'Each row is what the model looked at while writing that output token.',
   };
 }
 
+// The file name of a model given by URL: "tiny-subword.s2s".
+function fileName(model) {
+  const last = new URL(model).pathname.split('/').pop() || 'model';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
 function addModelOption(model) {
   if (isShipped(model) || [...view.model.options].some((option) => option.value === model)) return;
-  view.model.append(h('option', { value: model }, `Your model: ${describeModel(model).label.replace(/^your model \((.*)\)$/, '$1')}`));
+  view.model.append(h('option', { value: model }, `Your model: ${fileName(model)}`));
 }
 
 // The model's info, asked of the worker once (after the model has loaded).
@@ -152,9 +159,14 @@ function readUrl() {
   if (model && MODELS[model]) state.model = model;
   const modelUrl = params.get('model-url');
   if (modelUrl) {
-    const url = new URL(modelUrl, document.baseURI);
-    if (url.origin === location.origin) state.model = url.href;
-    else state.urlWarning = `model-url must be a file on this site (${location.origin}), not ${url.origin}; the page opened its own model instead.`;
+    let url = null;
+    try {
+      url = new URL(modelUrl, document.baseURI);
+    } catch {
+      // not a URL: reported below
+    }
+    if (url?.origin === location.origin) state.model = url.href;
+    else state.urlWarning = `model-url must be a file on this site (${location.origin}), not ${url?.origin ?? JSON.stringify(modelUrl)}; the page opened a shipped model instead.`;
   }
   const beam = Number(params.get('beam'));
   if (Number.isInteger(beam) && beam >= 1 && beam <= 8) state.beam = beam;
@@ -299,14 +311,14 @@ async function translate() {
   }
   const { model, prefix } = state;
   view.result.dataset.state = 'busy';
-  setStatus(infos.has(model) ? 'Translating…' : `Loading the ${describeModel(model).label} model…`, { busy: true });
+  const loading = isShipped(model) ? `Loading the ${MODELS[model].label} model…` : `Loading your model (${fileName(model)})…`;
+  setStatus(infos.has(model) ? 'Translating…' : loading, { busy: true });
   const options = decodeOptions({ alternatives: ALTERNATIVES });
   if (prefix.length) options.prefix = prefix;
   try {
     // The info says how the model cuts text (words or pieces); asked once.
     const [{ value, ms }] = await Promise.all([translator.translate(model, text, options), modelInfo(model)]);
     if (request !== serial) return;
-    if (!isShipped(model)) addModelOption(model);
     state.result = value;
     state.ms = ms;
     if (state.hyp >= value.hypotheses.length) state.hyp = 0;
@@ -803,7 +815,7 @@ async function showAbout(model) {
   aboutModel = model;
   let info;
   try {
-    info = await translator.info(model);
+    info = await modelInfo(model);
   } catch (error) {
     aboutModel = null;
     replaceChildren(view.about, h('dd', {}, `Could not read the model’s details: ${error.message}`));
@@ -853,7 +865,7 @@ function aboutScores(info) {
 
 function fileStem() {
   const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
-  const model = isShipped(state.model) ? state.model : slug(new URL(state.model).pathname.split('/').pop().replace(/\.s2s$/, '')) || 'model';
+  const model = isShipped(state.model) ? state.model : slug(fileName(state.model).replace(/\.s2s$/, '')) || 'model';
   return `${state.view === 'lines' ? 'alignment' : 'attention'}-${model}${state.unit === 'words' ? '-words' : ''}-${slug(state.text) || 'sentence'}`;
 }
 
