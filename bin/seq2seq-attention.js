@@ -5,25 +5,39 @@
 // with exit code 2, like the native CLI's.
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
-import { loadModel, shippedModels } from '../dist/index.js';
+import { loadModel, optionRanges, shippedModels } from '../dist/index.js';
 
-const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N] [--json] [TEXT...]
+const { beamSize, maxLength, lengthPenalty, coveragePenalty } = optionRanges;
+const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
+         [--length-penalty A] [--coverage-penalty B] [--json] [TEXT...]
 
 Translates TEXT (the arguments, joined by spaces), or else every line of
 stdin, writing one line per input: the translation, or with --json the full
-result (text, sourceTokens, targetTokens, attention, score, hypotheses).
+result (text, sourceTokens, sourceWords, targetTokens, targetWords,
+attention, score, hypotheses).
   --model M         a shipped model (${shippedModels.join(', ')}), a .s2s file path or a URL; default en-fr
-  --beam N          beam size, 1 (greedy, default) to 16
-  --max-length N    most output tokens, 1 to 512 (default: 2 x source length + 10)
+  --beam N          beam size, ${beamSize.min} (greedy, default) to ${beamSize.max}
+  --max-length N    most output tokens, ${maxLength.min} to ${maxLength.max} (default: 2 x source length + 10)
+  --length-penalty A    beam search: GNMT length normalization alpha, ${lengthPenalty.min} to ${lengthPenalty.max}
+                        (default ${lengthPenalty.default.toFixed(1)}; 0 ranks by raw log probability)
+  --coverage-penalty B  beam search: GNMT coverage penalty beta, ${coveragePenalty.min} to ${coveragePenalty.max}
+                        (default ${coveragePenalty.default.toFixed(1)}; 0 turns it off)
   --json            print the result object as one JSON line
   --help            this text`;
 
 class UsageError extends Error {}
 
-function wholeNumber(flag, value, min, max) {
+function wholeNumber(flag, value, { min, max }) {
   if (value === undefined) return undefined;
   const number = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!(number >= min && number <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got '${value}'`);
+  return number;
+}
+
+function decimal(flag, value, { min, max }) {
+  if (value === undefined) return undefined;
+  const number = /^\d+(\.\d*)?$|^\.\d+$/.test(value) ? Number(value) : NaN;
+  if (!(number >= min && number <= max)) throw new UsageError(`${flag} must be a number from ${min} to ${max}, got '${value}'`);
   return number;
 }
 
@@ -37,6 +51,8 @@ function parse(argv) {
         model: { type: 'string', default: 'en-fr' },
         beam: { type: 'string' },
         'max-length': { type: 'string' },
+        'length-penalty': { type: 'string' },
+        'coverage-penalty': { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -49,11 +65,13 @@ function parse(argv) {
   const [command, ...words] = positionals;
   if (command === undefined) throw new UsageError(`missing command (try: seq2seq-attention translate --model en-fr "Hello.")`);
   if (command !== 'translate') throw new UsageError(`unknown command '${command}'; the only command is translate`);
-  const options = {};
-  const beamSize = wholeNumber('--beam', values.beam, 1, 16);
-  const maxLength = wholeNumber('--max-length', values['max-length'], 1, 512);
-  if (beamSize !== undefined) options.beamSize = beamSize;
-  if (maxLength !== undefined) options.maxLength = maxLength;
+  const given = {
+    beamSize: wholeNumber('--beam', values.beam, beamSize),
+    maxLength: wholeNumber('--max-length', values['max-length'], maxLength),
+    lengthPenalty: decimal('--length-penalty', values['length-penalty'], lengthPenalty),
+    coveragePenalty: decimal('--coverage-penalty', values['coverage-penalty'], coveragePenalty),
+  };
+  const options = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
   return { model: values.model, json: values.json, options, text: words.length ? words.join(' ') : null };
 }
 

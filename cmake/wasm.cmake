@@ -1,7 +1,8 @@
 # The WebAssembly modules (included by CMakeLists.txt when EMSCRIPTEN):
 #   dist/s2s-core.js, dist/s2s-core.wasm    the translator: emscripten's glue and module
 #   dist/s2s-train.js, dist/s2s-train.wasm  the trainer, for train() and the page's Train view
-#   dist/index.js, dist/index.d.ts          the hand-written wrapper (src/wasm/)
+#   dist/index.js, dist/index.d.ts          the hand-written wrapper (src/wasm/), with its plain
+#   dist/options.js, dist/word-attention.js   modules (no WebAssembly), which the page imports too
 #
 # s2s-core is inference only: the tokenizer, the model, the decoder and the
 # bindings. src/train and src/eval are left out (translating never trains or
@@ -9,6 +10,7 @@
 # small. s2s-train adds src/train and is fetched only when someone trains.
 file(GLOB S2S_WASM_INFERENCE_SOURCES CONFIGURE_DEPENDS src/model/*.cpp src/decode/*.cpp)
 list(APPEND S2S_WASM_INFERENCE_SOURCES
+  src/text/bpe.cpp           # subword pieces: every tokenizer call of a BPE model needs it
   src/text/tokenizer.cpp
   src/text/utf8.cpp
   src/text/vocabulary.cpp
@@ -61,7 +63,7 @@ set_target_properties(s2s_train_module PROPERTIES OUTPUT_NAME s2s-train SUFFIX .
 
 # The wrapper is copied, not generated: dist/ mirrors src/wasm/ so that the
 # page (web/) and the npm package import the same files.
-set(S2S_WRAPPER_FILES index.js index.d.ts)
+set(S2S_WRAPPER_FILES index.js index.d.ts options.js word-attention.js)
 set(S2S_WRAPPER_OUTPUTS)
 foreach(file ${S2S_WRAPPER_FILES})
   add_custom_command(

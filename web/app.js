@@ -3,7 +3,12 @@
 // hypotheses, the "what if" alternatives, the fixed-context comparison and
 // the model's provenance). The view is a function of `state`, which is also
 // kept in the URL so that a link reproduces it.
-import { h, replaceChildren, tokenKind, download, UNKNOWN_TOKEN } from './dom.js';
+//
+// Subword models read and write pieces ("▁deep ▁learn ing"): the page shows
+// a piece without its marker, a piece that continues a word as "·ing", and
+// switches the figure between pieces and words (the package's wordAttention:
+// a word's columns summed, its rows averaged).
+import { h, replaceChildren, tokenKind, download, pieceLabel, UNKNOWN_TOKEN, WORD_MARKER } from './dom.js';
 import { renderHeatmap, HEATMAP_CSS, colorFor, needsLightText, svgBlob, pngBlob } from './heatmap.js';
 import { renderAlignment, ALIGNMENT_CSS } from './alignment.js';
 import { renderBleuChart } from './chart.js';
@@ -29,16 +34,25 @@ const EXAMPLES = [
   "i'm home .",
   'i think that the weather will be better tomorrow , so we can go to the beach with our friends .',
 ];
-const DEFAULTS = { model: 'en-fr', beam: 1, view: 'heatmap' };
+const LANGUAGES = { en: 'English', fr: 'French', zh: 'Chinese' };
+const DEFAULTS = { model: 'en-fr', beam: 1, view: 'heatmap', unit: 'pieces' };
 const DEBOUNCE_MS = 300; // long enough to skip most keystrokes, short enough to feel live
 const ALTERNATIVES = 8; // top-k words offered at each output position
 const MAX_OUTPUT_TOKENS = 150; // bounds the heatmap's rows for runaway outputs
+
+// From the package, plain modules with no WebAssembly (loaded in start()):
+// the options' ranges and defaults (optionRanges) and wordAttention.
+let optionRanges = null;
+let wordAttention = null;
 
 const $ = (id) => document.getElementById(id);
 const view = {
   source: $('source'),
   model: $('model'),
   beam: $('beam'),
+  alpha: $('alpha'),
+  beta: $('beta'),
+  unitHint: $('unit-hint'),
   translateButton: $('translate'),
   examples: $('examples'),
   status: $('status'),
@@ -64,30 +78,101 @@ const view = {
 
 const state = {
   text: '',
-  model: DEFAULTS.model,
+  model: DEFAULTS.model, // a shipped name, or the absolute URL of ?model-url=
   beam: DEFAULTS.beam,
+  alpha: null, // beam search's length penalty; null = the package's default
+  beta: null, // and its coverage penalty
   hyp: 0, // the selected beam hypothesis
   prefix: [], // target tokens forced by a "what if"
   whatIf: null, // the output position whose alternatives are open
   view: DEFAULTS.view, // 'heatmap' or 'lines'
+  unit: DEFAULTS.unit, // the figure's rows and columns: 'pieces' (tokens) or 'words'
+  urlWarning: null, // a part of the URL the page could not follow
   result: null, // the last translation (the API's plain object)
   ms: 0,
 };
 
 let translator = null;
 let heatmap = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
+let shown = null; // what the figure and the chips show: { source: Unit[], target: Unit[], attention } (see figureData)
+const infos = new Map(); // model -> its info (from the worker), once loaded
 let serial = 0; // the latest translation request; older answers are dropped
-const loadedModels = new Set();
 
 // ---------------------------------------------------------------------------
-// The URL: ?text=…&model=en-zh&beam=4&hyp=1&prefix=je+vois&view=lines (defaults omitted)
+// Models: the shipped ones, or your own file by URL.
+//
+// ?model-url=PATH opens the page with the model file at PATH (relative to the
+// page, or absolute) instead of a shipped one: a model you trained with
+// `seq2seq train`, served next to the page. Only URLs on the page's own
+// origin are accepted, so a link can never make the page fetch another
+// site's file. The browser tests open a small subword model this way.
+
+function isShipped(model) {
+  return Object.hasOwn(MODELS, model);
+}
+
+// What the page says about a model: MODELS for the shipped ones; for a model
+// by URL, its file name and the target language its info records.
+function describeModel(model) {
+  if (isShipped(model)) return MODELS[model];
+  const lang = infos.get(model)?.targetLanguage ?? '';
+  return {
+    label: `your model (${fileName(model)})`, target: LANGUAGES[lang] ?? (lang || 'Output'), lang,
+    reading: 'Each row is what the model looked at while writing that output token.',
+  };
+}
+
+// The file name of a model given by URL: "tiny-subword.s2s".
+function fileName(model) {
+  const last = new URL(model).pathname.split('/').pop() || 'model';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+function addModelOption(model) {
+  if (isShipped(model) || [...view.model.options].some((option) => option.value === model)) return;
+  view.model.append(h('option', { value: model }, `Your model: ${fileName(model)}`));
+}
+
+// The model's info, asked of the worker once (after the model has loaded).
+async function modelInfo(model) {
+  if (!infos.has(model)) infos.set(model, await translator.info(model));
+  return infos.get(model);
+}
+
+// True when the model writes subword pieces (the page then marks pieces
+// that continue a word, in the "what if" too).
+function targetIsSubword() {
+  return infos.get(state.model)?.targetTokenizer === 'bpe';
+}
+
+// ---------------------------------------------------------------------------
+// The URL: ?text=…&model=en-zh&beam=4&alpha=0.6&beta=0&hyp=1&prefix=je+vois&view=lines&unit=words
+// (defaults omitted), or model-url=PATH instead of model.
 
 function readUrl() {
   const params = new URLSearchParams(location.search);
   const model = params.get('model');
   if (model && MODELS[model]) state.model = model;
+  const modelUrl = params.get('model-url');
+  if (modelUrl) {
+    let url = null;
+    try {
+      url = new URL(modelUrl, document.baseURI);
+    } catch {
+      // not a URL: reported below
+    }
+    if (url?.origin === location.origin) state.model = url.href;
+    else state.urlWarning = `model-url must be a file on this site (${location.origin}), not ${url?.origin ?? JSON.stringify(modelUrl)}; the page opened a shipped model instead.`;
+  }
   const beam = Number(params.get('beam'));
   if (Number.isInteger(beam) && beam >= 1 && beam <= 8) state.beam = beam;
+  state.alpha = penaltyFromText(params.get('alpha'), 'lengthPenalty');
+  state.beta = penaltyFromText(params.get('beta'), 'coveragePenalty');
+  if (params.get('unit') === 'words') state.unit = 'words';
   const hyp = Number(params.get('hyp'));
   if (Number.isInteger(hyp) && hyp >= 0 && hyp < 8) state.hyp = hyp;
   const prefix = params.get('prefix');
@@ -99,14 +184,74 @@ function readUrl() {
 function writeUrl() {
   const params = new URLSearchParams();
   if (state.text) params.set('text', state.text);
-  if (state.model !== DEFAULTS.model) params.set('model', state.model);
+  if (!isShipped(state.model)) params.set('model-url', relativeUrl(state.model));
+  else if (state.model !== DEFAULTS.model) params.set('model', state.model);
   if (state.beam !== DEFAULTS.beam) params.set('beam', String(state.beam));
+  if (state.alpha !== null) params.set('alpha', String(state.alpha));
+  if (state.beta !== null) params.set('beta', String(state.beta));
   if (state.hyp > 0) params.set('hyp', String(state.hyp));
   if (state.prefix.length) params.set('prefix', state.prefix.join(' '));
   if (state.view !== DEFAULTS.view) params.set('view', state.view);
+  if (state.unit !== DEFAULTS.unit) params.set('unit', state.unit);
   const query = params.toString();
   const url = `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
   if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
+}
+
+// A same-origin URL as the path a link needs.
+function relativeUrl(href) {
+  const url = new URL(href);
+  return `${url.pathname}${url.search}`;
+}
+
+// ---------------------------------------------------------------------------
+// Beam search's penalties (GNMT's alpha and beta): their ranges and defaults
+// come from the package (optionRanges); null means "the default", which is
+// then not sent and not kept in the URL.
+
+// A penalty from the URL or an input: a number in its range, else null.
+function penaltyFromText(text, name) {
+  if (text === null || text.trim() === '') return null;
+  const value = Number(text);
+  const { min, max } = optionRanges[name];
+  return Number.isFinite(value) && value >= min && value <= max ? value : null;
+}
+
+function setUpPenalties() {
+  for (const [input, name] of [[view.alpha, 'lengthPenalty'], [view.beta, 'coveragePenalty']]) {
+    const { min, max } = optionRanges[name];
+    Object.assign(input, { min: String(min), max: String(max) });
+    input.placeholder = formatPenalty(optionRanges[name].default);
+  }
+  document.querySelectorAll('[data-default]').forEach((element) => {
+    element.textContent = formatPenalty(optionRanges[element.dataset.default].default);
+  });
+  document.querySelectorAll('[data-max]').forEach((element) => {
+    element.textContent = String(optionRanges[element.dataset.max].max);
+  });
+}
+
+const formatPenalty = (value) => value.toFixed(1);
+
+// The inputs show the state; they are used (and enabled) for beam search only.
+function showPenalties() {
+  const greedy = state.beam === 1;
+  for (const [input, value, name] of [[view.alpha, state.alpha, 'lengthPenalty'], [view.beta, state.beta, 'coveragePenalty']]) {
+    input.value = formatPenalty(value ?? optionRanges[name].default);
+    input.disabled = greedy;
+    input.title = greedy ? 'Used by beam search: choose a beam size above 1' : '';
+  }
+}
+
+// The options of every translation the page asks for. The penalties steer
+// beam search only (greedy decoding writes the same tokens whatever they
+// are), but every score is computed with them, so they are always sent:
+// the score shown is the one the inputs describe.
+function decodeOptions(extra = {}) {
+  const options = { beamSize: state.beam, maxLength: MAX_OUTPUT_TOKENS, ...extra };
+  if (state.alpha !== null) options.lengthPenalty = state.alpha;
+  if (state.beta !== null) options.coveragePenalty = state.beta;
+  return options;
 }
 
 // ---------------------------------------------------------------------------
@@ -129,7 +274,7 @@ function showError(error) {
 }
 
 function showFatal(message) {
-  for (const control of [view.source, view.model, view.beam, view.translateButton]) control.disabled = true;
+  for (const control of [view.source, view.model, view.beam, view.alpha, view.beta, view.translateButton]) control.disabled = true;
   view.result.dataset.state = 'error';
   showNotices([{ testid: 'error', kind: 'error', text: message }]);
   replaceChildren(view.translation, 'The translator cannot run in this browser.');
@@ -164,15 +309,16 @@ async function translate() {
     writeUrl();
     return;
   }
-  const { model, beam, prefix } = state;
+  const { model, prefix } = state;
   view.result.dataset.state = 'busy';
-  setStatus(loadedModels.has(model) ? 'Translating…' : `Loading the ${MODELS[model].label} model…`, { busy: true });
-  const options = { beamSize: beam, alternatives: ALTERNATIVES, maxLength: MAX_OUTPUT_TOKENS };
+  const loading = isShipped(model) ? `Loading the ${MODELS[model].label} model…` : `Loading your model (${fileName(model)})…`;
+  setStatus(infos.has(model) ? 'Translating…' : loading, { busy: true });
+  const options = decodeOptions({ alternatives: ALTERNATIVES });
   if (prefix.length) options.prefix = prefix;
   try {
-    const { value, ms } = await translator.translate(model, text, options);
+    // The info says how the model cuts text (words or pieces); asked once.
+    const [{ value, ms }] = await Promise.all([translator.translate(model, text, options), modelInfo(model)]);
     if (request !== serial) return;
-    loadedModels.add(model);
     state.result = value;
     state.ms = ms;
     if (state.hyp >= value.hypotheses.length) state.hyp = 0;
@@ -216,7 +362,8 @@ function alternativesAt(position) {
 // The user's own words for the source tokens, so an unknown word's tooltip
 // can name it. The tokenizer's rules (README, "Tokenization"): lowercase,
 // `, . ! ?` split off, apostrophes kept. When this simple copy of them does
-// not line up with the model's tokens, no word is named.
+// not line up with the model's tokens (always for subword pieces), no word
+// is named.
 function originalWords(text, sourceTokens) {
   const words = text.toLowerCase().replace(/[\u202f\u00a0]/g, ' ').replace(/([,.!?])/g, ' $1 ').split(/\s+/).filter(Boolean);
   const tokens = sourceTokens.at(-1) === '<eos>' ? sourceTokens.slice(0, -1) : sourceTokens;
@@ -224,88 +371,148 @@ function originalWords(text, sourceTokens) {
   return tokens.every((token, k) => token === UNKNOWN_TOKEN || token === words[k]) ? words : null;
 }
 
-function chip(token, { index, testid, title, button = false }) {
-  const { kind, title: kindTitle } = tokenKind(token);
+// Every token its own word: results without word spans (none today).
+const tokensAsWords = (tokens) => tokens.map((text, k) => ({ text, start: k, end: k + 1 }));
+
+// A row or column of the figure (and its chip). Pieces view: one token, with
+// `token` the piece as the model wrote it. Words view: one word, with
+// `token` its text. Either way [start, end) are its tokens, and `label` is
+// what the page shows: a piece without its marker, "·ing" inside a word.
+//   { token, label, start, end, continuation }
+function pieceUnits(tokens, words) {
+  const starts = new Set(words.map((word) => word.start));
+  return tokens.map((token, k) => ({
+    token, label: pieceLabel(token, !starts.has(k)), start: k, end: k + 1, continuation: !starts.has(k),
+  }));
+}
+
+function wordUnits(words) {
+  return words.map(({ text, start, end }) => ({ token: text, label: text, start, end, continuation: false }));
+}
+
+// What the figure and the chips show, in the current unit (state.unit).
+function figureData() {
+  const { result } = state;
+  const hypothesis = selectedHypothesis();
+  const sourceWords = result.sourceWords ?? tokensAsWords(result.sourceTokens);
+  const targetWords = hypothesis.targetWords ?? tokensAsWords(hypothesis.targetTokens);
+  const attention = hypothesis.attention ?? [];
+  if (state.unit === 'words') {
+    const words = wordAttention({ sourceWords, targetWords, attention });
+    return { source: wordUnits(words.sourceWords), target: wordUnits(words.targetWords), attention: words.attention };
+  }
+  return { source: pieceUnits(result.sourceTokens, sourceWords), target: pieceUnits(hypothesis.targetTokens, targetWords), attention };
+}
+
+// The noun for one token of this model: pieces for subword models.
+function tokenNoun(plural = false) {
+  const subword = infos.get(state.model)?.sourceTokenizer === 'bpe';
+  return subword ? (plural ? 'pieces' : 'piece') : (plural ? 'words' : 'word');
+}
+
+function chip(unit, { index, testid, title, button = false }) {
+  const { kind, title: kindTitle } = tokenKind(unit.token);
   return h(button ? 'button' : 'span', {
-    class: `chip ${kind}`,
+    class: `chip ${kind}${unit.continuation ? ' cont' : ''}`,
     type: button ? 'button' : null,
     tabindex: button ? null : 0,
     'data-testid': testid,
     'data-index': index,
-    'data-token': token,
-    title: title ?? kindTitle,
-  }, token);
+    'data-token': unit.token,
+    'data-start': unit.start,
+    'data-end': unit.end,
+    title: title ?? (unit.continuation ? `Part of a word: this piece continues the one before it` : kindTitle),
+  }, unit.label);
 }
 
 function render() {
   const { result } = state;
   const hypothesis = selectedHypothesis();
-  const info = MODELS[state.model];
+  const info = describeModel(state.model);
   view.result.dataset.state = 'ready';
 
   // Attributes the tests (and curious readers of the DOM) can rely on: what
   // this output is the translation of.
   Object.assign(view.translation.dataset, {
     text: state.text, model: state.model, beam: String(state.beam), hyp: String(state.hyp), prefix: state.prefix.join(' '),
+    unit: state.unit,
   });
   view.translation.lang = info.lang;
   replaceChildren(view.translation, hypothesis.text || '(empty translation)');
   const finished = hypothesis.finished !== false;
   replaceChildren(view.meta,
-    `Score ${hypothesis.score.toFixed(3)} (mean log-probability per word)`,
+    `Score ${hypothesis.score.toFixed(3)} (log-probability with the length and coverage penalties)`,
     result.hypotheses.length > 1 ? ` · hypothesis ${state.hyp + 1} of ${result.hypotheses.length}` : '',
-    state.prefix.length ? ` · first ${state.prefix.length} word${state.prefix.length > 1 ? 's' : ''} chosen by you` : '');
+    state.prefix.length ? ` · first ${state.prefix.length} ${tokenNoun(state.prefix.length > 1)} chosen by you` : '');
 
   const notices = [];
+  if (state.urlWarning) notices.push({ testid: 'notice-url', text: state.urlWarning });
   if (result.truncated) {
-    notices.push({ testid: 'notice-truncated', text: `Your text is long: the model reads at most ${result.sourceTokens.length - 1} words and punctuation marks, so only the beginning was translated.` });
+    const noun = tokenNoun() === 'piece' ? 'pieces' : 'words and punctuation marks';
+    notices.push({ testid: 'notice-truncated', text: `Your text is long: the model reads at most ${result.sourceTokens.length - 1} ${noun}, so only the beginning was translated.` });
   }
   if (!finished) {
-    notices.push({ testid: 'notice-unfinished', text: `The translation was cut at ${hypothesis.targetTokens.length} words before the model ended it.` });
+    notices.push({ testid: 'notice-unfinished', text: `The translation was cut at ${hypothesis.targetTokens.length} ${tokenNoun(true)} before the model ended it.` });
   }
   showNotices(notices);
 
-  // Token chips: the source (focusable spans) and the target (buttons that
-  // open the "what if").
-  const words = originalWords(state.text, result.sourceTokens);
-  replaceChildren(view.sourceTokens, result.sourceTokens.map((token, j) => chip(token, {
-    index: j, testid: 'source-token',
-    title: token === UNKNOWN_TOKEN && words ? `Unknown word “${words[j]}”: not in the model’s vocabulary, so the model sees only <unk>` : undefined,
-  })));
   view.targetLabel.textContent = info.target;
   $('explainer-language').textContent = info.reading;
-  replaceChildren(view.targetTokens, hypothesis.targetTokens.map((token, i) => {
-    const element = chip(token, { index: i, testid: 'target-token', button: true });
-    if (i < state.prefix.length) {
-      element.classList.add('forced');
-      element.title = `${element.title ? `${element.title}. ` : ''}Chosen by you (what if)`;
-    }
-    if (i === state.whatIf) element.classList.add('selected');
-    element.setAttribute('aria-expanded', String(i === state.whatIf));
-    element.setAttribute('aria-controls', 'whatif');
-    return element;
-  }));
   view.targetTokens.lang = info.lang;
-
   renderFigure();
   renderHypotheses();
   renderWhatIf();
 }
 
-// The attention, as a heatmap or as lines (the view switch).
+// The chips of both sentences, in the figure's unit: the source (focusable
+// spans) and the target (buttons that open the "what if" at the unit's first
+// token).
+function renderChips() {
+  const words = originalWords(state.text, state.result.sourceTokens);
+  replaceChildren(view.sourceTokens, shown.source.map((unit, j) => chip(unit, {
+    index: j, testid: 'source-token',
+    title: unit.token === UNKNOWN_TOKEN && words && unit.end - unit.start === 1
+      ? `Unknown word “${words[unit.start]}”: not in the model’s vocabulary, so the model sees only <unk>` : undefined,
+  })));
+  replaceChildren(view.targetTokens, shown.target.map((unit, i) => {
+    const element = chip(unit, { index: i, testid: 'target-token', button: true });
+    if (unit.start < state.prefix.length) {
+      element.classList.add('forced');
+      element.title = `${element.title ? `${element.title}. ` : ''}Chosen by you (what if)`;
+    }
+    const selected = state.whatIf !== null && unit.start === state.whatIf;
+    element.classList.toggle('selected', selected);
+    element.setAttribute('aria-expanded', String(selected));
+    element.setAttribute('aria-controls', 'whatif');
+    return element;
+  }));
+}
+
+// The attention, as a heatmap or as lines (the view switch), between pieces
+// or words (the unit switch).
 function renderFigure() {
-  const { result } = state;
-  const hypothesis = selectedHypothesis();
   document.querySelectorAll('.view-switch [data-view]').forEach((button) => {
     button.setAttribute('aria-pressed', String(button.dataset.view === state.view));
   });
+  document.querySelectorAll('.unit-switch [data-unit]').forEach((button) => {
+    button.setAttribute('aria-pressed', String(button.dataset.unit === state.unit));
+  });
+  view.translation.dataset.unit = state.unit;
+  shown = figureData();
+  renderChips();
+  showUnitHint();
   replaceChildren(view.readout, '\u00a0');
-  if (hypothesis.attention?.length) {
-    const data = { sourceTokens: result.sourceTokens, targetTokens: hypothesis.targetTokens, attention: hypothesis.attention };
+  if (shown.attention.length) {
+    const data = { sourceTokens: shown.source.map((u) => u.label), targetTokens: shown.target.map((u) => u.label), attention: shown.attention };
     const onLabel = (axis, index) => (index === null ? clearHighlights() : axis === 'row' ? showRow(index) : showColumn(index));
     heatmap = state.view === 'lines'
       ? renderAlignment(data, { onLabel })
-      : renderHeatmap(data, { onHover: (cell) => (cell ? showCell(cell) : clearHighlights()), onLabel });
+      : renderHeatmap(data, {
+        onHover: (cell) => (cell ? showCell(cell) : clearHighlights()),
+        onLabel,
+        label: `Attention between ${state.unit}: ${data.targetTokens.length} output ${state.unit} (rows) by ${data.sourceTokens.length} source ${state.unit} (columns). Use the arrow keys to move between cells.`,
+      });
+    heatmap.element.dataset.unit = state.unit;
     replaceChildren(view.heatmap, heatmap.element);
   } else {
     heatmap = null;
@@ -313,11 +520,20 @@ function renderFigure() {
   }
 }
 
+function showUnitHint() {
+  const subword = infos.get(state.model)?.sourceTokenizer === 'bpe' || infos.get(state.model)?.targetTokenizer === 'bpe';
+  view.unitHint.textContent = !subword
+    ? 'This model reads and writes whole words, so pieces and words are the same.'
+    : state.unit === 'pieces'
+      ? `The model reads and writes subword pieces; “·” marks a piece that continues the word before it.`
+      : 'Words: a word’s columns are its pieces’ weights summed, its row the mean of its pieces’ rows, so each row still sums to 1.';
+}
+
 function weightsOfRow(row) {
-  return selectedHypothesis().attention?.[row] ?? [];
+  return shown?.attention[row] ?? [];
 }
 function weightsOfColumn(col) {
-  return (selectedHypothesis().attention ?? []).map((row) => row[col]);
+  return (shown?.attention ?? []).map((row) => row[col]);
 }
 
 // Tints chips by weight (the column of a target word or the row of a source
@@ -346,37 +562,34 @@ function clearHighlights() {
   replaceChildren(view.readout, '\u00a0');
 }
 
-const quoted = (token) => h('b', {}, `“${token}”`);
+const quoted = (unit) => h('b', {}, `“${unit.label}”`);
 
 function showCell({ row, col }) {
-  const hypothesis = selectedHypothesis();
-  const weight = hypothesis.attention[row][col];
+  const weight = shown.attention[row][col];
   tint(view.sourceTokens, weightsOfRow(row), col);
   tint(view.targetTokens, null, row);
-  replaceChildren(view.readout, 'Writing ', quoted(hypothesis.targetTokens[row]), ', the model gave ',
-    quoted(state.result.sourceTokens[col]), ` a weight of ${weight.toFixed(3)} (${Math.round(weight * 100)}% of its attention).`);
+  replaceChildren(view.readout, 'Writing ', quoted(shown.target[row]), ', the model gave ',
+    quoted(shown.source[col]), ` a weight of ${weight.toFixed(3)} (${Math.round(weight * 100)}% of its attention).`);
 }
 
 function showRow(row) {
-  const hypothesis = selectedHypothesis();
   const weights = weightsOfRow(row);
   const top = weights.indexOf(Math.max(...weights));
   heatmap?.highlight({ row });
   tint(view.sourceTokens, weights);
   tint(view.targetTokens, null, row);
-  replaceChildren(view.readout, 'Writing ', quoted(hypothesis.targetTokens[row]), ', the model looked most at ',
-    quoted(state.result.sourceTokens[top]), ` (${weights[top].toFixed(2)}).`);
+  replaceChildren(view.readout, 'Writing ', quoted(shown.target[row]), ', the model looked most at ',
+    quoted(shown.source[top]), ` (${weights[top].toFixed(2)}).`);
 }
 
 function showColumn(col) {
   const weights = weightsOfColumn(col);
-  const hypothesis = selectedHypothesis();
   const top = weights.indexOf(Math.max(...weights));
   heatmap?.highlight({ col });
   tint(view.targetTokens, weights);
   tint(view.sourceTokens, null, col);
-  replaceChildren(view.readout, quoted(state.result.sourceTokens[col]), ' drew the most attention when the model wrote ',
-    quoted(hypothesis.targetTokens[top]), ` (${weights[top].toFixed(2)}).`);
+  replaceChildren(view.readout, quoted(shown.source[col]), ' drew the most attention when the model wrote ',
+    quoted(shown.target[top]), ` (${weights[top].toFixed(2)}).`);
 }
 
 // ---------------------------------------------------------------------------
@@ -400,13 +613,24 @@ function renderHypotheses() {
         render();
         writeUrl();
       },
-    }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: MODELS[state.model].lang }, hypothesis.text || '(empty)'),
+    }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: describeModel(state.model).lang }, hypothesis.text || '(empty)'),
     h('span', { class: 'score' }, hypothesis.score.toFixed(3)))))));
 }
 
 // ---------------------------------------------------------------------------
-// What if: the top-k words at one output position; picking one re-decodes
-// with the words before it and the pick forced (the API's `prefix`).
+// What if: the top-k tokens at one output position; picking one re-decodes
+// with the tokens before it and the pick forced (the API's `prefix`). For a
+// subword model these are pieces, sent as the model wrote them (with their
+// word marker: the prefix is looked up in the target vocabulary as is).
+
+// How an alternative is shown. Without word spans to go by: a subword piece
+// without the marker continues the word before it, unless it is punctuation
+// or a special token.
+function alternativeLabel(token) {
+  const continuation = targetIsSubword() && !token.startsWith(WORD_MARKER) && tokenKind(token).kind === '' &&
+    !/^[\p{P}\p{S}]+$/u.test(token);
+  return pieceLabel(token, continuation);
+}
 
 function renderWhatIf() {
   const position = state.whatIf;
@@ -417,24 +641,27 @@ function renderWhatIf() {
   }
   const hypothesis = selectedHypothesis();
   const current = hypothesis.targetTokens[position];
+  const currentLabel = pieceUnits(hypothesis.targetTokens, hypothesis.targetWords ?? tokensAsWords(hypothesis.targetTokens))[position]?.label ?? current;
+  const noun = tokenNoun();
   const alternatives = alternativesAt(position);
   const body = alternatives?.length
-    ? h('div', { class: 'whatif-options', role: 'group', 'aria-label': 'Alternative words' }, alternatives.map(({ token, probability }) => {
+    ? h('div', { class: 'whatif-options', role: 'group', 'aria-label': `Alternative ${tokenNoun(true)}` }, alternatives.map(({ token, probability }) => {
       const isCurrent = token === current;
+      const label = alternativeLabel(token);
       return h('button', {
         type: 'button', class: `alternative${isCurrent ? ' current' : ''}`, 'data-testid': 'alternative', 'data-token': token,
         'aria-current': isCurrent ? 'true' : null,
-        title: isCurrent ? 'What the model wrote' : `Make the model write “${token}” here and continue from it`,
+        title: isCurrent ? 'What the model wrote' : `Make the model write “${label}” here and continue from it`,
         onclick: () => choose(position, token),
-      }, h('span', { lang: MODELS[state.model].lang }, token), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
+      }, h('span', { lang: describeModel(state.model).lang }, label), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
       h('span', { class: 'bar', style: `width: ${Math.max(1, probability * 100).toFixed(1)}%` }));
     }))
     : h('p', {}, 'No alternatives were reported for this position.');
   replaceChildren(view.whatIf,
-    h('h3', {}, `Word ${position + 1}: the model wrote “${current}”. What if it had written…`),
+    h('h3', {}, `${noun[0].toUpperCase()}${noun.slice(1)} ${position + 1}: the model wrote “${currentLabel}”. What if it had written…`),
     body,
     h('div', { class: 'whatif-foot' },
-      h('span', {}, 'Probabilities of the next word given the words before it. The rest is decoded again after your pick.'),
+      h('span', {}, `Probabilities of the next ${noun} given the ${tokenNoun(true)} before it. The rest is decoded again after your pick.`),
       h('span', {},
         state.prefix.length ? h('button', { type: 'button', 'data-testid': 'whatif-reset', onclick: () => choose(null) }, 'Back to the model’s own translation') : null,
         ' ',
@@ -442,11 +669,13 @@ function renderWhatIf() {
   view.whatIf.hidden = false;
 }
 
+// position: an output token (a word's first piece in the words view).
 function openWhatIf(position) {
   state.whatIf = state.whatIf === position ? null : position;
   [...view.targetTokens.children].forEach((element, k) => {
-    element.classList.toggle('selected', k === state.whatIf);
-    element.setAttribute('aria-expanded', String(k === state.whatIf));
+    const selected = state.whatIf !== null && shown?.target[k]?.start === state.whatIf;
+    element.classList.toggle('selected', selected);
+    element.setAttribute('aria-expanded', String(selected));
   });
   renderWhatIf();
 }
@@ -483,7 +712,7 @@ function watchCompare() {
 async function compare(text, request) {
   view.compareNote.hidden = state.model === COMPARE_MODELS.attention;
   view.compareNote.textContent = `The fixed-context baseline translates into French, so this comparison uses the French models whatever the model above.`;
-  const options = { beamSize: state.beam, maxLength: MAX_OUTPUT_TOKENS };
+  const options = decodeOptions();
   // Each side on its own: a model that fails to load (or is not shipped)
   // leaves the other side's translation in place.
   const [attention, fixed] = await Promise.allSettled([
@@ -502,6 +731,37 @@ async function compare(text, request) {
   showChart();
 }
 
+// The development scores a model file records, for the chart and "About
+// this model": `npm run compare` stores evaluations/dev-greedy and
+// evaluations/dev-beam4 (`seq2seq eval --record`); `seq2seq train` stores
+// dev_bleu at the end of training. A report written by the
+// sacreBLEU-compatible scorer carries its signature and chrF2; earlier ones
+// (today's shipped files) have neither, and are labelled as what they are.
+// Returns { overall, chrf2, sentences, byLength, decoding, sacrebleu } or null.
+function recordedScores(info, keys = ['dev-beam4', 'dev-greedy']) {
+  const provenance = info?.provenance ?? {};
+  const report = keys.map((key) => provenance.evaluations?.[key]).find((r) => r?.overall);
+  if (report) return scoresOf(report, report.beam > 1 ? `beam ${report.beam}` : 'greedy');
+  return provenance.dev_bleu?.overall ? scoresOf(provenance.dev_bleu, 'greedy, at the end of training') : null;
+}
+
+function scoresOf(report, decoding) {
+  const chrf2 = (entry) => (typeof entry.chrf2 === 'number' ? entry.chrf2 : null);
+  return {
+    overall: report.overall.bleu,
+    chrf2: chrf2(report.overall),
+    sentences: report.overall.sentences ?? 0,
+    byLength: (report.by_length ?? []).map((b) => ({ bucket: b.bucket, bleu: b.bleu, chrf2: chrf2(b), sentences: b.sentences })),
+    decoding,
+    sacrebleu: typeof report.overall.signature === 'string',
+  };
+}
+
+const SACREBLEU_LABEL = 'sacreBLEU-compatible (13a, or zh for Chinese), lowercased';
+const scorerLabel = (scores) => (scores.sacrebleu
+  ? SACREBLEU_LABEL
+  : 'measured on the model’s own tokens (the earlier scorer, not sacreBLEU-compatible)');
+
 let chartShown = false;
 async function showChart() {
   if (chartShown) return;
@@ -512,7 +772,7 @@ async function showChart() {
     const series = [
       { label: 'with attention', color: '#4338ca', info: attention },
       { label: 'fixed context', color: '#94a3b8', info: fixed },
-    ].filter((s) => s.info.status === 'fulfilled').map((s) => ({ ...s, devBleu: s.info.value.devBleu }));
+    ].filter((s) => s.info.status === 'fulfilled').map((s) => ({ ...s, devBleu: recordedScores(s.info.value) }));
     if (series.length === 0) throw attention.reason;
     if (fixed.status !== 'fulfilled') {
       view.chartCaption.dataset.missing = 'fixed';
@@ -524,11 +784,13 @@ async function showChart() {
       clearTimeout(timer);
       timer = setTimeout(draw, 150);
     });
-    const sentences = series[0].devBleu?.sentences;
+    const scores = series[0].devBleu;
+    const sentences = scores?.sentences;
+    const metric = scores ? `Corpus BLEU-4, ${scorerLabel(scores)}${scores.chrf2 !== null ? ' (chrF2 beside it)' : ''}; ${scores.decoding}` : 'Corpus BLEU-4';
     if (fixed.status !== 'fulfilled') {
-      view.chartCaption.textContent = `Corpus BLEU-4 of the attention model on ${sentences?.toLocaleString('en') ?? 'its'} held-out Tatoeba sentences, by the number of English words. The fixed-context model could not be loaded (see above), so its bars are missing.`;
+      view.chartCaption.textContent = `${metric}, of the attention model on ${sentences?.toLocaleString('en') ?? 'its'} held-out Tatoeba sentences, by the number of English words. The fixed-context model could not be loaded (see above), so its bars are missing.`;
     } else if (sentences) {
-      view.chartCaption.textContent = `Corpus BLEU-4 on ${sentences.toLocaleString('en')} held-out Tatoeba sentences (never seen in training), grouped by the number of English words. Both models have the same data, sizes and training budget.`;
+      view.chartCaption.textContent = `${metric}, on ${sentences.toLocaleString('en')} held-out Tatoeba sentences (never seen in training), grouped by the number of English words. Both models have the same data, sizes and training budget.`;
     }
   } catch (error) {
     chartShown = false;
@@ -553,7 +815,7 @@ async function showAbout(model) {
   aboutModel = model;
   let info;
   try {
-    info = await translator.info(model);
+    info = await modelInfo(model);
   } catch (error) {
     aboutModel = null;
     replaceChildren(view.about, h('dd', {}, `Could not read the model’s details: ${error.message}`));
@@ -564,30 +826,47 @@ async function showAbout(model) {
   const training = provenance.training ?? {};
   const data = provenance.data ?? {};
   const split = provenance.split ?? {};
+  const tokens = (kind) => (kind === 'bpe' ? 'subword pieces' : kind === 'characters' ? 'characters' : 'words');
+  const language = (code) => LANGUAGES[code] ?? code ?? '';
   const rows = [
-    ['Model', `${info.name ?? model}: ${MODELS[model]?.label ?? ''}, ${info.hasAttention ? `${config.attention} attention (Bahdanau et al. 2015)` : 'no attention (fixed context)'}`],
+    ['Model', `${info.name ?? model}: ${describeModel(model).label}, ${info.hasAttention ? `${config.attention} attention (Bahdanau et al. 2015)` : 'no attention (fixed context)'}`],
     ['Network', `embeddings of ${config.embedding_size}, a bidirectional GRU encoder of 2 × ${config.encoder_hidden_size}, a GRU decoder of ${config.decoder_hidden_size}` +
       `${info.hasAttention ? `, attention of ${config.attention_size}` : ''}, a deep output of ${config.output_hidden_size}`],
-    ['Vocabulary', `${info.sourceVocabularySize ?? config.source_vocab_size} English words, ${info.targetVocabularySize ?? config.target_vocab_size} ${info.targetLanguage === 'zh' ? 'Chinese characters' : 'French words'}`],
+    ['Vocabulary', `${info.sourceVocabularySize ?? config.source_vocab_size} ${language(info.sourceLanguage)} ${tokens(info.sourceTokenizer)}, ` +
+      `${info.targetVocabularySize ?? config.target_vocab_size} ${language(info.targetLanguage)} ${tokens(info.targetTokenizer)}`],
     ['Training', `${(training.steps ?? 0).toLocaleString('en')} steps${training.batch_size ? ` of ${training.batch_size} sentence pairs` : ''}, ${formatDuration(training.wall_seconds)} of training on a CPU` +
       `${split.train_pairs ? `, from ${split.train_pairs.toLocaleString('en')} training pairs` : ''}`],
-    ['Development BLEU', info.devBleu?.overall != null
-      ? `${info.devBleu.overall.toFixed(1)} on ${info.devBleu.sentences.toLocaleString('en')} held-out sentences` +
-        ` (by length: ${info.devBleu.byLength.filter((b) => b.sentences > 0).map((b) => `${b.bucket} words ${b.bleu.toFixed(1)}`).join(', ')})`
-      : 'not measured'],
+    ['Development BLEU', aboutScores(info)],
     ['Data', `${data.source ?? 'Tatoeba Project (tatoeba.org), via manythings.org/anki'}; ${data.license ?? 'CC-BY 2.0 France'}; attribution: ${data.attribution ?? 'Tatoeba.org and manythings.org/anki'}` +
       `${data.file ? ` (file ${data.file}, FNV-1a ${data.fnv1a64})` : ''}`],
   ];
   if (provenance.created) rows.push(['Created', provenance.created]);
-  replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, term), h('dd', {}, detail)]));
+  replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, term),
+    h('dd', { 'data-testid': term === 'Development BLEU' ? 'about-bleu' : null }, detail)]));
+}
+
+// "BLEU 39.8 greedy, 42.1 beam 4, chrF2 60.8 (beam 4), on 3,775 held-out
+// sentences, sacreBLEU-compatible (…); by length (beam 4): …"
+function aboutScores(info) {
+  const greedy = recordedScores(info, ['dev-greedy']);
+  const best = recordedScores(info);
+  if (!best) return 'not measured';
+  const both = greedy && greedy.decoding !== best.decoding ? [greedy, best] : [best];
+  const chrf2 = best.chrf2 !== null ? `, chrF2 ${best.chrf2.toFixed(1)} (${best.decoding})` : '';
+  const byLength = best.byLength.filter((b) => b.sentences > 0)
+    .map((b) => `${b.bucket} words ${b.bleu.toFixed(1)}${b.chrf2 !== null ? ` (chrF2 ${b.chrf2.toFixed(1)})` : ''}`).join(', ');
+  return `BLEU ${both.map((s) => `${s.overall.toFixed(1)} ${s.decoding}`).join(', ')}${chrf2}, on ` +
+    `${best.sentences.toLocaleString('en')} held-out sentences; ${scorerLabel(best)}` +
+    `${byLength ? `. By length (${best.decoding}): ${byLength}` : ''}.`;
 }
 
 // ---------------------------------------------------------------------------
 // Export and sharing
 
 function fileStem() {
-  const slug = state.text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'sentence';
-  return `${state.view === 'lines' ? 'alignment' : 'attention'}-${state.model}-${slug}`;
+  const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  const model = isShipped(state.model) ? state.model : slug(fileName(state.model).replace(/\.s2s$/, '')) || 'model';
+  return `${state.view === 'lines' ? 'alignment' : 'attention'}-${model}${state.unit === 'words' ? '-words' : ''}-${slug(state.text) || 'sentence'}`;
 }
 
 async function exportHeatmap(kind) {
@@ -641,8 +920,25 @@ function wire() {
     state.beam = Number(view.beam.value);
     state.hyp = 0;
     state.whatIf = null;
+    showPenalties();
     translateNow();
   });
+  for (const [input, key, name, symbol] of [[view.alpha, 'alpha', 'lengthPenalty', 'α'], [view.beta, 'beta', 'coveragePenalty', 'β']]) {
+    input.addEventListener('change', () => {
+      const value = penaltyFromText(input.value, name);
+      if (value === null && input.value.trim() !== '') {
+        const { min, max } = optionRanges[name];
+        setStatus(`${symbol} must be a number from ${min} to ${max}; it is back to ${formatPenalty(state[key] ?? optionRanges[name].default)}.`);
+        showPenalties();
+        return;
+      }
+      state[key] = value === optionRanges[name].default ? null : value;
+      state.hyp = 0;
+      state.whatIf = null;
+      showPenalties();
+      translateNow();
+    });
+  }
   for (const sentence of EXAMPLES) {
     view.examples.append(h('button', {
       type: 'button', class: 'example', 'data-testid': 'example', title: sentence.length > 40 ? sentence : null,
@@ -675,7 +971,7 @@ function wire() {
   }
   view.targetTokens.addEventListener('click', (event) => {
     const index = chipIndex(event);
-    if (index !== null) openWhatIf(index);
+    if (index !== null && shown?.target[index]) openWhatIf(shown.target[index].start);
   });
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && state.whatIf !== null) openWhatIf(null);
@@ -687,12 +983,18 @@ function wire() {
     else document.querySelectorAll('.view-switch [data-view]').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
     writeUrl();
   }));
+  document.querySelectorAll('.unit-switch [data-unit]').forEach((button) => button.addEventListener('click', () => {
+    state.unit = button.dataset.unit;
+    if (state.result) renderFigure();
+    else document.querySelectorAll('.unit-switch [data-unit]').forEach((b) => b.setAttribute('aria-pressed', String(b === button)));
+    writeUrl();
+  }));
   $('export-png').addEventListener('click', () => exportHeatmap('png'));
   $('export-svg').addEventListener('click', () => exportHeatmap('svg'));
   $('copy-link').addEventListener('click', copyLink);
 }
 
-function start() {
+async function start() {
   // Errors nobody caught still reach the page, never a silent blank.
   window.addEventListener('error', (event) => showError(event.error ?? event.message));
   window.addEventListener('unhandledrejection', (event) => showError(event.reason));
@@ -703,11 +1005,22 @@ function start() {
     showFatal(missing);
     return;
   }
+  try {
+    [{ optionRanges }, { wordAttention }] = await Promise.all([import('../dist/options.js'), import('../dist/word-attention.js')]);
+  } catch (error) {
+    showFatal(`Could not load the package’s modules (../dist/): ${error?.message ?? error}. Build them with npm run build:wasm ` +
+      '(or npm start), and serve the repository root so that /web/ and /dist/ are siblings.');
+    return;
+  }
+  setUpPenalties();
   const text = readUrl();
   view.source.value = text ?? EXAMPLES[0];
+  addModelOption(state.model);
   view.model.value = state.model;
   view.beam.value = String(state.beam);
+  showPenalties();
   document.querySelectorAll('.view-switch [data-view]').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.view === state.view)));
+  document.querySelectorAll('.unit-switch [data-unit]').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.unit === state.unit)));
   translator = getTranslator();
   wire();
   watchCompare();

@@ -1,6 +1,7 @@
 // Development BLEU by source sentence length, one bar per model in each
-// length bucket (1-4, 5-7, 8-11, 12+ words), from the models' own metadata
-// (model.info.devBleu, written by `seq2seq train` after its final evaluation).
+// length bucket (1-4, 5-7, 8-11, 12+ words), from the scores recorded in the
+// model files (app.js, recordedScores: `seq2seq eval --record`, or
+// `seq2seq train`'s final evaluation), with chrF2 where the report has it.
 // The fixed-context model's bars should fall faster with length: that is the
 // bottleneck of one context vector, measured.
 import { h, svg } from './dom.js';
@@ -9,7 +10,8 @@ const HEIGHT = 240;
 const MARGIN = { top: 28, right: 8, bottom: 44, left: 36 };
 
 /**
- * series: [{ label, color, devBleu: { overall, byLength: [{ bucket, bleu, sentences }] } }]
+ * series: [{ label, color, devBleu: { overall, chrf2?, byLength: [{ bucket, bleu, chrf2?, sentences }] } }]
+ * (chrf2: null or absent when the report has none)
  * width: the pixels available; the chart is drawn at that size, so its text
  * stays legible on a phone rather than being scaled down.
  * Returns an element holding the legend (HTML, so it wraps) and the <svg>.
@@ -56,7 +58,8 @@ export function renderBleuChart(series, { width = 560 } = {}) {
       const bar = svg('rect', {
         class: 'bar', x: x + 1, y: y(entry.bleu), width: barWidth - 2, height: Math.max(0, y(0) - y(entry.bleu)),
         fill: color, rx: 2, 'data-model': label, 'data-bucket': bucket, 'data-bleu': entry.bleu,
-      }, svg('title', {}, `${label}, ${bucket} words: BLEU ${entry.bleu.toFixed(1)} on ${entry.sentences} sentences`));
+      }, svg('title', {}, `${label}, ${bucket} words: BLEU ${entry.bleu.toFixed(1)}` +
+        `${entry.chrf2 != null ? `, chrF2 ${entry.chrf2.toFixed(1)}` : ''} on ${entry.sentences} sentences`));
       root.append(bar, svg('text', {
         x: x + barWidth / 2, y: y(entry.bleu) - 4, 'text-anchor': 'middle', 'font-size': 11, fill: '#334155',
       }, entry.bleu.toFixed(1)));
@@ -68,6 +71,7 @@ export function renderBleuChart(series, { width = 560 } = {}) {
 
   const legend = h('div', { class: 'chart-legend' }, series.map(({ label, color, devBleu }) => h('span', {},
     h('i', { style: `background: ${color}` }),
-    `${label}${devBleu?.overall != null ? ` (overall ${devBleu.overall.toFixed(1)})` : ''}`)));
+    `${label}${devBleu?.overall != null ? ` (overall BLEU ${devBleu.overall.toFixed(1)}` +
+      `${devBleu.chrf2 != null ? `, chrF2 ${devBleu.chrf2.toFixed(1)}` : ''})` : ''}`)));
   return h('div', { class: 'bleu-chart', 'data-testid': 'bleu-chart' }, legend, root);
 }

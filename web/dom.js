@@ -55,6 +55,31 @@ export function tokenKind(token) {
   return { kind: '', title: null };
 }
 
+/** The marker of a subword piece that starts a word (U+2581, src/text/bpe.h). */
+export const WORD_MARKER = '\u2581';
+/** What marks, on the page, a piece that continues the word before it. */
+export const CONTINUATION_MARK = '\u00b7';
+
+/**
+ * How a token is shown: a subword piece without its word marker ("▁learn" as
+ * "learn"), and with a leading "·" when it continues a word ("ing" as
+ * "·ing"). Words and special tokens are shown as they are.
+ */
+export function pieceLabel(token, continuation = false) {
+  const text = token.startsWith(WORD_MARKER) && token.length > WORD_MARKER.length ? token.slice(WORD_MARKER.length) : token;
+  return continuation ? `${CONTINUATION_MARK}${text}` : text;
+}
+
+/**
+ * The labels of a side's tokens, given its words (spans of tokens, as every
+ * translation lists them): a token that is not the first of its word
+ * continues it. Without words every token is a word.
+ */
+export function pieceLabels(tokens, words) {
+  const starts = new Set(words ? words.map((word) => word.start) : tokens.keys());
+  return tokens.map((token, k) => pieceLabel(token, !starts.has(k)));
+}
+
 /** Triggers a download of a Blob under a file name. */
 export function download(blob, filename) {
   const url = URL.createObjectURL(blob);

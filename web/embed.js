@@ -9,7 +9,7 @@
 // attention heatmap inside its own Shadow DOM, so the host page's CSS and
 // the element's cannot disturb each other. All elements on a page share one
 // Web Worker (and so one copy of each model).
-import { h, replaceChildren } from './dom.js';
+import { h, pieceLabels, replaceChildren } from './dom.js';
 import { renderHeatmap, HEATMAP_CSS } from './heatmap.js';
 import { missingFeatures } from './features.js';
 import { getTranslator } from './translator.js';
@@ -157,9 +157,12 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       replaceChildren(parts.heatmap);
       return;
     }
-    const heatmap = renderHeatmap(result, {
+    // Subword pieces without their word marker; a piece inside a word as "·ing".
+    const sourceTokens = pieceLabels(result.sourceTokens, result.sourceWords);
+    const targetTokens = pieceLabels(result.targetTokens, result.targetWords);
+    const heatmap = renderHeatmap({ sourceTokens, targetTokens, attention: result.attention }, {
       onHover: (cell) => replaceChildren(parts.readout, cell
-        ? `“${result.targetTokens[cell.row]}” ← “${result.sourceTokens[cell.col]}”: ${cell.weight.toFixed(3)}`
+        ? `“${targetTokens[cell.row]}” ← “${sourceTokens[cell.col]}”: ${cell.weight.toFixed(3)}`
         : '\u00a0'),
     });
     replaceChildren(parts.heatmap, heatmap.element);

@@ -8,8 +8,9 @@
 //
 // Models are loaded once per worker, by shipped name, relative to the
 // package's dist/index.js (so /models/NAME.s2s when the repository root is
-// served); every request names its model, so one worker serves the page and
-// any number of embedded demos.
+// served), or by an absolute URL on the page's own origin (the page's
+// ?model-url=, for your own model file); every request names its model, so
+// one worker serves the page and any number of embedded demos.
 import { getApi } from './load-api.js';
 
 const models = new Map(); // name -> Promise<Model>
@@ -30,15 +31,28 @@ function expectBytes(name) {
   return prefetched.get(name);
 }
 
+// A shipped name, or a URL on this origin (never another site's file).
+function modelSource(name) {
+  if (typeof name !== 'string') return null;
+  if (/^[A-Za-z0-9_-]+$/.test(name)) return name;
+  try {
+    const url = new URL(name);
+    return url.origin === self.location.origin ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 function getModel(name) {
-  if (typeof name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(name)) {
-    return Promise.reject(new Error(`unknown model ${JSON.stringify(name)}`));
+  const source = modelSource(name);
+  if (source === null) {
+    return Promise.reject(new Error(`unknown model ${JSON.stringify(name)}: give a shipped name or a URL on this site`));
   }
   if (!models.has(name)) {
     const bytes = prefetched.get(name)?.bytes ?? null;
     const loading = Promise.all([getApi('translator'), bytes]).then(([{ loadModel }, prefetchedBytes]) => {
       performance.mark(`s2s:loading:${name}`);
-      return loadModel(prefetchedBytes ?? name);
+      return loadModel(prefetchedBytes ?? source);
     }).then((model) => {
       performance.mark(`s2s:model-loaded:${name}`);
       return model;

@@ -46,7 +46,8 @@ public:
     // "" when the model loaded, else the failure envelope.
     std::string loadError() const { return load_error_; }
 
-    // options_json: {"beamSize", "maxLength", "alternatives", "prefix"}, all optional.
+    // options_json: {"beamSize", "maxLength", "alternatives", "lengthPenalty",
+    // "coveragePenalty", "prefix"}, all optional (translate_json, envelope.h).
     // The value: to_json(Translation) (src/decode/translator.h).
     std::string translate(const std::string& text, const std::string& options_json) const {
         return guarded([&] {
@@ -55,7 +56,9 @@ public:
         });
     }
 
-    // Everything in the header but the vocabularies (their sizes only).
+    // Everything in the header but the vocabularies and the subword merges
+    // (their sizes only): thousands of entries nobody reads from info, which
+    // the page would otherwise copy from its worker.
     std::string info() const {
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
@@ -64,6 +67,15 @@ public:
             header.erase("target_vocabulary");
             header["source_vocabulary_size"] = model_->source_vocabulary.size();
             header["target_vocabulary_size"] = model_->target_vocabulary.size();
+            for (const char* side : {"source_tokenizer", "target_tokenizer"}) {
+                auto tokenizer = header.find(side);
+                if (tokenizer == header.end() || !tokenizer->is_object()) continue;
+                auto merges = tokenizer->find("merges");
+                if (merges == tokenizer->end()) continue;
+                const size_t count = merges->size();
+                tokenizer->erase(merges);
+                (*tokenizer)["merge_count"] = count;
+            }
             return header;
         });
     }

@@ -28,6 +28,28 @@ export declare const shippedModels: readonly ['en-fr', 'en-fr-fixed', 'en-zh'];
  */
 export declare function loadModel(source: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView): Promise<Model>;
 
+/** The range and default of one option of {@link Model.translate}. */
+export interface OptionRange {
+  min: number;
+  max: number;
+  /** The value used when the option is left out; `null` for maxLength (2 × source length + 10). */
+  default: number | null;
+  /** True when only whole numbers are allowed. */
+  integer: boolean;
+}
+
+/**
+ * The ranges and defaults of {@link TranslateOptions} (frozen), e.g. to build
+ * controls: `optionRanges.lengthPenalty` is `{ min: 0, max: 5, default: 1, integer: false }`.
+ */
+export declare const optionRanges: Readonly<{
+  beamSize: OptionRange;
+  maxLength: OptionRange;
+  alternatives: OptionRange;
+  lengthPenalty: OptionRange;
+  coveragePenalty: OptionRange;
+}>;
+
 /** Options of {@link Model.translate}. Every field is optional. */
 export interface TranslateOptions {
   /** Beam width, 1 (greedy, the default) to 16. */
@@ -37,12 +59,46 @@ export interface TranslateOptions {
   /** Also return the k most likely tokens at each output position, 0 (default) to 50. */
   alternatives?: number;
   /**
+   * Beam search only: the length normalization alpha of GNMT (Wu et al. 2016,
+   * eq. 14), 0 to 5, default 1.0. Hypotheses are ranked by
+   * `log P(Y|X) / ((5 + |Y|) / 6)^alpha + cp`; 0 ranks by raw log probability,
+   * which favours short outputs. Greedy decoding ignores it.
+   */
+  lengthPenalty?: number;
+  /**
+   * Beam search only: the coverage penalty beta of GNMT, 0 to 5, default 0.2:
+   * `cp = beta × Σ_i log(min(Σ_t a_ti, 1))` penalizes hypotheses that left
+   * source tokens with little attention (a dropped clause). 0 turns it off.
+   * Greedy decoding ignores it.
+   */
+  coveragePenalty?: number;
+  /**
    * Target tokens to force at the start of the output, the rest is decoded
    * from there (the page's "what if": pick another word at position t and pass
    * the tokens up to and including it). Each must be in the model's target
-   * vocabulary, e.g. a token from `alternatives` or `targetTokens`.
+   * vocabulary, e.g. a token from `alternatives` or `targetTokens`: for a
+   * subword model these are pieces as the model writes them, marker included
+   * (`'▁appr'`, `'ent'`).
    */
   prefix?: readonly string[];
+}
+
+/**
+ * A word of a tokenized text and the tokens it is made of: tokens
+ * `[start, end)` of its side (`sourceTokens` or `targetTokens`). Subword
+ * models read and write pieces (`▁deep ▁learn ing`, where `▁`, U+2581, marks
+ * a piece that starts a word); their words are the words, punctuation marks
+ * and French elided articles of the text, and special tokens (`<unk>`,
+ * `<eos>`) are words of their own. For word-level models every token is its
+ * own word. The words of a side cover its tokens in order, each exactly once.
+ */
+export interface WordSpan {
+  /** The word as text (its pieces joined, without the marker). */
+  text: string;
+  /** Index of its first token. */
+  start: number;
+  /** One past its last token. */
+  end: number;
 }
 
 /** One token the model considered at an output position. */
@@ -60,13 +116,19 @@ export interface Hypothesis {
   text: string;
   /** The tokens as the model wrote them, with `"<eos>"` last when finished. */
   targetTokens: string[];
+  /** The words of `targetTokens`, as spans of tokens. */
+  targetWords: WordSpan[];
   /**
    * `attention[i][j]`: the weight target token i put on source token j. One row
    * per target token, one column per source token; each row sums to 1.
    * `[]` for the fixed-context baseline, which has no attention.
    */
   attention: number[][];
-  /** Length-normalized log probability (mean log p per token); higher is better. */
+  /**
+   * The score beam search ranks by (GNMT): `logProb / ((5 + |Y|) / 6)^lengthPenalty`
+   * plus the coverage penalty (see {@link TranslateOptions.coveragePenalty}),
+   * with |Y| the number of target tokens; higher is better.
+   */
   score: number;
   /** Sum of the tokens' log probabilities. */
   logProb: number;
@@ -80,17 +142,24 @@ export interface Hypothesis {
 export interface Translation {
   /** The best translation as text. `''` for empty input. */
   text: string;
-  /** The source as the model read it: lowercased tokens, unknown words as `"<unk>"`, `"<eos>"` last. */
+  /**
+   * The source as the model read it: lowercased tokens (words, or subword
+   * pieces such as `"▁learn"`, `"ing"`), unknown ones as `"<unk>"`, `"<eos>"` last.
+   */
   sourceTokens: string[];
+  /** The words of `sourceTokens`, as spans of tokens (see {@link WordSpan}). */
+  sourceWords: WordSpan[];
   /** The best hypothesis's tokens, `"<eos>"` last when finished. */
   targetTokens: string[];
+  /** The words of `targetTokens`, as spans of tokens. */
+  targetWords: WordSpan[];
   /**
    * `attention[i][j]`: target token i's weight on source token j (rows =
    * `targetTokens`, columns = `sourceTokens`); each row sums to 1. `[]` for the
    * fixed-context baseline.
    */
   attention: number[][];
-  /** The best hypothesis's length-normalized log probability. */
+  /** The best hypothesis's score (see {@link Hypothesis.score}). */
   score: number;
   /** True when the input was longer than 199 tokens and was cut. */
   truncated: boolean;
@@ -134,6 +203,9 @@ export interface ModelInfo {
   sourceLanguage: string;
   /** `'fr'` or `'zh'`. */
   targetLanguage: string | null;
+  /** How each side is cut into tokens: `'bpe'` (subword pieces), `'words'` or `'characters'`. */
+  sourceTokenizer: 'bpe' | 'words' | 'characters';
+  targetTokenizer: 'bpe' | 'words' | 'characters';
   sourceVocabularySize: number;
   targetVocabularySize: number;
   /** Development BLEU measured when the model was trained, overall and by source length; null if not recorded. */
@@ -165,6 +237,40 @@ export interface Model {
    */
   dispose(): void;
 }
+
+/** The attention of a translation word by word (see {@link wordAttention}). */
+export interface WordAttention {
+  /** The columns: the source words (copies of the input's `sourceWords`). */
+  sourceWords: WordSpan[];
+  /** The rows: the target words. */
+  targetWords: WordSpan[];
+  /**
+   * `attention[i][j]`: target word i's weight on source word j. A word's
+   * column is the SUM of its pieces' columns; a word's row is the MEAN of its
+   * pieces' rows (one decoding step each). So every row still sums to 1.
+   * `[]` for the fixed-context baseline.
+   */
+  attention: number[][];
+}
+
+/**
+ * Regroups a translation's attention (between tokens, which are subword
+ * pieces for subword models) by words: source columns summed, target rows
+ * averaged, every row still summing to 1. For a word-level model it returns
+ * the same matrix. Pure: it needs no model and no WebAssembly.
+ * For another beam hypothesis, pass it with the translation's source words:
+ * `wordAttention({ ...r.hypotheses[k], sourceWords: r.sourceWords })`.
+ * @throws {Error} when the words do not cover the matrix's rows and columns
+ *   in order (the message names the field).
+ * @example
+ * const r = model.translate('I love deep learning.');
+ * const w = wordAttention(r);
+ * w.sourceWords.map((word) => word.text); // ['i', 'love', 'deep', 'learning', '.', '<eos>']
+ * w.attention[0];                          // the first target word's attention over those words
+ */
+export declare function wordAttention(
+  result: Pick<Translation, 'sourceWords' | 'targetWords' | 'attention'>,
+): WordAttention;
 
 /**
  * Starts downloading and compiling the translation runtime now, so that a

@@ -4,6 +4,8 @@
 //   const model = await loadModel('en-fr');   // shipped name, URL, path or bytes
 //   const r = model.translate('I love deep learning.', { beamSize: 4 });
 //   r.text; r.sourceTokens; r.targetTokens; r.attention;
+//   r.sourceWords; r.targetWords;              // words as spans of subword pieces
+//   wordAttention(r).attention;                // the same attention, word by word
 //   model.dispose();
 //
 //   import { train } from 'seq2seq-attention';   // watch attention learn
@@ -22,16 +24,17 @@
 // parsed from JSON, so they never point into the WASM heap (whose views
 // detach when memory grows).
 import createS2sCore from './s2s-core.js';
+import { optionRanges } from './options.js';
+
+export { optionRanges } from './options.js';
+export { wordAttention } from './word-attention.js';
 
 /** The models the package ships in its models/ folder. */
 export const shippedModels = Object.freeze(['en-fr', 'en-fr-fixed', 'en-zh']);
 
-// Limits of the C++ decoder (src/decode/search.h), checked here first so
-// that a bad option gets a message in this API's own terms.
-const MAX_BEAM_SIZE = 16;
-const MAX_LENGTH = 512;
-const MAX_ALTERNATIVES = 50;
-const OPTION_NAMES = ['beamSize', 'maxLength', 'alternatives', 'prefix'];
+// The options' ranges are in options.js (optionRanges), shared with the bin
+// and the page; prefix is checked on its own.
+const OPTION_NAMES = [...Object.keys(optionRanges), 'prefix'];
 
 const isNode = typeof process === 'object' && process.versions?.node != null && typeof window === 'undefined';
 
@@ -210,11 +213,13 @@ class Model {
   }
 
   /**
-   * Translates one sentence (or any text: it is one input). Options:
-   * beamSize (1 to 16, default 1 = greedy), maxLength (output tokens,
-   * 1 to 512, default 2 x source length + 10), alternatives (k most likely
-   * tokens at each output position, 0 to 50), prefix (target tokens to force
-   * at the start: the "what if").
+   * Translates one sentence (or any text: it is one input). Options
+   * (ranges in optionRanges): beamSize (1 to 16, default 1 = greedy),
+   * maxLength (output tokens, 1 to 512, default 2 x source length + 10),
+   * alternatives (k most likely tokens at each output position, 0 to 50),
+   * lengthPenalty and coveragePenalty (beam search's GNMT alpha and beta,
+   * 0 to 5, defaults 1.0 and 0.2), prefix (target tokens to force at the
+   * start: the "what if").
    */
   translate(text, options = {}) {
     const session = this.#liveSession('translate');
@@ -262,29 +267,37 @@ function checkOptions(options) {
     }
   }
   const checked = {};
-  const integer = (name, min, max) => {
+  for (const [name, { min, max, integer }] of Object.entries(optionRanges)) {
     const value = options[name];
-    if (value === undefined) return;
-    if (!Number.isInteger(value) || value < min || value > max) {
+    if (value === undefined) continue;
+    const inRange = typeof value === 'number' && value >= min && value <= max;  // false for NaN
+    if (integer && !(inRange && Number.isInteger(value))) {
       throw new Error(`model.translate: ${name} must be a whole number from ${min} to ${max}, but got ${describeValue(value)}`);
     }
+    if (!integer && !inRange) {
+      throw new Error(`model.translate: ${name} must be a number from ${min} to ${max}${PENALTY_HINTS[name] ?? ''}, ` +
+        `but got ${describeValue(value)}`);
+    }
     checked[name] = value;
-  };
-  integer('beamSize', 1, MAX_BEAM_SIZE);
-  integer('maxLength', 1, MAX_LENGTH);
-  integer('alternatives', 0, MAX_ALTERNATIVES);
+  }
   if (options.prefix !== undefined) {
     const prefix = options.prefix;
     if (!Array.isArray(prefix) || !prefix.every((token) => typeof token === 'string')) {
       throw new Error(`model.translate: prefix must be an array of target tokens (strings), such as ['je', 'suis'], but got ${describeValue(prefix)}`);
     }
-    if (prefix.length > MAX_LENGTH) {
-      throw new Error(`model.translate: prefix has ${prefix.length} tokens; at most ${MAX_LENGTH} are allowed`);
+    if (prefix.length > optionRanges.maxLength.max) {
+      throw new Error(`model.translate: prefix has ${prefix.length} tokens; at most ${optionRanges.maxLength.max} are allowed`);
     }
     checked.prefix = prefix;
   }
   return checked;
 }
+
+// What the penalties are, for their error messages.
+const PENALTY_HINTS = {
+  lengthPenalty: ` (GNMT length normalization alpha for beam search; 0 ranks by raw log probability, default ${optionRanges.lengthPenalty.default})`,
+  coveragePenalty: ` (GNMT coverage penalty beta for beam search; 0 turns it off, default ${optionRanges.coveragePenalty.default})`,
+};
 
 // A lone UTF-16 surrogate has no UTF-8 form; make it U+FFFD, as a
 // TextEncoder would, before Embind encodes the string.
@@ -296,6 +309,7 @@ function makeHypothesis(h) {
   const hypothesis = {
     text: h.text,
     targetTokens: h.targetTokens,
+    targetWords: makeWords(h.targetWords),
     attention: h.attention,
     score: h.score,
     logProb: h.logProb,
@@ -303,6 +317,11 @@ function makeHypothesis(h) {
   };
   if (h.alternatives) hypothesis.alternatives = h.alternatives.map(makeChoices);
   return hypothesis;
+}
+
+// Words as { text, start, end }, in that order (the C++ JSON sorts its keys).
+function makeWords(words) {
+  return words.map(({ text, start, end }) => ({ text, start, end }));
 }
 
 function makeChoices(position) {
@@ -315,7 +334,9 @@ function makeResult(value, withAlternatives) {
   const result = {
     text: value.text,
     sourceTokens: value.sourceTokens,
+    sourceWords: makeWords(value.sourceWords),
     targetTokens: value.targetTokens,
+    targetWords: makeWords(value.targetWords),
     attention: value.attention,
     score: value.score,
     truncated: value.truncated,
@@ -336,6 +357,8 @@ function makeInfo(header, name) {
     config: header.config,
     sourceLanguage: header.source_tokenizer?.language ?? 'en',
     targetLanguage: header.target_tokenizer?.language ?? null,
+    sourceTokenizer: header.source_tokenizer?.kind ?? 'words',
+    targetTokenizer: header.target_tokenizer?.kind ?? 'words',
     sourceVocabularySize: header.source_vocabulary_size,
     targetVocabularySize: header.target_vocabulary_size,
     devBleu: devBleu ? {

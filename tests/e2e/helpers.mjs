@@ -7,6 +7,10 @@
 // tests/fixtures in a few seconds, kept in build/e2e-models/ and served at
 // /models/ in place of the repository's folder. The page itself has no test
 // switch: it loads models by name, from /models/, either way.
+//
+// A small SUBWORD model (BPE pieces) is trained here too, always (the shipped
+// models are word-level): build/e2e-models/tiny-subword.s2s, served at
+// SUBWORD_MODEL_URL, which the page opens with its ?model-url= parameter.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +18,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { trainSubwordFixture } from '../js/helpers/models.mjs';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const artifacts = join(root, 'tests', 'e2e', 'artifacts');
 const MODEL_NAMES = ['en-fr', 'en-fr-fixed', 'en-zh'];
+const trainedFolder = join(root, 'build', 'e2e-models');
+const cli = join(root, 'build', 'native', 'seq2seq');
+/** Where the page finds the subword fixture model (a same-origin path for ?model-url=). */
+export const SUBWORD_MODEL_URL = '/e2e-models/tiny-subword.s2s';
 
 // Small and quick: the tests check the page's wiring, not translation quality.
 const TINY_SIZES = ['--embedding', '16', '--hidden', '16', '--decoder-hidden', '32', '--attention-size', '16',
@@ -40,25 +49,38 @@ export function modelKind() {
 /** The folder to serve at /models/, or null for the repository's models/. */
 export function modelsFolder() {
   if (modelKind() === 'shipped') return null;
-  const folder = join(root, 'build', 'e2e-models');
-  const cli = join(root, 'build', 'native', 'seq2seq');
   for (const name of MODEL_NAMES) {
-    const output = join(folder, `${name}.s2s`);
-    if (!existsSync(cli)) throw new Error(`the tests need ${cli} to train their small models; run npm run build:native`);
-    // Reuse a model trained by the current CLI; a rebuilt CLI (perhaps a new
-    // file format) trains it again.
-    if (existsSync(output) && statSync(output).mtimeMs > statSync(cli).mtimeMs) continue;
-    // Train into a scratch folder and rename, so that test files running at
-    // the same time never read a half-written model.
-    mkdirSync(folder, { recursive: true });
-    const scratch = mkdtempSync(join(tmpdir(), `s2s-e2e-${name}-`));
-    const result = spawnSync(cli, ['train', ...TINY_MODELS[name], ...TINY_SIZES, '--name', name,
-      '--checkpoint-dir', scratch, '--output', join(scratch, 'model.s2s')], { cwd: root, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`training the test model ${name} failed:\n${result.stderr}`);
+    trainOnce(`${name}.s2s`, (output, scratch) => {
+      const result = spawnSync(cli, ['train', ...TINY_MODELS[name], ...TINY_SIZES, '--name', name,
+        '--checkpoint-dir', scratch, '--output', output], { cwd: root, encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`training the test model ${name} failed:\n${result.stderr}`);
+    });
+  }
+  return trainedFolder;
+}
+
+/** The folder holding the subword fixture model (trained if needed), served at /e2e-models/. */
+export function subwordFixtureFolder() {
+  trainOnce('tiny-subword.s2s', (output, scratch) => trainSubwordFixture(output, scratch));
+  return trainedFolder;
+}
+
+// Trains build/e2e-models/FILE with train(output, scratchFolder) unless the
+// current CLI already did: a rebuilt CLI (perhaps a new file format) trains
+// it again. Into a scratch folder and renamed, so that test files running at
+// the same time never read a half-written model.
+function trainOnce(file, train) {
+  if (!existsSync(cli)) throw new Error(`the tests need ${cli} to train their small models; run npm run build:native`);
+  const output = join(trainedFolder, file);
+  if (existsSync(output) && statSync(output).mtimeMs > statSync(cli).mtimeMs) return;
+  mkdirSync(trainedFolder, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), `s2s-e2e-${file}-`));
+  try {
+    train(join(scratch, 'model.s2s'), scratch);
     renameSync(join(scratch, 'model.s2s'), output);
+  } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  return folder;
 }
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -74,7 +96,8 @@ export async function startBrowser() {
     if (!existsSync(join(root, file))) throw new Error(`${file} is missing; build it with npm run build:wasm`);
   }
   const folder = modelsFolder();
-  const server = await startServer({ port: 0, mounts: folder ? { '/models/': folder } : {} });
+  const mounts = { '/e2e-models/': subwordFixtureFolder(), ...(folder ? { '/models/': folder } : {}) };
+  const server = await startServer({ port: 0, mounts });
   const profile = mkdtempSync(join(tmpdir(), 's2s-e2e-chromium-'));
   let context;
   try {

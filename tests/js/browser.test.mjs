@@ -37,7 +37,7 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 's2s-browser-'));
   site = join(work, 'site');
   for (const folder of ['dist', 'models', 'plain', 'app']) mkdirSync(join(site, folder), { recursive: true });
-  for (const file of ['index.js', 's2s-core.js', 's2s-core.wasm']) copyFileSync(join(distDir, file), join(site, 'dist', file));
+  for (const file of ['index.js', 'options.js', 'word-attention.js', 's2s-core.js', 's2s-core.wasm']) copyFileSync(join(distDir, file), join(site, 'dist', file));
   copyFileSync(path, join(site, 'models', 'en-fr.s2s'));
 
   server = await serveFolder(site);

@@ -262,7 +262,7 @@ test('loadModel loads a shipped model by name from the package folder', async (t
   try {
     mkdirSync(join(pkg, 'dist'));
     mkdirSync(join(pkg, 'models'));
-    for (const file of ['index.js', 's2s-core.js', 's2s-core.wasm']) copyFileSync(join(distDir, file), join(pkg, 'dist', file));
+    for (const file of ['index.js', 'options.js', 'word-attention.js', 's2s-core.js', 's2s-core.wasm']) copyFileSync(join(distDir, file), join(pkg, 'dist', file));
     copyFileSync(attentionModel.path, join(pkg, 'models', 'en-fr.s2s'));
     const copy = await import(pathToFileURL(join(pkg, 'dist', 'index.js')).href);
     const m = await copy.loadModel('en-fr');

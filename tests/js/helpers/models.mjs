@@ -30,7 +30,7 @@ const trained = new Map();
 
 /** Throws a message naming the fix when the WASM build is missing. */
 export function requireDist() {
-  for (const file of ['index.js', 'index.d.ts', 's2s-core.js', 's2s-core.wasm']) {
+  for (const file of ['index.js', 'index.d.ts', 'options.js', 'word-attention.js', 's2s-core.js', 's2s-core.wasm']) {
     if (!existsSync(join(distDir, file))) {
       throw new Error(`dist/${file} is missing; build the WebAssembly module first: npm run build:wasm`);
     }
@@ -62,6 +62,35 @@ export function modelForTests({ attention = true } = {}) {
   const kind = attention ? 'additive' : 'none';
   if (!trained.has(kind)) trained.set(kind, trainTiny(kind));
   return { path: trained.get(kind), shipped: false, name };
+}
+
+// A tiny SUBWORD model (BPE pieces, src/text/bpe.h): with 60 English and 80
+// French entries, most of the fixture's words are several pieces ("learning"
+// is ▁l e a r n i n g). Trained in well under a second; its translations are
+// nonsense, which is all the tests of word spans need. The browser tests use
+// the same command (tests/e2e/helpers.mjs).
+export const SUBWORD_FIXTURE_FLAGS = [
+  '--data', tinyData, '--dev-fraction', '0.1', '--source-pieces', '60', '--target-pieces', '80',
+  '--embedding', '8', '--hidden', '8', '--decoder-hidden', '8', '--attention-size', '8', '--output-hidden', '8',
+  '--steps', '30', '--eval-every', '0', '--threads', '1',
+];
+
+/** Trains the subword fixture into `output` (checkpoints in `checkpointDir`); throws with the CLI's message. */
+export function trainSubwordFixture(output, checkpointDir) {
+  if (!existsSync(nativeCli)) throw new Error(`${nativeCli} is missing; build it first: npm run build:native`);
+  const r = spawnSync(nativeCli, ['train', ...SUBWORD_FIXTURE_FLAGS, '--name', 'tiny-subword', '--checkpoint-dir', checkpointDir,
+    '--output', output], { encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`training the subword test model failed: ${r.stderr}`);
+  return output;
+}
+
+/** The subword fixture model's path, trained once per process. */
+export function subwordModelForTests() {
+  workDir ??= mkdtempSync(join(tmpdir(), 's2s-js-models-'));
+  if (!trained.has('subword')) {
+    trained.set('subword', trainSubwordFixture(join(workDir, 'tiny-subword.s2s'), join(workDir, 'checkpoints-subword')));
+  }
+  return trained.get('subword');
 }
 
 /** Removes the tiny models (call from an `after` hook). */
