@@ -48,7 +48,10 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     std::vector<int> ids = model.source_vocabulary.encode(tokens);
     ids.push_back(Vocabulary::kEos);
     for (int id : ids) result.source_tokens.push_back(model.source_vocabulary.token(id));
-    result.source_words = word_spans(result.source_tokens, model.source_tokenizer);
+    // Words from the pieces as read, before the vocabulary turns unseen
+    // characters into <unk>: an unknown character stays inside its word.
+    tokens.push_back(model.source_vocabulary.token(Vocabulary::kEos));
+    result.source_words = word_spans(tokens, model.source_tokenizer);
     for (const Hypothesis& h : decode(model.params, model.config, ids, options)) {
         result.hypotheses.push_back(describe(model, h));
     }

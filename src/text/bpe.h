@@ -59,7 +59,8 @@ public:
     BpeModel() = default;
     explicit BpeModel(std::vector<Merge> merges);
 
-    // Learns merges from pre-token counts (symbol strings with their marker,
+    // (bpe_learn.cpp, never linked into the translator.) Learns merges from
+    // pre-token counts (symbol strings with their marker,
     // see pre_token_symbols) until the alphabet plus the merged pieces reach
     // `max_pieces` or no pair occurs twice. Deterministic: ties go to the
     // pair whose strings come first in byte order. `pieces`, when given,

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "decode/translator.h"
 #include "test_helpers.h"
+#include "text/bpe.h"
 #include "text/utf8.h"
 
 #include <doctest/doctest.h>
@@ -156,4 +157,43 @@ TEST_CASE("a bad prefix is an InputError naming the word; the next call works") 
     const Translation ended = translate_with_prefix(model, "I see the cat.", {"<eos>"}, options);
     CHECK(ended.best()->target_tokens == std::vector<std::string>{"<eos>"});
     CHECK(ended.best()->finished);
+}
+
+TEST_CASE("a subword model's words: pieces grouped by word, an unseen character kept inside its word") {
+    const std::string m(kWordMarker);
+    Model model;
+    // Pieces "▁lo", "e", "▁i", "." and the single letters; "v" was never seen.
+    model.source_tokenizer = TokenizerSettings(
+        TokenizerKind::kSubwords, "en",
+        std::make_shared<const BpeModel>(std::vector<BpeModel::Merge>{{m, "l"}, {m + "l", "o"}, {m, "i"}}));
+    model.target_tokenizer = TokenizerSettings(TokenizerKind::kSubwords, "fr",
+                                               std::make_shared<const BpeModel>(std::vector<BpeModel::Merge>{}));
+    model.source_vocabulary = Vocabulary::from_tokens({"<pad>", "<unk>", "<bos>", "<eos>", m, "l", "o", "e", "i", ".",
+                                                       m + "l", m + "lo", m + "i"});
+    model.target_vocabulary = Vocabulary::from_tokens({"<pad>", "<unk>", "<bos>", "<eos>", m, "a", "b"});
+    model.config = tiny_config(AttentionKind::kAdditive);
+    model.config.source_vocab_size = model.source_vocabulary.size();
+    model.config.target_vocab_size = model.target_vocabulary.size();
+    model.params = random_parameters(model.config, 3);
+    DecodeOptions options;
+    options.beam_size = 2;
+    const Translation t = translate(model, "I love.", options);
+    CHECK(t.source_tokens == std::vector<std::string>{m + "i", m + "lo", "<unk>", "e", ".", "<eos>"});
+    REQUIRE(t.source_words.size() == 4);
+    CHECK(t.source_words[0].text == "i");
+    CHECK(t.source_words[1].text == "love");  // the unknown "v" stays in its word, and in its text
+    CHECK(t.source_words[1].start == 1);
+    CHECK(t.source_words[1].end == 4);
+    CHECK(t.source_words[2].text == ".");
+    CHECK(t.source_words[3].text == "<eos>");
+    const nlohmann::json json = to_json(t);
+    CHECK(json["sourceWords"][1]["text"] == "love");
+    for (const auto& h : t.hypotheses) {
+        int covered = 0;
+        for (const WordSpan& w : h.target_words) {
+            CHECK(w.start == covered);
+            covered = w.end;
+        }
+        CHECK(covered == static_cast<int>(h.target_tokens.size()));
+    }
 }
