@@ -1,0 +1,87 @@
+// The README and docs/ say only what is true of this repository: every
+// repository path they name exists, every `npm run` script they name is in
+// package.json, the README stays short, and the command-line examples run
+// as written (those that finish in seconds; training on the full data and
+// `npm run` commands are left to their own tests).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { root } from './helpers/models.mjs';
+
+const documents = ['README.md', 'models/README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const text = (file) => readFileSync(join(root, file), 'utf8');
+const TOP = /^(src|web|tests|scripts|bench|models|docs|bin|cmake|dist|\.ci)\//;
+// Placeholders and patterns, not paths: `models/NAME.s2s`, `tests/fuzz/TARGET.dict`, `src/**/*.cpp`.
+// Written by the tests themselves (git-ignored), so absent from a fresh clone.
+const GENERATED = new Set(['tests/e2e/artifacts']);
+const PLACEHOLDER = /[*{}<>]|\b(NAME|TARGET|FILE|PATH|DIR|OLD|NEW|KEY|SECONDS)\b|\.\.\.|…/;
+
+function namedPaths(file) {
+  const body = text(file);
+  const paths = new Set();
+  for (const [, inline] of body.matchAll(/`([^`\n]+)`/g)) {
+    for (const word of inline.split(/[\s,;()]+/)) {
+      const candidate = word.replace(/^[./]*(?=[a-z])/, '').replace(/[?#].*$/, '').replace(/[.:]+$/, '');
+      if (TOP.test(candidate) && !PLACEHOLDER.test(candidate)) paths.add(candidate);
+    }
+  }
+  for (const [, target] of body.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+    if (/^[a-z]+:/.test(target)) continue;  // a web address
+    paths.add(join(dirname(file), target).replace(/\\/g, '/'));
+  }
+  return [...paths].map((p) => p.replace(/\/$/, ''));
+}
+
+test('README.md stays short enough to read in five minutes (at most 350 lines)', () => {
+  const lines = text('README.md').split('\n').length;
+  assert.ok(lines <= 350, `README.md has ${lines} lines; move detail into docs/`);
+});
+
+for (const file of documents) {
+  test(`every repository path ${file} names exists`, () => {
+    const missing = namedPaths(file).filter((p) => !GENERATED.has(p) && !existsSync(join(root, p)));
+    assert.deepEqual(missing, [], `${file} names paths that do not exist`);
+  });
+
+  test(`every npm script ${file} names is in package.json`, () => {
+    const scripts = JSON.parse(text('package.json')).scripts;
+    const named = [...text(file).matchAll(/npm run ([a-z][\w:-]*)/g)].map((m) => m[1].replace(/:$/, ''))
+      .filter((name) => !PLACEHOLDER.test(name));
+    const unknown = named.filter((name) => !(name in scripts));
+    assert.deepEqual(unknown, [], `${file} names npm scripts that package.json lacks`);
+  });
+}
+
+// The ```sh blocks' lines that run the native CLI and take seconds.
+function cliExamples(file) {
+  const lines = [];
+  for (const [, block] of text(file).matchAll(/```sh\n([\s\S]*?)```/g)) {
+    let pending = '';
+    for (const raw of block.split('\n')) {
+      const line = pending + raw.replace(/\s+#.*$/, '');
+      if (line.endsWith('\\')) {
+        pending = line.slice(0, -1) + ' ';
+        continue;
+      }
+      pending = '';
+      if (!/(^|\| )build\/native\/seq2seq /.test(line)) continue;
+      if (/\.\.\/shared\/data/.test(line)) continue;  // the full data: minutes, not seconds
+      lines.push(line.trim());
+    }
+  }
+  return lines;
+}
+
+test('the command-line examples of the README and docs/cli.md run as written', () => {
+  const cli = join(root, 'build', 'native', 'seq2seq');
+  assert.ok(existsSync(cli), 'build/native/seq2seq is missing: run npm run build:native');
+  const examples = [...cliExamples('docs/cli.md'), ...cliExamples('README.md')];
+  assert.ok(examples.length >= 5, `expected the CLI examples, found ${examples.length}`);
+  for (const command of examples) {
+    const result = spawnSync('bash', ['-o', 'pipefail', '-c', command], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(result.status, 0, `\`${command}\` failed (${result.status}):\n${result.stderr}`);
+    assert.ok(result.stdout.trim().length > 0 || result.stderr.trim().length > 0, `\`${command}\` printed nothing`);
+  }
+});
