@@ -83,6 +83,10 @@ std::string normalize_text(std::string_view text) {
 std::vector<PreToken> pre_tokenize(std::string_view normalized, std::string_view language) {
     const std::vector<CodePoint> cps = code_points_with_offsets(normalized);
     const bool french = language == "fr";
+    // Chinese writes no spaces: a run of characters is one pre-token, so
+    // BPE can learn its frequent words (我们, 什么). Elsewhere a CJK character
+    // stands alone (a name in an English sentence).
+    const bool chinese = language == "zh";
     std::vector<PreToken> out;
     bool space_before = true;
     size_t word_begin = std::string_view::npos;
@@ -101,7 +105,7 @@ std::vector<PreToken> pre_tokenize(std::string_view normalized, std::string_view
         }
         const bool has_prev = i > 0 && cps[i - 1].value != ' ';
         const bool has_next = i + 1 < cps.size();
-        bool separate = is_punctuation_code_point(c.value) || is_cjk(c.value);
+        bool separate = is_punctuation_code_point(c.value) || (is_cjk(c.value) && !chinese);
         // 3.50 and 3,50: one number, not a sentence end.
         if ((c.value == '.' || c.value == ',') && has_prev && has_next && is_digit(cps[i - 1].value) &&
             is_digit(cps[i + 1].value)) {
@@ -211,6 +215,17 @@ std::string decode_pieces(const std::vector<std::string>& pieces) {
 
 std::vector<int> piece_words(const std::vector<std::string>& pieces, std::string_view language) {
     std::vector<int> words(pieces.size(), 0);
+    if (language == "zh") {
+        // A pre-token of Chinese is a whole run of characters, no word: the
+        // pieces (mostly words, as BPE merges them) are the words, a lone
+        // marker going with the piece after it.
+        int word = -1;
+        for (size_t k = 0; k < pieces.size(); ++k) {
+            if (k == 0 || pieces[k - 1] != kWordMarker) ++word;
+            words[k] = word;
+        }
+        return words;
+    }
     int word = -1;
     size_t k = 0;
     while (k < pieces.size()) {

@@ -56,7 +56,10 @@ TEST_CASE("pre-tokens: punctuation apart, numbers and inner apostrophes kept, Fr
     CHECK(pre_token_texts("l'amour", "en") == Pieces{m + "l'amour"});
     CHECK(pre_token_texts("« Va-t'en ! »", "fr") == Pieces{m + "«", m + "va", "-", "t'", "en", m + "!", m + "»"});
     CHECK(pre_token_texts("'quoted'", "en") == Pieces{m + "'", "quoted", "'"});
-    CHECK(pre_token_texts("我爱Tom。", "zh") == Pieces{m + "我", "爱", "tom", "。"});
+    // Chinese: a run of characters is one pre-token (no spaces to find words by);
+    // in other languages each CJK character stands alone.
+    CHECK(pre_token_texts("我爱Tom。他很好", "zh") == Pieces{m + "我爱tom", "。", "他很好"});
+    CHECK(pre_token_texts("I met 王 today", "en") == Pieces{m + "i", m + "met", m + "王", m + "today"});
 }
 
 TEST_CASE("BPE learns the most frequent pair first, deterministically, and stops at the size") {
@@ -138,6 +141,8 @@ TEST_CASE("piece_words groups pieces into the words of the text") {
     // A lone marker belongs to the unknown character after it.
     CHECK(s2s::piece_words({m + "i", m, "<unk>", m + "do", "."}, "en") == std::vector<int>{0, 1, 1, 2, 3});
     CHECK(s2s::piece_words({}, "en").empty());
+    // Chinese: every piece is a word, a lone marker going with the next.
+    CHECK(s2s::piece_words({m + "我们", "学习", m, "<unk>", "。"}, "zh") == std::vector<int>{0, 1, 2, 2, 3});
     // Any sequence a model may write, even one starting mid-word, gets words.
     CHECK(s2s::piece_words({"ing", ",", "ly"}, "en") == std::vector<int>{0, 1, 2});
 }
