@@ -128,7 +128,7 @@ double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOpti
 }
 
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                         const DecodeOptions& options) {
+                         const DecodeOptions& options, const Int8StepWeights* int8) {
     validate(config, source, options);
     const EncodedSource encoded = encode_source(params, config, source);
     const int max_length = resolve_max_length(options, encoded.length);
@@ -137,7 +137,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
     std::vector<int> previous = {Vocabulary::kBos};
     DecoderStep step;
     for (int t = 0; t < max_length; ++t) {
-        decoder_step(params, config, encoded, previous, state, step);
+        decoder_step(params, config, encoded, previous, state, step, int8);
         forbid_special_outputs(step.log_probs);
         int token;
         if (!forced_token(options, h.tokens.size(), token)) token = top_tokens(step.log_probs, 0, 1)[0].token;
@@ -151,7 +151,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
 }
 
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                               const DecodeOptions& options) {
+                               const DecodeOptions& options, const Int8StepWeights* int8) {
     // Beam size 1 runs through the beam code too (not greedy_decode), so the
     // test that the two agree checks the beam bookkeeping.
     validate(config, source, options);
@@ -173,7 +173,7 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
     for (int t = 0; t < max_length && !live.empty(); ++t) {
         previous.clear();
         for (const auto& h : live) previous.push_back(h.tokens.empty() ? Vocabulary::kBos : h.tokens.back());
-        decoder_step(params, config, encoded, previous, states, step);
+        decoder_step(params, config, encoded, previous, states, step, int8);
         forbid_special_outputs(step.log_probs);
 
         // Each live hypothesis proposes its `beam` best extensions (or its

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/config.h"
+#include "model/int8_step_weights.h"
 #include "model/parameters.h"
 
 #include <vector>
@@ -58,8 +59,10 @@ struct Hypothesis {
 // source: ids ending with <eos>. Returns hypotheses best first (one for
 // greedy, up to beam_size for beam search). Throws UsageError for a bad
 // option (beam_size out of range, a forced token outside the vocabulary).
+// int8: a loaded model's int8 step weights (Model::int8_step; see
+// decoder_step), or null to decode with the float parameters alone.
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                               const DecodeOptions& options);
+                               const DecodeOptions& options, const Int8StepWeights* int8 = nullptr);
 
 // The GNMT score of a hypothesis under `options` (see DecodeOptions).
 // source_length counts the source's <eos>, which the coverage sum leaves out.
@@ -67,6 +70,6 @@ double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOpti
 
 // Greedy decoding on its own (the reference that beam size 1 must equal).
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                         const DecodeOptions& options);
+                         const DecodeOptions& options, const Int8StepWeights* int8 = nullptr);
 
 }  // namespace s2s

@@ -49,7 +49,7 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     ids.push_back(Vocabulary::kEos);
     for (int id : ids) result.source_tokens.push_back(model.source_vocabulary.token(id));
     result.source_words = word_spans(result.source_tokens, model.source_tokenizer);
-    for (const Hypothesis& h : decode(model.params, model.config, ids, options)) {
+    for (const Hypothesis& h : decode(model.params, model.config, ids, options, &model.int8_step)) {
         result.hypotheses.push_back(describe(model, h));
     }
     return result;

@@ -25,10 +25,15 @@ void logits_forward(const Parameters& params, const Matrix& output_hidden, Matri
     logits.colwise() += params.output_bias.col(0);
 }
 
+// The int8 copy `matrix` of `int8`, or null when decoding is float only.
+const Int8Matrix* int8_copy(const Int8StepWeights* int8, const Int8Matrix Int8StepWeights::*matrix) {
+    return int8 != nullptr ? &(int8->*matrix) : nullptr;
+}
+
 // y = A x + bias through A's int8 copy when the model has one (int8_kernels.h).
-void step_product(const Int8Matrix& a_int8, const Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
-    if (!a_int8.empty()) {
-        affine_columns_int8(a_int8, x, bias, y);
+void step_product(const Int8Matrix* a_int8, const Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
+    if (a_int8 != nullptr && !a_int8->empty()) {
+        affine_columns_int8(*a_int8, x, bias, y);
     } else {
         affine_columns(a, x, bias, y);
     }
@@ -188,7 +193,8 @@ EncodedSource encode_source(const Parameters& params, const ModelConfig& config,
 }
 
 void decoder_step(const Parameters& params, const ModelConfig& config, const EncodedSource& source,
-                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out) {
+                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out,
+                  const Int8StepWeights* int8) {
     const int K = static_cast<int>(previous_tokens.size());
     const int S = source.length;
     const int E = config.embedding_size, C = config.context_size(), D = config.decoder_hidden_size;
@@ -202,7 +208,7 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
         // Scores e (S, K), turned into weights in place.
         out.attention.resize(S, K);
         if (config.attention == AttentionKind::kAdditive) {
-            step_product(params.int8.attention_query, params.attention_query, previous_states, nullptr,
+            step_product(int8_copy(int8, &Int8StepWeights::attention_query), params.attention_query, previous_states, nullptr,
                          out.projected_query);  // (A, K)
             additive_scores(source.keys, out.projected_query, params.attention_vector, out.attention);
         } else {
@@ -223,8 +229,8 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
 
     // GRU (gru.h), gates [r | z | n]: one product for the input, one for the state.
     const GruWeights& gru = params.decoder;
-    step_product(params.int8.decoder_input, gru.input_weights, out.input, &gru.input_bias, out.input_projection);
-    step_product(params.int8.decoder_state, gru.state_weights, previous_states, &gru.state_bias, out.state_projection);
+    step_product(int8_copy(int8, &Int8StepWeights::decoder_input), gru.input_weights, out.input, &gru.input_bias, out.input_projection);
+    step_product(int8_copy(int8, &Int8StepWeights::decoder_state), gru.state_weights, previous_states, &gru.state_bias, out.state_projection);
     out.states.resize(D, K);
     gru_cell_columns(out.input_projection, out.state_projection, previous_states, out.states, nullptr);
 
@@ -233,10 +239,10 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     out.output_input.topRows(D) = out.states;
     out.output_input.middleRows(D, C) = contexts;
     out.output_input.bottomRows(E) = out.input.topRows(E);
-    step_product(params.int8.output_hidden_weights, params.output_hidden_weights, out.output_input,
+    step_product(int8_copy(int8, &Int8StepWeights::output_hidden_weights), params.output_hidden_weights, out.output_input,
                  &params.output_hidden_bias, out.output_hidden);
     tanh_in_place(out.output_hidden);
-    step_product(params.int8.output_weights, params.output_weights, out.output_hidden, &params.output_bias,
+    step_product(int8_copy(int8, &Int8StepWeights::output_weights), params.output_weights, out.output_hidden, &params.output_bias,
                  out.log_probs);
     log_softmax_columns(out.log_probs);
 }

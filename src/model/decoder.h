@@ -8,6 +8,7 @@
 #pragma once
 
 #include "model/encoder.h"
+#include "model/int8_step_weights.h"
 
 #include <vector>
 
@@ -77,7 +78,11 @@ struct DecoderStep {
 // copied per hypothesis, and its keys W_k H were projected once, by
 // encode_source. Computes what decoder_forward computes for one step (the
 // tests compare the two), with the inference-only shortcuts of kernels.h.
+// int8: the model's int8 step weights (Model::int8_step), whose non-empty
+// matrices replace the float ones in the step's products; null to decode
+// with the float parameters alone.
 void decoder_step(const Parameters& params, const ModelConfig& config, const EncodedSource& source,
-                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out);
+                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out,
+                  const Int8StepWeights* int8 = nullptr);
 
 }  // namespace s2s

@@ -1,7 +1,7 @@
 // The decoder step's matrix products in integer arithmetic, for models whose
 // file stores the weights as int8 (one float scale per row, values
 // -127..127: model_file.h): the attention query, the GRU's two products, the
-// deep output and the output layer (Parameters::Int8Copies).
+// deep output and the output layer (Int8StepWeights, int8_step_weights.h).
 //
 // Per decoder step each column x of a product's input is quantized to int16
 // with one scale s_x = max|x| / L (q = round half to even of x / s_x; a

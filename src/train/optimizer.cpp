@@ -47,7 +47,6 @@ double clip_gradient_norm(Parameters& grad, double max_norm) {
 
 void adam_update(Parameters& params, const Parameters& grad, AdamState& state, const AdamOptions& options) {
     ++state.step;
-    params.int8 = Parameters::Int8Copies{};  // the int8 copies of a loaded model's weights would be stale
     const float correction1 = 1.0f - std::pow(options.beta1, static_cast<float>(state.step));
     const float correction2 = 1.0f - std::pow(options.beta2, static_cast<float>(state.step));
     const float step_size = options.learning_rate * std::sqrt(correction2) / correction1;

@@ -75,6 +75,12 @@ uint64_t moments_fingerprint(const AdamState& adam) {
 Trainer::Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options)
     : model_(model), options_(options), schedule_(examples, options.batch_size, options.seed),
       data_fingerprint_(fingerprint(examples)), adam_(make_adam_state(model.config)) {
+    if (model.translation_only) {
+        throw UsageError("this model was loaded for translation only (LoadFor::kTranslation), without the float "
+                         "weights training updates; load the file with load_model, or model_from_bytes(..., "
+                         "LoadFor::kAnything), to train it");
+    }
+    model.int8_step = Int8StepWeights{};
     if (options.threads < 1 || options.threads > 64) throw UsageError("threads must be between 1 and 64");
     if (options.total_steps < 1) throw UsageError("steps must be at least 1");
     if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw UsageError("dropout must be in [0, 1)");

@@ -57,7 +57,10 @@ class Trainer {
 public:
     // `model` must have its config, vocabularies and initialized parameters.
     // Both `model` and `examples` must outlive the trainer (it keeps
-    // references, not copies).
+    // references, not copies). A model loaded for translation only lacks
+    // float weights and is refused (UsageError); any other loses its int8
+    // step weights (Model::int8_step), which its first update would make
+    // stale, so that it decodes with the weights being trained.
     Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options);
 
     StepReport step();

@@ -120,18 +120,17 @@ TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, cl
     const Model model = scaled_model(21, 3);  // 21 rows: not a multiple of 8
 
     const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
-    const auto copies = [](const Parameters& p) {
-        return std::vector<const Int8Matrix*>{&p.int8.attention_query, &p.int8.decoder_input, &p.int8.decoder_state,
-                                              &p.int8.output_hidden_weights, &p.int8.output_weights};
+    const auto copies = [](const Int8StepWeights& w) {
+        return std::vector<const Int8Matrix*>{&w.attention_query, &w.decoder_input, &w.decoder_state,
+                                              &w.output_hidden_weights, &w.output_weights};
     };
     const Model float_loaded = model_from_bytes(float_bytes.data(), float_bytes.size());
-    for (const Int8Matrix* copy : copies(float_loaded.params)) CHECK(copy->empty());
+    for (const Int8Matrix* copy : copies(float_loaded.int8_step)) CHECK(copy->empty());
+    CHECK(float_loaded.int8_step.empty());
     const auto bytes = serialize_model(model, TensorDtype::kInt8);
     const Model loaded = model_from_bytes(bytes.data(), bytes.size());
-    for (const Int8Matrix* copy : copies(loaded.params)) REQUIRE_FALSE(copy->empty());
-    CHECK(loaded.params.int8.decoder_input.cols == loaded.config.embedding_size + loaded.config.context_size());
-    Parameters float_params = loaded.params;  // the same (dequantized) weights, through the float path
-    float_params.int8 = Parameters::Int8Copies{};
+    for (const Int8Matrix* copy : copies(loaded.int8_step)) REQUIRE_FALSE(copy->empty());
+    CHECK(loaded.int8_step.decoder_input.cols == loaded.config.embedding_size + loaded.config.context_size());
 
     const std::vector<int> source_tokens = {4, 7, 5, 9, 3};
     const EncodedSource encoded = encode_source(loaded.params, loaded.config, source_tokens);
@@ -141,8 +140,9 @@ TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, cl
     DecoderStep step, float_step;
     const std::vector<std::vector<int>> previous = {{Vocabulary::kBos, Vocabulary::kBos}, {5, 9}, {8, 4}};
     for (const auto& tokens : previous) {
-        decoder_step(loaded.params, loaded.config, encoded, tokens, states, step);
-        decoder_step(float_params, loaded.config, encoded, tokens, states, float_step);
+        // The same (dequantized) weights, through the int8 path and the float one.
+        decoder_step(loaded.params, loaded.config, encoded, tokens, states, step, &loaded.int8_step);
+        decoder_step(loaded.params, loaded.config, encoded, tokens, states, float_step);
         CHECK(step.log_probs != float_step.log_probs);  // the integer path ran
         CHECK((step.log_probs - float_step.log_probs).cwiseAbs().maxCoeff() <= 1e-3f);
         states = step.states;
@@ -173,8 +173,8 @@ TEST_CASE("int8 products: a model loaded for translation only keeps the int8 cop
         options.beam_size = beam;
         options.alternatives = 2;
         const std::vector<int> source_tokens = {4, 7, 5, 9, 3};
-        const auto a = decode(full.params, full.config, source_tokens, options);
-        const auto b = decode(lean.params, lean.config, source_tokens, options);
+        const auto a = decode(full.params, full.config, source_tokens, options, &full.int8_step);
+        const auto b = decode(lean.params, lean.config, source_tokens, options, &lean.int8_step);
         REQUIRE(a.size() == b.size());
         for (size_t i = 0; i < a.size(); ++i) {
             CHECK(a[i].tokens == b[i].tokens);
@@ -190,7 +190,7 @@ TEST_CASE("int8 products: a model loaded for translation only keeps the int8 cop
     const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
     const Model float_lean = model_from_bytes(float_bytes.data(), float_bytes.size(), LoadFor::kTranslation);
     CHECK(float_lean.params.output_weights.size() == full.params.output_weights.size());
-    CHECK(float_lean.params.int8.output_weights.empty());
+    CHECK(float_lean.int8_step.empty());
 
     // Not decoding a tensor to float does not skip its checks: -128 in W_o.
     const ModelFileLayout layout = read_model_layout(bytes.data(), bytes.size());
