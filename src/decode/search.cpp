@@ -15,21 +15,23 @@ int resolve_max_length(const DecodeOptions& options, int source_length) {
     // Translations here are rarely more than twice as long as their source;
     // the constant leaves room for short sources with long outputs.
     int length = options.max_length > 0 ? options.max_length : 2 * source_length + 10;
-    return std::min(length, DecodeOptions::kMaxLength);
+    return std::min(length, kMaxOutputLength);
 }
 
 void validate(const ModelConfig& config, const std::vector<int>& source, const DecodeOptions& options) {
-    if (options.beam_size < 1 || options.beam_size > DecodeOptions::kMaxBeamSize) {
+    if (options.beam_size < 1 || options.beam_size > kMaxBeamSize) {
         throw UsageError("beam size " + std::to_string(options.beam_size) + " is out of range; use 1 to " +
-                         std::to_string(DecodeOptions::kMaxBeamSize));
+                         std::to_string(kMaxBeamSize));
     }
     if (options.max_length < 0) throw UsageError("max length must be 0 (automatic) or positive");
-    if (options.alternatives < 0 || options.alternatives > 50) throw UsageError("alternatives must be 0 to 50");
+    if (options.alternatives < 0 || options.alternatives > kMaxAlternatives) {
+        throw UsageError("alternatives must be 0 to " + std::to_string(kMaxAlternatives));
+    }
     for (const auto& [name, value] : {std::pair{"length penalty", options.length_penalty},
                                       std::pair{"coverage penalty", options.coverage_penalty}}) {
-        if (!(value >= 0.0f && value <= DecodeOptions::kMaxPenalty)) {
+        if (!(value >= 0.0f && value <= kMaxPenalty)) {
             throw UsageError(std::string(name) + " " + std::to_string(value) + " is out of range; use 0 to " +
-                             std::to_string(static_cast<int>(DecodeOptions::kMaxPenalty)) + " (0 turns it off)");
+                             std::to_string(static_cast<int>(kMaxPenalty)) + " (0 turns it off)");
         }
     }
     if (source.empty()) throw InputError("nothing to translate: the source is empty");

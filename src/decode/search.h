@@ -2,6 +2,7 @@
 // its tokens, its attention matrix and its scores.
 #pragma once
 
+#include "decode/limits.h"
 #include "model/config.h"
 #include "model/int8_step_weights.h"
 #include "model/parameters.h"
@@ -11,13 +12,13 @@
 namespace s2s {
 
 struct DecodeOptions {
-    int beam_size = 1;     // 1 = greedy; at most kMaxBeamSize
-    int max_length = 0;    // output tokens including <eos>; 0 = 2 * source length + 10
+    int beam_size = 1;     // 1 = greedy; at most kMaxBeamSize (limits.h, as every bound here)
+    int max_length = 0;    // output tokens including <eos>; 0 = 2 * source length + 10; at most kMaxOutputLength
     // Tokens forced at the start of the output (the page's "what if": choose
     // another word at position t and decode the rest from there).
     std::vector<int> forced_prefix;
     // For each output position, also return the k most likely tokens the
-    // model considered there (0 = none).
+    // model considered there (0 = none; at most kMaxAlternatives).
     int alternatives = 0;
     // How beam search ranks its finished hypotheses (Wu et al., 2016,
     // "Google's Neural Machine Translation System", eq. 14):
@@ -33,10 +34,6 @@ struct DecodeOptions {
 
     static constexpr float kDefaultLengthPenalty = 1.0f;
     static constexpr float kDefaultCoveragePenalty = 0.2f;
-    static constexpr float kMaxPenalty = 5.0f;
-
-    static constexpr int kMaxBeamSize = 16;   // a beam wider than this only costs time at this model size
-    static constexpr int kMaxLength = 512;    // a hard cap: no input can make decoding run away
 };
 
 // One alternative the model considered at a position: token id and log p.

@@ -6,6 +6,8 @@
 //   session.loadError()           "" when the model loaded, else the reason
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
 //   session.info()                a JSON envelope with the model's header
+//   limits()                      the options' and input's limits as JSON
+//                                 (src/decode/limits.h; envelope.h)
 //   heapStats()                   {heapBytes, usedBytes}, for the memory tests
 //                                 (heap_stats, envelope.h)
 //
@@ -82,5 +84,6 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .function("loadError", &s2s::wasm::Session::loadError)
         .function("translate", &s2s::wasm::Session::translate)
         .function("info", &s2s::wasm::Session::info);
+    function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);
 }
