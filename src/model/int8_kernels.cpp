@@ -7,6 +7,8 @@
 
 #include "model/int8_kernels.h"
 
+#include "model/kernels.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -298,6 +300,15 @@ void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Mat
         case 2: sweep<2>(a, xq, x_scales, k0, b, y); break;
         case 1: sweep<1>(a, xq, x_scales, k0, b, y); break;
         default: break;
+    }
+}
+
+void affine_columns_int8_or_float(const Int8Matrix* a_int8, const Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
+                                  Matrix& y) {
+    if (a_int8 != nullptr && !a_int8->empty()) {
+        affine_columns_int8(*a_int8, x, bias, y);
+    } else {
+        affine_columns(a, x, bias, y);
     }
 }
 

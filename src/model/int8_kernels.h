@@ -56,6 +56,12 @@ Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const flo
 // resized (no allocation when its size is unchanged).
 void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y);
 
+// y = A x + bias through a_int8 (A as int8) when it is not null or empty,
+// else through the float A (affine_columns, kernels.h): the decoder step's
+// products, for int8 and float models alike.
+void affine_columns_int8_or_float(const Int8Matrix* a_int8, const Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
+                                  Matrix& y);
+
 // The int16 quantization of one column of x (n values) to -levels..levels
 // into q: returns s_x.
 float quantize_int16(const float* x, int n, int levels, int16_t* q);
