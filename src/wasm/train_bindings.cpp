@@ -169,8 +169,7 @@ public:
             c.attention_size = r.attention_size;
             c.output_hidden_size = r.output_hidden;
             c.attention = r.attention;
-            c.validate();
-            task_.model.params = random_parameters(c, seed);
+            initialize_model(task_.model, seed);  // as every training run starts (trainer.h)
             task_.model.provenance = {{"name", r.task + (r.attention == AttentionKind::kNone ? "-fixed" : "")},
                                       {"trained in", "the browser (s2s-train WebAssembly module)"},
                                       {"training options", options_json(r)}};
