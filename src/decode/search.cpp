@@ -1,3 +1,5 @@
+// Greedy and beam search over decoder_step (search.h): option checks, the
+// top-k selection, the hypotheses' bookkeeping and the GNMT ranking score.
 #include "decode/search.h"
 
 #include "common/error.h"

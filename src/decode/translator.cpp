@@ -1,3 +1,5 @@
+// Text in, translation out (translator.h): tokenize, cut to
+// kMaxSourceTokens, decode, detokenize, and the JSON every client reads.
 #include "decode/translator.h"
 
 #include "common/error.h"

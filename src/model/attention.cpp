@@ -1,3 +1,5 @@
+// Attention (attention.h): the key projection, training's step forward and
+// backward over a padded batch, and decoding's step for K hypotheses.
 #include "model/attention.h"
 
 #include "model/kernels.h"

@@ -1,3 +1,5 @@
+// The decoder (decoder.h): teacher-forced forward and backward for training,
+// the deep output layer, and encode_source / decoder_step for decoding.
 #include "model/decoder.h"
 
 #include "model/attention.h"

@@ -24,13 +24,9 @@ namespace {
 
 constexpr int kBlockRows = 8;
 constexpr int kBlockBytes = 2 * kBlockRows;  // 8 rows x a pair of columns
-// Columns of x per sweep of A: four (a beam of 4 reads A once). In
-// WebAssembly two with two blocks of A in flight (block_sums_two) had been
-// 1.15x faster for beam 4 while the decoder step's other weights were
-// float32 and pushed A out of L2; with every step matrix int8 the single
-// sweep of four measured the same or slightly faster in Node (up to 1.07x
-// for 40 words) and 1.2x faster on the output layer alone. Integer sums:
-// any split gives the same result.
+// Columns of x per sweep of A: four, so a beam of 4 reads A once (chosen
+// by measurement against two: bench/history.md). Integer sums: any split
+// gives the same result.
 constexpr int kMaxColumnsAtOnce = 4;
 
 typedef float Float4 __attribute__((vector_size(4 * sizeof(float))));
@@ -116,10 +112,9 @@ void block_sums(const int8_t* w, int pairs, const int32_t* const* xq, int32_t (*
 }
 
 // block_sums for two blocks at once, far apart in A: two streams through
-// memory and twice the independent sums in flight. In WebAssembly, for one
-// or two columns of x, a matrix product of en-fr's size took 60 instead of
-// 76 us with A in L2, and greedy decoding in Node ran 1.2x faster (A comes
-// mostly from L3 there). Natively the same sums, one block after the other.
+// memory and twice the independent sums in flight, faster in WebAssembly
+// for one or two columns of x (bench/history.md). Natively, and on the
+// scalar path, the same sums one block after the other.
 template <int kColumns, bool kSimd>
 void block_sums_two(const int8_t* w0, const int8_t* w1, int pairs, const int32_t* const* xq,
                     int32_t (*sums0)[kBlockRows], int32_t (*sums1)[kBlockRows]) {
@@ -239,8 +234,7 @@ float quantize_int16(const float* x, int n, int levels, int16_t* q, KernelPath p
     // Four values at a time where there is SIMD, the same operations as the
     // scalar loops (which do the rest): |x|'s max skips NaN as std::max does,
     // x / scale rounds half to even (f32x4.nearest, roundps) and the clamped
-    // integer narrows to int16. (Beside the products this is small: in Node
-    // the whole translation changed by less than the noise.)
+    // integer narrows to int16.
     int j = 0;
     float largest = 0.0f;
     if (path == KernelPath::kBest) {

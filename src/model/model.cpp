@@ -1,3 +1,6 @@
+// A whole model to and from its file (model.h): the header fields, the
+// tensor table checked against the configuration, and the int8 step
+// weights kept for decoding.
 #include "model/model.h"
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Parameters (parameters.h): the shape of every tensor, zero and random
+// initialization, and the portable random generator.
 #include "model/parameters.h"
 
 #include <cmath>

@@ -12,7 +12,8 @@ namespace s2s {
 namespace {
 
 // The data files this project trains on, by the FNV-1a 64 hash of their
-// bytes. Their origin is stated in ../shared/data/README.md.
+// bytes: sentence pairs from the Tatoeba Project, as packaged by
+// manythings.org/anki, which ask for the attribution below.
 struct KnownDataFile {
     const char* fnv1a64;
     const char* name;  // as shipped, for the reader of this table

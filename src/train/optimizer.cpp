@@ -1,3 +1,4 @@
+// Adam and gradient-norm clipping (optimizer.h), one loop over the tensors.
 #include "train/optimizer.h"
 
 #include <cmath>

@@ -1,6 +1,6 @@
 // The Embind surface of the translator module (s2s-core): deliberately small and raw.
-// Users never see it; src/wasm/index.js wraps it in the JavaScript API of
-// the design (loadModel, translate, dispose).
+// Users never see it; src/wasm/index.js wraps it in the package's
+// JavaScript API (loadModel, translate, dispose).
 //
 //   new Session(bytes)            parses a .s2s file held in a JS Uint8Array
 //   session.loadError()           "" when the model loaded, else the reason
@@ -32,7 +32,7 @@ class Session {
 public:
     // bytes: a Uint8Array holding the whole .s2s file. It is copied into
     // the heap with one TypedArray.set: Embind's std::string conversion
-    // copies a byte at a time in JavaScript (50 ms of a cold load for en-fr).
+    // copies a byte at a time in JavaScript (bench/history.md).
     explicit Session(const emscripten::val& bytes) {
         const std::string envelope = guarded([&] {
             std::vector<uint8_t> copy(bytes["length"].as<size_t>());
