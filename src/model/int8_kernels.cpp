@@ -297,9 +297,27 @@ float quantize_int16(const float* x, int n, int levels, int16_t* q, KernelPath p
 
 namespace {
 
+// The whole product on one path. kSimd = false is reached only through the
+// out-of-line function below, so that affine_columns_int8 inlines the SIMD
+// path alone: with both inlined, GCC compiled the one-hypothesis products
+// differently and they ran up to 1.5x slower natively (bench/history.md).
 template <bool kSimd>
-void sweep_all(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vector<float>& x_scales, int K,
-               const float* b, Matrix& y) {
+void affine_columns_on(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
+    const int K = static_cast<int>(x.cols()), pairs = (a.cols + 1) / 2;
+    y.resize(a.rows, K);
+    // x as int16 pairs, one column after the other. Scratch of this call
+    // only: a buffer kept past it (thread_local) would stay allocated after
+    // every model is disposed, which the WASM memory tests refuse; three
+    // small allocations are nothing beside the product.
+    std::vector<int32_t> xq(static_cast<size_t>(K) * pairs, 0);
+    std::vector<float> x_scales(K);
+    std::vector<int16_t> column(2 * static_cast<size_t>(pairs), 0);
+    for (int k = 0; k < K; ++k) {
+        x_scales[k] = quantize_int16(x.col(k).data(), a.cols, a.x_levels, column.data(),
+                                     kSimd ? KernelPath::kBest : KernelPath::kScalar);
+        std::memcpy(xq.data() + static_cast<size_t>(k) * pairs, column.data(), sizeof(int32_t) * pairs);
+    }
+    const float* b = bias != nullptr ? bias->data() : nullptr;
     int k0 = 0;
     for (; k0 + kMaxColumnsAtOnce <= K; k0 += kMaxColumnsAtOnce) {
         sweep<kMaxColumnsAtOnce, kSimd>(a, xq, x_scales, k0, b, y);
@@ -312,27 +330,18 @@ void sweep_all(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::v
     }
 }
 
+__attribute__((noinline)) void affine_columns_scalar(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
+                                                     Matrix& y) {
+    affine_columns_on<false>(a, x, bias, y);
+}
+
 }  // namespace
 
 void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y, KernelPath path) {
-    const int K = static_cast<int>(x.cols()), pairs = (a.cols + 1) / 2;
-    y.resize(a.rows, K);
-    // x as int16 pairs, one column after the other. Scratch of this call
-    // only: a buffer kept past it (thread_local) would stay allocated after
-    // every model is disposed, which the WASM memory tests refuse; three
-    // small allocations are nothing beside the product.
-    std::vector<int32_t> xq(static_cast<size_t>(K) * pairs, 0);
-    std::vector<float> x_scales(K);
-    std::vector<int16_t> column(2 * static_cast<size_t>(pairs), 0);
-    for (int k = 0; k < K; ++k) {
-        x_scales[k] = quantize_int16(x.col(k).data(), a.cols, a.x_levels, column.data(), path);
-        std::memcpy(xq.data() + static_cast<size_t>(k) * pairs, column.data(), sizeof(int32_t) * pairs);
-    }
-    const float* b = bias != nullptr ? bias->data() : nullptr;
     if (path == KernelPath::kScalar) {
-        sweep_all<false>(a, xq, x_scales, K, b, y);
+        affine_columns_scalar(a, x, bias, y);
     } else {
-        sweep_all<true>(a, xq, x_scales, K, b, y);
+        affine_columns_on<true>(a, x, bias, y);
     }
 }
 
