@@ -1,3 +1,5 @@
+// The command-line parser of args.h: flags, switches and typed, range-checked
+// values, with a UsageError naming anything wrong.
 #include "cli/args.h"
 
 #include "common/error.h"

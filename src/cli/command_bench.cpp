@@ -6,6 +6,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/error.h"
+#include "decode/limits.h"
 #include "decode/translator.h"
 #include "model/tensor.h"
 #include "text/parallel_corpus.h"
@@ -212,7 +213,7 @@ int run_bench(const std::vector<std::string>& argv) {
             if (sentences.empty()) throw DataError("no sentences in " + args.string("sentences", ""));
         }
         DecodeOptions options;
-        options.beam_size = static_cast<int>(args.integer("beam", 1, 1, DecodeOptions::kMaxBeamSize));
+        options.beam_size = static_cast<int>(args.integer("beam", 1, 1, kMaxBeamSize));
         const long repeat = args.integer("repeat", 20, 1, 1000000);
 
         long words = 0;

@@ -3,6 +3,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/error.h"
+#include "decode/limits.h"
 #include "eval/evaluate.h"
 #include "eval/translation_memory.h"
 
@@ -87,11 +88,11 @@ int run_eval(const std::vector<std::string>& argv) {
     if (limit > 0 && static_cast<long>(data.size()) > limit) data.resize(limit);
     if (data.empty()) throw DataError("no sentence pairs in " + data_path);
     DecodeOptions options;
-    options.beam_size = static_cast<int>(args.integer("beam", 1, 1, DecodeOptions::kMaxBeamSize));
+    options.beam_size = static_cast<int>(args.integer("beam", 1, 1, kMaxBeamSize));
     options.length_penalty = static_cast<float>(
-        args.real("length-penalty", DecodeOptions::kDefaultLengthPenalty, 0.0, DecodeOptions::kMaxPenalty));
+        args.real("length-penalty", DecodeOptions::kDefaultLengthPenalty, 0.0, kMaxPenalty));
     options.coverage_penalty = static_cast<float>(
-        args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, DecodeOptions::kMaxPenalty));
+        args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, kMaxPenalty));
     Evaluation evaluation;
     Model model;
     std::string target_language;

@@ -2,6 +2,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/error.h"
+#include "decode/limits.h"
 #include "decode/translator.h"
 
 #include <cstdio>
@@ -11,26 +12,30 @@
 namespace s2s::cli {
 
 namespace {
-constexpr const char* kHelp = R"(usage: seq2seq translate --model PATH [--beam N] [--max-length N] [--alternatives K] [--json]
+// The bounds in the text come from limits.h, like the checks.
+std::string help() {
+    return R"(usage: seq2seq translate --model PATH [--beam N] [--max-length N] [--alternatives N] [--json]
 
 Reads English sentences from stdin, one per line, and writes one line per
 input line to stdout: the translation, or with --json a JSON object with
 text, sourceTokens, targetTokens, attention (rows = target tokens, columns =
 source tokens, each row sums to 1), score and the beam's hypotheses.
   --model PATH        a .s2s model file (for example models/en-fr.s2s)
-  --beam N            beam size, 1 (greedy, default) to 16
+  --beam N            beam size, 1 (greedy, default) to )" + std::to_string(kMaxBeamSize) + R"(
   --max-length N      most output tokens (default: 2 x source length + 10)
   --length-penalty A  beam search: GNMT length normalization alpha (default 1.0)
   --coverage-penalty B  beam search: GNMT coverage penalty beta (default 0.2)
-  --alternatives K    with --json, the K most likely tokens at each position
+  --alternatives N    with --json, the N most likely tokens at each position
   --json              one JSON object per line
 )";
+}
+
 }  // namespace
 
 int run_translate(const std::vector<std::string>& argv) {
     const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty"}, {"json", "help"});
     if (args.has("help")) {
-        std::fputs(kHelp, stdout);
+        std::fputs(help().c_str(), stdout);
         return 0;
     }
     if (!args.positional().empty()) {
@@ -39,13 +44,13 @@ int run_translate(const std::vector<std::string>& argv) {
     }
     const Model model = load_model(args.required("model"));
     DecodeOptions options;
-    options.beam_size = static_cast<int>(args.integer("beam", 1, 1, DecodeOptions::kMaxBeamSize));
-    options.max_length = static_cast<int>(args.integer("max-length", 0, 0, DecodeOptions::kMaxLength));
-    options.alternatives = static_cast<int>(args.integer("alternatives", 0, 0, 50));
+    options.beam_size = static_cast<int>(args.integer("beam", 1, 1, kMaxBeamSize));
+    options.max_length = static_cast<int>(args.integer("max-length", 0, 0, kMaxOutputLength));
+    options.alternatives = static_cast<int>(args.integer("alternatives", 0, 0, kMaxAlternatives));
     options.length_penalty = static_cast<float>(
-        args.real("length-penalty", DecodeOptions::kDefaultLengthPenalty, 0.0, DecodeOptions::kMaxPenalty));
+        args.real("length-penalty", DecodeOptions::kDefaultLengthPenalty, 0.0, kMaxPenalty));
     options.coverage_penalty = static_cast<float>(
-        args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, DecodeOptions::kMaxPenalty));
+        args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, kMaxPenalty));
     const bool json = args.has("json");
     std::string line;
     while (std::getline(std::cin, line)) {

@@ -1,3 +1,5 @@
+// The training progress bar of progress.h: drawn in place on a terminal,
+// a line every few updates elsewhere.
 #include "cli/progress.h"
 
 #include <cstdio>

@@ -1,3 +1,5 @@
+// Greedy and beam search over decoder_step (search.h): option checks, the
+// top-k selection, the hypotheses' bookkeeping and the GNMT ranking score.
 #include "decode/search.h"
 
 #include "common/error.h"
@@ -15,21 +17,23 @@ int resolve_max_length(const DecodeOptions& options, int source_length) {
     // Translations here are rarely more than twice as long as their source;
     // the constant leaves room for short sources with long outputs.
     int length = options.max_length > 0 ? options.max_length : 2 * source_length + 10;
-    return std::min(length, DecodeOptions::kMaxLength);
+    return std::min(length, kMaxOutputLength);
 }
 
 void validate(const ModelConfig& config, const std::vector<int>& source, const DecodeOptions& options) {
-    if (options.beam_size < 1 || options.beam_size > DecodeOptions::kMaxBeamSize) {
+    if (options.beam_size < 1 || options.beam_size > kMaxBeamSize) {
         throw UsageError("beam size " + std::to_string(options.beam_size) + " is out of range; use 1 to " +
-                         std::to_string(DecodeOptions::kMaxBeamSize));
+                         std::to_string(kMaxBeamSize));
     }
     if (options.max_length < 0) throw UsageError("max length must be 0 (automatic) or positive");
-    if (options.alternatives < 0 || options.alternatives > 50) throw UsageError("alternatives must be 0 to 50");
+    if (options.alternatives < 0 || options.alternatives > kMaxAlternatives) {
+        throw UsageError("alternatives must be 0 to " + std::to_string(kMaxAlternatives));
+    }
     for (const auto& [name, value] : {std::pair{"length penalty", options.length_penalty},
                                       std::pair{"coverage penalty", options.coverage_penalty}}) {
-        if (!(value >= 0.0f && value <= DecodeOptions::kMaxPenalty)) {
+        if (!(value >= 0.0f && value <= kMaxPenalty)) {
             throw UsageError(std::string(name) + " " + std::to_string(value) + " is out of range; use 0 to " +
-                             std::to_string(static_cast<int>(DecodeOptions::kMaxPenalty)) + " (0 turns it off)");
+                             std::to_string(static_cast<int>(kMaxPenalty)) + " (0 turns it off)");
         }
     }
     if (source.empty()) throw InputError("nothing to translate: the source is empty");
@@ -128,7 +132,7 @@ double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOpti
 }
 
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                         const DecodeOptions& options) {
+                         const DecodeOptions& options, const Int8StepWeights* int8) {
     validate(config, source, options);
     const EncodedSource encoded = encode_source(params, config, source);
     const int max_length = resolve_max_length(options, encoded.length);
@@ -137,7 +141,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
     std::vector<int> previous = {Vocabulary::kBos};
     DecoderStep step;
     for (int t = 0; t < max_length; ++t) {
-        decoder_step(params, config, encoded, previous, state, step);
+        decoder_step(params, config, encoded, previous, state, step, int8);
         forbid_special_outputs(step.log_probs);
         int token;
         if (!forced_token(options, h.tokens.size(), token)) token = top_tokens(step.log_probs, 0, 1)[0].token;
@@ -151,7 +155,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
 }
 
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                               const DecodeOptions& options) {
+                               const DecodeOptions& options, const Int8StepWeights* int8) {
     // Beam size 1 runs through the beam code too (not greedy_decode), so the
     // test that the two agree checks the beam bookkeeping.
     validate(config, source, options);
@@ -173,7 +177,7 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
     for (int t = 0; t < max_length && !live.empty(); ++t) {
         previous.clear();
         for (const auto& h : live) previous.push_back(h.tokens.empty() ? Vocabulary::kBos : h.tokens.back());
-        decoder_step(params, config, encoded, previous, states, step);
+        decoder_step(params, config, encoded, previous, states, step, int8);
         forbid_special_outputs(step.log_probs);
 
         // Each live hypothesis proposes its `beam` best extensions (or its

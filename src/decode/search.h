@@ -2,7 +2,9 @@
 // its tokens, its attention matrix and its scores.
 #pragma once
 
+#include "decode/limits.h"
 #include "model/config.h"
+#include "model/int8_step_weights.h"
 #include "model/parameters.h"
 
 #include <vector>
@@ -10,13 +12,13 @@
 namespace s2s {
 
 struct DecodeOptions {
-    int beam_size = 1;     // 1 = greedy; at most kMaxBeamSize
-    int max_length = 0;    // output tokens including <eos>; 0 = 2 * source length + 10
+    int beam_size = 1;     // 1 = greedy; at most kMaxBeamSize (limits.h, as every bound here)
+    int max_length = 0;    // output tokens including <eos>; 0 = 2 * source length + 10; at most kMaxOutputLength
     // Tokens forced at the start of the output (the page's "what if": choose
     // another word at position t and decode the rest from there).
     std::vector<int> forced_prefix;
     // For each output position, also return the k most likely tokens the
-    // model considered there (0 = none).
+    // model considered there (0 = none; at most kMaxAlternatives).
     int alternatives = 0;
     // How beam search ranks its finished hypotheses (Wu et al., 2016,
     // "Google's Neural Machine Translation System", eq. 14):
@@ -32,10 +34,6 @@ struct DecodeOptions {
 
     static constexpr float kDefaultLengthPenalty = 1.0f;
     static constexpr float kDefaultCoveragePenalty = 0.2f;
-    static constexpr float kMaxPenalty = 5.0f;
-
-    static constexpr int kMaxBeamSize = 16;   // a beam wider than this only costs time at this model size
-    static constexpr int kMaxLength = 512;    // a hard cap: no input can make decoding run away
 };
 
 // One alternative the model considered at a position: token id and log p.
@@ -58,8 +56,10 @@ struct Hypothesis {
 // source: ids ending with <eos>. Returns hypotheses best first (one for
 // greedy, up to beam_size for beam search). Throws UsageError for a bad
 // option (beam_size out of range, a forced token outside the vocabulary).
+// int8: a loaded model's int8 step weights (Model::int8_step; see
+// decoder_step), or null to decode with the float parameters alone.
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                               const DecodeOptions& options);
+                               const DecodeOptions& options, const Int8StepWeights* int8 = nullptr);
 
 // The GNMT score of a hypothesis under `options` (see DecodeOptions).
 // source_length counts the source's <eos>, which the coverage sum leaves out.
@@ -67,6 +67,6 @@ double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOpti
 
 // Greedy decoding on its own (the reference that beam size 1 must equal).
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                         const DecodeOptions& options);
+                         const DecodeOptions& options, const Int8StepWeights* int8 = nullptr);
 
 }  // namespace s2s

@@ -1,3 +1,5 @@
+// Text in, translation out (translator.h): tokenize, cut to
+// kMaxSourceTokens, decode, detokenize, and the JSON every client reads.
 #include "decode/translator.h"
 
 #include "common/error.h"
@@ -52,7 +54,7 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     // characters into <unk>: an unknown character stays inside its word.
     tokens.push_back(model.source_vocabulary.token(Vocabulary::kEos));
     result.source_words = word_spans(tokens, model.source_tokenizer);
-    for (const Hypothesis& h : decode(model.params, model.config, ids, options)) {
+    for (const Hypothesis& h : decode(model.params, model.config, ids, options, &model.int8_step)) {
         result.hypotheses.push_back(describe(model, h));
     }
     return result;

@@ -3,6 +3,7 @@
 // WASM bindings, the page).
 #pragma once
 
+#include "decode/limits.h"
 #include "decode/search.h"
 #include "model/model.h"
 
@@ -29,17 +30,14 @@ struct Translation {
     std::vector<std::string> source_tokens;    // as the model read them: unknown pieces are "<unk>", "<eos>" last
     std::vector<WordSpan> source_words;        // the words of source_tokens (spans of pieces)
     std::vector<TranslationHypothesis> hypotheses;  // best first; empty for empty input
-    bool truncated = false;                    // the input was cut to kMaxSourceTokens
+    bool truncated = false;                    // the input was cut to kMaxSourceTokens (limits.h)
     const TranslationHypothesis* best() const { return hypotheses.empty() ? nullptr : &hypotheses.front(); }
 };
 
-// Longer inputs are cut (and flagged), so that no input can make a
-// translation take unbounded time or memory.
-inline constexpr int kMaxSourceTokens = 200;
-
 // Any text is accepted: invalid UTF-8 is repaired, empty input gives an
-// empty translation. forced_prefix in options is in target token ids; see
-// translate_with_prefix for words.
+// empty translation, and an input longer than kMaxSourceTokens is cut.
+// forced_prefix in options is in target token ids; see translate_with_prefix
+// for words.
 Translation translate(const Model& model, const std::string& text, const DecodeOptions& options);
 
 // The page's "what if": force the first target tokens (as words) and decode

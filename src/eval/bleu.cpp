@@ -1,3 +1,5 @@
+// Corpus BLEU-4 as sacreBLEU computes it (bleu.h): n-gram counts, the
+// closest reference length, exponential smoothing.
 #include "eval/bleu.h"
 
 #include <algorithm>

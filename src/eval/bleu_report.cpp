@@ -1,3 +1,5 @@
+// The quality report (bleu_report.h): BLEU and chrF2 overall and by source
+// length bucket, and its JSON.
 #include "eval/bleu_report.h"
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// Corpus chrF2 as sacreBLEU computes it (chrf.h): character n-gram
+// statistics over whitespace-free text, beta = 2.
 #include "eval/chrf.h"
 
 #include "eval/sacrebleu_text.h"

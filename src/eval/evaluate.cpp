@@ -1,3 +1,5 @@
+// Translating and scoring a development set (evaluate.h), for a model or
+// for the translation-memory baseline, on several threads natively.
 #include "eval/evaluate.h"
 
 #include "common/error.h"

@@ -1,5 +1,5 @@
-// Translate a development set and score it as the design defines it
-// (DESIGN.md, "Quality, as measured"): sacreBLEU-compatible corpus BLEU of
+// Translate a development set and score it as the project reports quality,
+// the way model cards do: sacreBLEU-compatible corpus BLEU of
 // the detokenized translations against the raw references (13a, or zh for
 // Chinese, lowercased), with chrF2 beside it, overall and by the length of
 // the English sentence in words.

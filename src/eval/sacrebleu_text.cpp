@@ -1,3 +1,5 @@
+// sacreBLEU's text preparation (sacrebleu_text.h): the 13a and zh
+// tokenizers and Python's whitespace split, on code points.
 #include "eval/sacrebleu_text.h"
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// The translation-memory baseline (translation_memory.h): TF-IDF vectors of
+// words and bigrams, and the nearest stored English sentence by cosine.
 #include "eval/translation_memory.h"
 
 #include <algorithm>

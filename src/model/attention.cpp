@@ -1,3 +1,5 @@
+// Attention (attention.h): the key projection, training's step forward and
+// backward over a padded batch, and decoding's step for K hypotheses.
 #include "model/attention.h"
 
 #include "model/kernels.h"
@@ -116,6 +118,26 @@ void attention_step_backward(const Parameters& params, const ModelConfig& config
             time_block(d_keys, i, B).array() += query.array().rowwise() * (d_scores.row(i).array() * scale);
         }
     }
+}
+
+void attention_step_inference(const Parameters& params, const ModelConfig& config, const Matrix& states,
+                              const Matrix& keys, const Matrix& queries, const Int8Matrix* query_weights_int8,
+                              Matrix& projected_query, Matrix& weights, Matrix& contexts) {
+    const Eigen::Index S = keys.cols(), K = queries.cols();
+    // Scores e (S, K), turned into weights in place.
+    weights.resize(S, K);
+    if (config.attention == AttentionKind::kAdditive) {
+        affine_columns_int8_or_float(query_weights_int8, params.attention_query, queries, nullptr,
+                                     projected_query);  // (A, K)
+        additive_scores(keys, projected_query, params.attention_vector, weights);
+    } else {
+        // dot, scaled dot (the keys are H) and general (the keys are W_k H).
+        weights.noalias() = keys.transpose() * queries;
+        if (config.attention == AttentionKind::kScaledDot) weights *= dot_scale(config);
+    }
+    // Softmax over the source positions (all real: one sentence, no padding).
+    softmax_columns(weights);
+    affine_columns(states, weights, nullptr, contexts);  // c_t = sum_i a_ti H_i
 }
 
 }  // namespace s2s

@@ -5,15 +5,26 @@
 // Align and Translate", eq. 5-6). The scoring functions are listed in
 // config.h. The key projection W_k H is computed once per sentence
 // (attention_keys_forward), not once per step.
+//
+// The step itself is written twice, on purpose: attention_step_forward
+// (training) scores a padded batch of B sentences, each query against its
+// own source, masks the padding and keeps tanh(W_q s + W_k H_i) for the
+// backward pass; attention_step_inference (decoding) scores K hypotheses
+// against one shared source with no padding, through the kernels of
+// kernels.h (vectorized for WebAssembly) and the int8 W_q of an int8 model,
+// and allocates nothing per step. tests/cpp/test_attention.cpp checks that
+// the two give the same weights and contexts to 1e-6.
 #pragma once
 
 #include "model/gru.h"
+#include "model/int8_kernels.h"
 #include "model/parameters.h"
 
 namespace s2s {
 
-// keys: (K, S * B) where K = A (additive), D (general) or C (dot, scaled dot:
-// the keys are the states themselves). states: H (C, S * B).
+// The keys' row count, "key size" below: A (additive: W_k H), D (general:
+// W_k H) or C (dot, scaled dot: the keys are the states H themselves).
+// keys: (key size, S * B); states: H (C, S * B).
 void attention_keys_forward(const Parameters& params, const ModelConfig& config, const Matrix& states, Matrix& keys);
 // Accumulates the key projection's gradient and adds d_keys' share into d_states.
 void attention_keys_backward(const Parameters& params, const ModelConfig& config, const Matrix& states,
@@ -21,7 +32,7 @@ void attention_keys_backward(const Parameters& params, const ModelConfig& config
 
 struct AttentionStepInputs {
     const Matrix* states;       // H (C, S * B)
-    const Matrix* keys;         // (K, S * B)
+    const Matrix* keys;         // (key size, S * B)
     const float* source_mask;   // S * B entries, time major: 1 real, 0 padding
     int source_length;          // S
     int batch;                  // B
@@ -34,11 +45,21 @@ struct AttentionStepInputs {
 void attention_step_forward(const Parameters& params, const ModelConfig& config, const AttentionStepInputs& in,
                             const ConstMatrixRef& query, MatrixRef weights, MatrixRef context, Matrix* hidden);
 
-// d_context: (C, B). Accumulates (+=) into d_query (D, B), d_keys (K, S * B),
+// d_context: (C, B). Accumulates (+=) into d_query (D, B), d_keys (key size, S * B),
 // d_states (C, S * B) and the step's parameter gradients.
 void attention_step_backward(const Parameters& params, const ModelConfig& config, const AttentionStepInputs& in,
                              const ConstMatrixRef& query, const ConstMatrixRef& weights, const Matrix* hidden,
                              const ConstMatrixRef& d_context, MatrixRef d_query, Matrix& d_keys, Matrix& d_states,
                              Parameters& grad);
+
+// Decoding: one step's attention for K hypotheses of one sentence.
+// states: H (C, S) and keys (key size, S) of that sentence (encode_source,
+// decoder.h); queries: s_{t-1} (D, K). Writes weights a_t (S, K; each column
+// sums to 1) and contexts c_t (C, K). projected_query: scratch for W_q s
+// (A, K), additive only, computed through query_weights_int8 (W_q as int8)
+// when it is not null or empty. For a model without attention, not called.
+void attention_step_inference(const Parameters& params, const ModelConfig& config, const Matrix& states,
+                              const Matrix& keys, const Matrix& queries, const Int8Matrix* query_weights_int8,
+                              Matrix& projected_query, Matrix& weights, Matrix& contexts);
 
 }  // namespace s2s

@@ -1,3 +1,5 @@
+// The model configuration (config.h): attention kind names, validation,
+// and the JSON of the model file header.
 #include "model/config.h"
 
 #include "common/error.h"

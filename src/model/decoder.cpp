@@ -1,10 +1,12 @@
+// The decoder (decoder.h): teacher-forced forward and backward for training,
+// the deep output layer, and encode_source / decoder_step for decoding.
 #include "model/decoder.h"
 
 #include "model/attention.h"
 #include "model/int8_kernels.h"
 #include "model/kernels.h"
 
-#include <cmath>
+#include <utility>
 
 namespace s2s {
 namespace {
@@ -14,7 +16,7 @@ void initial_state_forward(const Parameters& params, const Matrix& final_state, 
     tanh_in_place(initial_state);
 }
 
-void output_layer_forward(const Parameters& params, const Matrix& output_input, Matrix& output_hidden) {
+void output_hidden_forward(const Parameters& params, const Matrix& output_input, Matrix& output_hidden) {
     output_hidden.noalias() = params.output_hidden_weights * output_input;
     output_hidden.colwise() += params.output_hidden_bias.col(0);
     output_hidden = output_hidden.array().tanh().matrix();
@@ -25,16 +27,41 @@ void logits_forward(const Parameters& params, const Matrix& output_hidden, Matri
     logits.colwise() += params.output_bias.col(0);
 }
 
-// y = A x + bias through A's int8 copy when the model has one (int8_kernels.h).
-void step_product(const Int8Matrix& a_int8, const Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
-    if (!a_int8.empty()) {
-        affine_columns_int8(a_int8, x, bias, y);
+// The int8 copy `matrix` of `int8`, or null when decoding is float only.
+const Int8Matrix* int8_copy(const Int8StepWeights* int8, const Int8Matrix Int8StepWeights::*matrix) {
+    return int8 != nullptr ? &(int8->*matrix) : nullptr;
+}
+
+
+}  // namespace
+
+void output_layer_forward(const Parameters& params, const Matrix& output_input, float dropout, Random* random,
+                          Matrix& output_hidden, Matrix& output_dropout, Matrix& logits) {
+    output_hidden_forward(params, output_input, output_hidden);
+    draw_dropout_scale(output_hidden.rows(), output_hidden.cols(), dropout, random, output_dropout);
+    if (output_dropout.size() != 0) {
+        logits_forward(params, (output_hidden.array() * output_dropout.array()).matrix(), logits);
     } else {
-        affine_columns(a, x, bias, y);
+        logits_forward(params, output_hidden, logits);
     }
 }
 
-}  // namespace
+Matrix output_layer_backward(const Parameters& params, const Matrix& output_input, const Matrix& output_hidden,
+                             const Matrix& output_dropout, const Matrix& d_logits, Parameters& grad) {
+    const bool dropped = output_dropout.size() != 0;
+    if (dropped) {
+        grad.output_weights.noalias() += d_logits * (output_hidden.array() * output_dropout.array()).matrix().transpose();
+    } else {
+        grad.output_weights.noalias() += d_logits * output_hidden.transpose();
+    }
+    grad.output_bias += d_logits.rowwise().sum();
+    Matrix d_hidden = params.output_weights.transpose() * d_logits;  // (P, N)
+    if (dropped) d_hidden.array() *= output_dropout.array();
+    d_hidden.array() *= 1.0f - output_hidden.array().square();
+    grad.output_hidden_weights.noalias() += d_hidden * output_input.transpose();
+    grad.output_hidden_bias += d_hidden.rowwise().sum();
+    return params.output_hidden_weights.transpose() * d_hidden;  // (D + C + E, N)
+}
 
 void decoder_forward(const Parameters& params, const ModelConfig& config, const EncoderActivations& encoder,
                      const TokenBatch& inputs, float dropout, Random* random, DecoderActivations& out) {
@@ -86,13 +113,7 @@ void decoder_forward(const Parameters& params, const ModelConfig& config, const 
     out.output_input.topRows(D) = out.states;
     out.output_input.middleRows(D, C) = out.contexts;
     out.output_input.bottomRows(E) = out.embedded;
-    output_layer_forward(params, out.output_input, out.output_hidden);
-    draw_dropout_scale(out.output_hidden.rows(), out.output_hidden.cols(), dropout, random, out.output_dropout);
-    if (out.output_dropout.size() != 0) {
-        logits_forward(params, (out.output_hidden.array() * out.output_dropout.array()).matrix(), out.logits);
-    } else {
-        logits_forward(params, out.output_hidden, out.logits);
-    }
+    output_layer_forward(params, out.output_input, dropout, random, out.output_hidden, out.output_dropout, out.logits);
 }
 
 void decoder_backward(const Parameters& params, const ModelConfig& config, const EncoderActivations& encoder,
@@ -109,20 +130,8 @@ void decoder_backward(const Parameters& params, const ModelConfig& config, const
     d_encoder_final = Matrix::Zero(C, B);
 
     // Output layer, in reverse.
-    const bool dropped = act.output_dropout.size() != 0;
-    if (dropped) {
-        grad.output_weights.noalias() +=
-            d_logits * (act.output_hidden.array() * act.output_dropout.array()).matrix().transpose();
-    } else {
-        grad.output_weights.noalias() += d_logits * act.output_hidden.transpose();
-    }
-    grad.output_bias += d_logits.rowwise().sum();
-    Matrix d_hidden = params.output_weights.transpose() * d_logits;  // (P, T * B)
-    if (dropped) d_hidden.array() *= act.output_dropout.array();
-    d_hidden.array() *= 1.0f - act.output_hidden.array().square();
-    grad.output_hidden_weights.noalias() += d_hidden * act.output_input.transpose();
-    grad.output_hidden_bias += d_hidden.rowwise().sum();
-    const Matrix d_output_input = params.output_hidden_weights.transpose() * d_hidden;  // (D + C + E, T * B)
+    const Matrix d_output_input =
+        output_layer_backward(params, act.output_input, act.output_hidden, act.output_dropout, d_logits, grad);
 
     // The recurrence, in reverse.
     Matrix d_input_projection(3 * D, T * B);
@@ -188,9 +197,9 @@ EncodedSource encode_source(const Parameters& params, const ModelConfig& config,
 }
 
 void decoder_step(const Parameters& params, const ModelConfig& config, const EncodedSource& source,
-                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out) {
+                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out,
+                  const Int8StepWeights* int8) {
     const int K = static_cast<int>(previous_tokens.size());
-    const int S = source.length;
     const int E = config.embedding_size, C = config.context_size(), D = config.decoder_hidden_size;
 
     // The GRU input [emb(y_{t-1}); c_t], assembled in place.
@@ -199,22 +208,9 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     auto contexts = out.input.bottomRows(C);
 
     if (config.attention != AttentionKind::kNone) {
-        // Scores e (S, K), turned into weights in place.
-        out.attention.resize(S, K);
-        if (config.attention == AttentionKind::kAdditive) {
-            step_product(params.int8.attention_query, params.attention_query, previous_states, nullptr,
-                         out.projected_query);  // (A, K)
-            additive_scores(source.keys, out.projected_query, params.attention_vector, out.attention);
-        } else {
-            // dot, scaled dot (the keys are H) and general (the keys are W_k H).
-            out.attention.noalias() = source.keys.transpose() * previous_states;
-            if (config.attention == AttentionKind::kScaledDot) {
-                out.attention *= 1.0f / std::sqrt(static_cast<float>(config.context_size()));
-            }
-        }
-        // Softmax over the source positions (all real: one sentence, no padding).
-        softmax_columns(out.attention);
-        affine_columns(source.states, out.attention, nullptr, out.contexts);  // c_t = sum_i a_ti H_i
+        attention_step_inference(params, config, source.states, source.keys, previous_states,
+                                 int8_copy(int8, &Int8StepWeights::attention_query), out.projected_query, out.attention,
+                                 out.contexts);
         contexts = out.contexts;
     } else {
         out.attention.resize(0, K);  // the baseline attends to nothing
@@ -223,8 +219,10 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
 
     // GRU (gru.h), gates [r | z | n]: one product for the input, one for the state.
     const GruWeights& gru = params.decoder;
-    step_product(params.int8.decoder_input, gru.input_weights, out.input, &gru.input_bias, out.input_projection);
-    step_product(params.int8.decoder_state, gru.state_weights, previous_states, &gru.state_bias, out.state_projection);
+    affine_columns_int8_or_float(int8_copy(int8, &Int8StepWeights::decoder_input), gru.input_weights, out.input,
+                                 &gru.input_bias, out.input_projection);
+    affine_columns_int8_or_float(int8_copy(int8, &Int8StepWeights::decoder_state), gru.state_weights, previous_states,
+                                 &gru.state_bias, out.state_projection);
     out.states.resize(D, K);
     gru_cell_columns(out.input_projection, out.state_projection, previous_states, out.states, nullptr);
 
@@ -233,11 +231,11 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     out.output_input.topRows(D) = out.states;
     out.output_input.middleRows(D, C) = contexts;
     out.output_input.bottomRows(E) = out.input.topRows(E);
-    step_product(params.int8.output_hidden_weights, params.output_hidden_weights, out.output_input,
-                 &params.output_hidden_bias, out.output_hidden);
+    affine_columns_int8_or_float(int8_copy(int8, &Int8StepWeights::output_hidden_weights), params.output_hidden_weights,
+                                 out.output_input, &params.output_hidden_bias, out.output_hidden);
     tanh_in_place(out.output_hidden);
-    step_product(params.int8.output_weights, params.output_weights, out.output_hidden, &params.output_bias,
-                 out.log_probs);
+    affine_columns_int8_or_float(int8_copy(int8, &Int8StepWeights::output_weights), params.output_weights,
+                                 out.output_hidden, &params.output_bias, out.log_probs);
     log_softmax_columns(out.log_probs);
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "model/encoder.h"
+#include "model/int8_step_weights.h"
 
 #include <vector>
 
@@ -20,7 +21,7 @@ struct DecoderActivations {
     Matrix embedded;            // (E, T * B), after dropout
     Matrix embedding_dropout;   // (E, T * B) or empty
     Matrix initial_state;       // s_0 (D, B)
-    Matrix keys;                // attention keys (K, S * B)
+    Matrix keys;                // attention keys (key size, S * B; attention.h)
     Matrix input_projection;    // W_x [emb; c] + b_x (3D, T * B)
     Matrix gates;               // (3D, T * B)
     Matrix state_product;       // (D, T * B)
@@ -43,12 +44,24 @@ void decoder_backward(const Parameters& params, const ModelConfig& config, const
                       const DecoderActivations& act, const Matrix& d_logits, Matrix& d_encoder_states,
                       Matrix& d_encoder_final, Parameters& grad);
 
+// ---- The deep output layer, forward and backward (training) ----
+// o = tanh(W_p x + b_p), logits = W_o (o * dropout) + b_o for N = T * B
+// positions. output_input x: [s_t; c_t; emb(y_{t-1})] (D + C + E, N).
+// Writes output_hidden o (P, N) before dropout, output_dropout (P, N; empty
+// without dropout: draw_dropout_scale, encoder.h) and logits (Vt, N).
+void output_layer_forward(const Parameters& params, const Matrix& output_input, float dropout, Random* random,
+                          Matrix& output_hidden, Matrix& output_dropout, Matrix& logits);
+// d_logits (Vt, N). Accumulates (+=) the gradients of W_p, b_p, W_o and b_o
+// into grad; returns dL/d(output_input) (D + C + E, N).
+Matrix output_layer_backward(const Parameters& params, const Matrix& output_input, const Matrix& output_hidden,
+                             const Matrix& output_dropout, const Matrix& d_logits, Parameters& grad);
+
 // ---- Inference: one sentence, one step at a time for K hypotheses ----
 
 struct EncodedSource {
     int length = 0;        // S
     Matrix states;         // H (C, S)
-    Matrix keys;           // (K, S)
+    Matrix keys;           // attention keys (key size, S; attention.h)
     Matrix final_state;    // (C, 1)
     Matrix initial_state;  // s_0 (D, 1)
 };
@@ -77,7 +90,11 @@ struct DecoderStep {
 // copied per hypothesis, and its keys W_k H were projected once, by
 // encode_source. Computes what decoder_forward computes for one step (the
 // tests compare the two), with the inference-only shortcuts of kernels.h.
+// int8: the model's int8 step weights (Model::int8_step), whose non-empty
+// matrices replace the float ones in the step's products; null to decode
+// with the float parameters alone.
 void decoder_step(const Parameters& params, const ModelConfig& config, const EncodedSource& source,
-                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out);
+                  const std::vector<int>& previous_tokens, const Matrix& previous_states, DecoderStep& out,
+                  const Int8StepWeights* int8 = nullptr);
 
 }  // namespace s2s

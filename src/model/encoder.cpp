@@ -1,3 +1,5 @@
+// The encoder (encoder.h): embedding with dropout and the bidirectional GRU
+// over a padded batch, forward and backward.
 #include "model/encoder.h"
 
 #include "model/kernels.h"

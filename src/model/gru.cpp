@@ -1,3 +1,5 @@
+// One GRU step (gru.h), forward and backward, with padding carrying the
+// state through.
 #include "model/gru.h"
 
 #include "model/kernels.h"

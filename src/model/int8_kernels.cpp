@@ -7,6 +7,8 @@
 
 #include "model/int8_kernels.h"
 
+#include "model/kernels.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -22,13 +24,9 @@ namespace {
 
 constexpr int kBlockRows = 8;
 constexpr int kBlockBytes = 2 * kBlockRows;  // 8 rows x a pair of columns
-// Columns of x per sweep of A: four (a beam of 4 reads A once). In
-// WebAssembly two with two blocks of A in flight (block_sums_two) had been
-// 1.15x faster for beam 4 while the decoder step's other weights were
-// float32 and pushed A out of L2; with every step matrix int8 the single
-// sweep of four measured the same or slightly faster in Node (up to 1.07x
-// for 40 words) and 1.2x faster on the output layer alone. Integer sums:
-// any split gives the same result.
+// Columns of x per sweep of A: four, so a beam of 4 reads A once (chosen
+// by measurement against two: bench/history.md). Integer sums: any split
+// gives the same result.
 constexpr int kMaxColumnsAtOnce = 4;
 
 typedef float Float4 __attribute__((vector_size(4 * sizeof(float))));
@@ -37,8 +35,24 @@ typedef int32_t Int4 __attribute__((vector_size(4 * sizeof(int32_t))));
 // The exact int32 sums of one block of 8 rows with kColumns columns of x:
 // `w` is the block (pairs x 16 bytes), xq[k] the column k as int16 pairs
 // (one int32 each: element 2p in the low half). Writes sums[k][0..7].
+// Plain C++: what a build without SIMD128, AVX2 or SSE4.1 runs, and what
+// KernelPath::kScalar forces (int8_kernels.h).
 template <int kColumns>
-void block_sums(const int8_t* w, int pairs, const int32_t* const* xq, int32_t (*sums)[kBlockRows]) {
+void block_sums_scalar(const int8_t* w, int pairs, const int32_t* const* xq, int32_t (*sums)[kBlockRows]) {
+    for (int k = 0; k < kColumns; ++k) std::fill(sums[k], sums[k] + kBlockRows, 0);
+    for (int p = 0; p < pairs; ++p) {
+        const int8_t* pair = w + kBlockBytes * p;
+        for (int k = 0; k < kColumns; ++k) {
+            int16_t x[2];
+            std::memcpy(x, xq[k] + p, sizeof x);
+            for (int i = 0; i < kBlockRows; ++i) sums[k][i] += pair[2 * i] * x[0] + pair[2 * i + 1] * x[1];
+        }
+    }
+}
+
+// The same sums with the widest SIMD the build has.
+template <int kColumns>
+void block_sums_simd(const int8_t* w, int pairs, const int32_t* const* xq, int32_t (*sums)[kBlockRows]) {
 #if defined(__wasm_simd128__)
     v128_t low[kColumns], high[kColumns];  // rows 0..3 and 4..7
     for (int k = 0; k < kColumns; ++k) low[k] = high[k] = wasm_i32x4_splat(0);
@@ -84,59 +98,61 @@ void block_sums(const int8_t* w, int pairs, const int32_t* const* xq, int32_t (*
         _mm_storeu_si128(reinterpret_cast<__m128i*>(sums[k] + 4), high[k]);
     }
 #else
-    for (int k = 0; k < kColumns; ++k) std::fill(sums[k], sums[k] + kBlockRows, 0);
-    for (int p = 0; p < pairs; ++p) {
-        const int8_t* pair = w + kBlockBytes * p;
-        for (int k = 0; k < kColumns; ++k) {
-            int16_t x[2];
-            std::memcpy(x, xq[k] + p, sizeof x);
-            for (int i = 0; i < kBlockRows; ++i) sums[k][i] += pair[2 * i] * x[0] + pair[2 * i + 1] * x[1];
-        }
-    }
+    block_sums_scalar<kColumns>(w, pairs, xq, sums);
 #endif
+}
+
+template <int kColumns, bool kSimd>
+void block_sums(const int8_t* w, int pairs, const int32_t* const* xq, int32_t (*sums)[kBlockRows]) {
+    if constexpr (kSimd) {
+        block_sums_simd<kColumns>(w, pairs, xq, sums);
+    } else {
+        block_sums_scalar<kColumns>(w, pairs, xq, sums);
+    }
 }
 
 // block_sums for two blocks at once, far apart in A: two streams through
-// memory and twice the independent sums in flight. In WebAssembly, for one
-// or two columns of x, a matrix product of en-fr's size took 60 instead of
-// 76 us with A in L2, and greedy decoding in Node ran 1.2x faster (A comes
-// mostly from L3 there). Natively the same sums, one block after the other.
-template <int kColumns>
+// memory and twice the independent sums in flight, faster in WebAssembly
+// for one or two columns of x (bench/history.md). Natively, and on the
+// scalar path, the same sums one block after the other.
+template <int kColumns, bool kSimd>
 void block_sums_two(const int8_t* w0, const int8_t* w1, int pairs, const int32_t* const* xq,
                     int32_t (*sums0)[kBlockRows], int32_t (*sums1)[kBlockRows]) {
 #if defined(__wasm_simd128__)
-    v128_t acc[2][2][kColumns];  // [block][rows 0..3, 4..7][column]
-    for (int s = 0; s < 2; ++s) {
-        for (int h = 0; h < 2; ++h) {
-            for (int k = 0; k < kColumns; ++k) acc[s][h][k] = wasm_i32x4_splat(0);
-        }
-    }
-    for (int p = 0; p < pairs; ++p) {
-        const v128_t bytes0 = wasm_v128_load(w0 + kBlockBytes * p);
-        const v128_t bytes1 = wasm_v128_load(w1 + kBlockBytes * p);
-        const v128_t w[2][2] = {{wasm_i16x8_extend_low_i8x16(bytes0), wasm_i16x8_extend_high_i8x16(bytes0)},
-                                {wasm_i16x8_extend_low_i8x16(bytes1), wasm_i16x8_extend_high_i8x16(bytes1)}};
-        for (int k = 0; k < kColumns; ++k) {
-            const v128_t x = wasm_v128_load32_splat(xq[k] + p);
-            for (int s = 0; s < 2; ++s) {
-                for (int h = 0; h < 2; ++h) acc[s][h][k] = wasm_i32x4_add(acc[s][h][k], wasm_i32x4_dot_i16x8(w[s][h], x));
+    if constexpr (kSimd) {
+        v128_t acc[2][2][kColumns];  // [block][rows 0..3, 4..7][column]
+        for (int s = 0; s < 2; ++s) {
+            for (int h = 0; h < 2; ++h) {
+                for (int k = 0; k < kColumns; ++k) acc[s][h][k] = wasm_i32x4_splat(0);
             }
         }
+        for (int p = 0; p < pairs; ++p) {
+            const v128_t bytes0 = wasm_v128_load(w0 + kBlockBytes * p);
+            const v128_t bytes1 = wasm_v128_load(w1 + kBlockBytes * p);
+            const v128_t w[2][2] = {{wasm_i16x8_extend_low_i8x16(bytes0), wasm_i16x8_extend_high_i8x16(bytes0)},
+                                    {wasm_i16x8_extend_low_i8x16(bytes1), wasm_i16x8_extend_high_i8x16(bytes1)}};
+            for (int k = 0; k < kColumns; ++k) {
+                const v128_t x = wasm_v128_load32_splat(xq[k] + p);
+                for (int s = 0; s < 2; ++s) {
+                    for (int h = 0; h < 2; ++h) acc[s][h][k] = wasm_i32x4_add(acc[s][h][k], wasm_i32x4_dot_i16x8(w[s][h], x));
+                }
+            }
+        }
+        for (int k = 0; k < kColumns; ++k) {
+            wasm_v128_store(sums0[k], acc[0][0][k]);
+            wasm_v128_store(sums0[k] + 4, acc[0][1][k]);
+            wasm_v128_store(sums1[k], acc[1][0][k]);
+            wasm_v128_store(sums1[k] + 4, acc[1][1][k]);
+        }
+        return;
     }
-    for (int k = 0; k < kColumns; ++k) {
-        wasm_v128_store(sums0[k], acc[0][0][k]);
-        wasm_v128_store(sums0[k] + 4, acc[0][1][k]);
-        wasm_v128_store(sums1[k], acc[1][0][k]);
-        wasm_v128_store(sums1[k] + 4, acc[1][1][k]);
-    }
-#else
-    block_sums<kColumns>(w0, pairs, xq, sums0);
-    block_sums<kColumns>(w1, pairs, xq, sums1);
 #endif
+    block_sums<kColumns, kSimd>(w0, pairs, xq, sums0);
+    block_sums<kColumns, kSimd>(w1, pairs, xq, sums1);
 }
 
 // Columns k0 .. k0 + kColumns of y.
-template <int kColumns>
+template <int kColumns, bool kSimd>
 void sweep(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vector<float>& x_scales, int k0,
            const float* bias, Matrix& y) {
     const int pairs = (a.cols + 1) / 2;
@@ -177,13 +193,13 @@ void sweep(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vecto
     // columns leave registers to spare (four columns use them all).
     const int half = kColumns <= 2 ? blocks / 2 : 0;
     for (int b = 0; b < half; ++b) {
-        block_sums_two<kColumns>(a.packed.data() + block_bytes * b, a.packed.data() + block_bytes * (b + half), pairs,
+        block_sums_two<kColumns, kSimd>(a.packed.data() + block_bytes * b, a.packed.data() + block_bytes * (b + half), pairs,
                                  columns, sums0, sums1);
         finish(b, sums0);
         finish(b + half, sums1);
     }
     for (int b = 2 * half; b < blocks; ++b) {
-        block_sums<kColumns>(a.packed.data() + block_bytes * b, pairs, columns, sums0);
+        block_sums<kColumns, kSimd>(a.packed.data() + block_bytes * b, pairs, columns, sums0);
         finish(b, sums0);
     }
 }
@@ -214,31 +230,32 @@ Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const flo
     return m;
 }
 
-float quantize_int16(const float* x, int n, int levels, int16_t* q) {
+float quantize_int16(const float* x, int n, int levels, int16_t* q, KernelPath path) {
     // Four values at a time where there is SIMD, the same operations as the
     // scalar loops (which do the rest): |x|'s max skips NaN as std::max does,
     // x / scale rounds half to even (f32x4.nearest, roundps) and the clamped
-    // integer narrows to int16. (Beside the products this is small: in Node
-    // the whole translation changed by less than the noise.)
+    // integer narrows to int16.
     int j = 0;
     float largest = 0.0f;
+    if (path == KernelPath::kBest) {
 #if defined(__wasm_simd128__)
-    v128_t wide_largest = wasm_f32x4_splat(0.0f);
-    for (; j + 4 <= n; j += 4) wide_largest = wasm_f32x4_pmax(wide_largest, wasm_f32x4_abs(wasm_v128_load(x + j)));
-    float lanes[4];
-    wasm_v128_store(lanes, wide_largest);
-    for (float lane : lanes) largest = std::max(largest, lane);
+        v128_t wide_largest = wasm_f32x4_splat(0.0f);
+        for (; j + 4 <= n; j += 4) wide_largest = wasm_f32x4_pmax(wide_largest, wasm_f32x4_abs(wasm_v128_load(x + j)));
+        float lanes[4];
+        wasm_v128_store(lanes, wide_largest);
+        for (float lane : lanes) largest = std::max(largest, lane);
 #elif defined(__SSE4_1__)
-    const __m128i sign_off = _mm_set1_epi32(0x7fffffff);
-    __m128 wide_largest = _mm_setzero_ps();
-    for (; j + 4 <= n; j += 4) {
-        const __m128 magnitude = _mm_and_ps(_mm_loadu_ps(x + j), _mm_castsi128_ps(sign_off));
-        wide_largest = _mm_max_ps(magnitude, wide_largest);  // the second operand when either is NaN
-    }
-    float lanes[4];
-    _mm_storeu_ps(lanes, wide_largest);
-    for (float lane : lanes) largest = std::max(largest, lane);
+        const __m128i sign_off = _mm_set1_epi32(0x7fffffff);
+        __m128 wide_largest = _mm_setzero_ps();
+        for (; j + 4 <= n; j += 4) {
+            const __m128 magnitude = _mm_and_ps(_mm_loadu_ps(x + j), _mm_castsi128_ps(sign_off));
+            wide_largest = _mm_max_ps(magnitude, wide_largest);  // the second operand when either is NaN
+        }
+        float lanes[4];
+        _mm_storeu_ps(lanes, wide_largest);
+        for (float lane : lanes) largest = std::max(largest, lane);
 #endif
+    }
     for (; j < n; ++j) largest = std::max(largest, std::fabs(x[j]));
     if (!(largest > 0.0f)) {  // zeros (or NaN, which nothing here can fix)
         std::fill(q, q + n, 0);
@@ -247,28 +264,30 @@ float quantize_int16(const float* x, int n, int levels, int16_t* q) {
     const float scale = largest / static_cast<float>(levels);
     const float top = static_cast<float>(levels);
     j = 0;
+    if (path == KernelPath::kBest) {
 #if defined(__wasm_simd128__)
-    const v128_t scale4 = wasm_f32x4_splat(scale), top4 = wasm_f32x4_splat(top), bottom4 = wasm_f32x4_splat(-top);
-    for (; j + 8 <= n; j += 8) {
-        v128_t halves[2];
-        for (int h = 0; h < 2; ++h) {
-            const v128_t v = wasm_f32x4_nearest(wasm_f32x4_div(wasm_v128_load(x + j + 4 * h), scale4));
-            halves[h] = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_pmin(wasm_f32x4_pmax(v, bottom4), top4));
+        const v128_t scale4 = wasm_f32x4_splat(scale), top4 = wasm_f32x4_splat(top), bottom4 = wasm_f32x4_splat(-top);
+        for (; j + 8 <= n; j += 8) {
+            v128_t halves[2];
+            for (int h = 0; h < 2; ++h) {
+                const v128_t v = wasm_f32x4_nearest(wasm_f32x4_div(wasm_v128_load(x + j + 4 * h), scale4));
+                halves[h] = wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_pmin(wasm_f32x4_pmax(v, bottom4), top4));
+            }
+            wasm_v128_store(q + j, wasm_i16x8_narrow_i32x4(halves[0], halves[1]));
         }
-        wasm_v128_store(q + j, wasm_i16x8_narrow_i32x4(halves[0], halves[1]));
-    }
 #elif defined(__SSE4_1__)
-    const __m128 scale4 = _mm_set1_ps(scale), top4 = _mm_set1_ps(top), bottom4 = _mm_set1_ps(-top);
-    for (; j + 8 <= n; j += 8) {
-        __m128i halves[2];
-        for (int h = 0; h < 2; ++h) {
-            const __m128 v = _mm_round_ps(_mm_div_ps(_mm_loadu_ps(x + j + 4 * h), scale4),
-                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-            halves[h] = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(v, bottom4), top4));
+        const __m128 scale4 = _mm_set1_ps(scale), top4 = _mm_set1_ps(top), bottom4 = _mm_set1_ps(-top);
+        for (; j + 8 <= n; j += 8) {
+            __m128i halves[2];
+            for (int h = 0; h < 2; ++h) {
+                const __m128 v = _mm_round_ps(_mm_div_ps(_mm_loadu_ps(x + j + 4 * h), scale4),
+                                              _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                halves[h] = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(v, bottom4), top4));
+            }
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(q + j), _mm_packs_epi32(halves[0], halves[1]));
         }
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(q + j), _mm_packs_epi32(halves[0], halves[1]));
-    }
 #endif
+    }
     for (; j < n; ++j) {
         const float v = std::nearbyint(x[j] / scale);  // half to even: the default rounding mode
         q[j] = static_cast<int16_t>(std::clamp(v, -top, top));
@@ -276,7 +295,14 @@ float quantize_int16(const float* x, int n, int levels, int16_t* q) {
     return scale;
 }
 
-void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
+namespace {
+
+// The whole product on one path. kSimd = false is reached only through the
+// out-of-line function below, so that affine_columns_int8 inlines the SIMD
+// path alone: with both inlined, GCC compiled the one-hypothesis products
+// differently and they ran up to 1.5x slower natively (bench/history.md).
+template <bool kSimd>
+void affine_columns_on(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
     const int K = static_cast<int>(x.cols()), pairs = (a.cols + 1) / 2;
     y.resize(a.rows, K);
     // x as int16 pairs, one column after the other. Scratch of this call
@@ -287,17 +313,44 @@ void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Mat
     std::vector<float> x_scales(K);
     std::vector<int16_t> column(2 * static_cast<size_t>(pairs), 0);
     for (int k = 0; k < K; ++k) {
-        x_scales[k] = quantize_int16(x.col(k).data(), a.cols, a.x_levels, column.data());
+        x_scales[k] = quantize_int16(x.col(k).data(), a.cols, a.x_levels, column.data(),
+                                     kSimd ? KernelPath::kBest : KernelPath::kScalar);
         std::memcpy(xq.data() + static_cast<size_t>(k) * pairs, column.data(), sizeof(int32_t) * pairs);
     }
     const float* b = bias != nullptr ? bias->data() : nullptr;
     int k0 = 0;
-    for (; k0 + kMaxColumnsAtOnce <= K; k0 += kMaxColumnsAtOnce) sweep<kMaxColumnsAtOnce>(a, xq, x_scales, k0, b, y);
+    for (; k0 + kMaxColumnsAtOnce <= K; k0 += kMaxColumnsAtOnce) {
+        sweep<kMaxColumnsAtOnce, kSimd>(a, xq, x_scales, k0, b, y);
+    }
     switch (K - k0) {
-        case 3: sweep<3>(a, xq, x_scales, k0, b, y); break;
-        case 2: sweep<2>(a, xq, x_scales, k0, b, y); break;
-        case 1: sweep<1>(a, xq, x_scales, k0, b, y); break;
+        case 3: sweep<3, kSimd>(a, xq, x_scales, k0, b, y); break;
+        case 2: sweep<2, kSimd>(a, xq, x_scales, k0, b, y); break;
+        case 1: sweep<1, kSimd>(a, xq, x_scales, k0, b, y); break;
         default: break;
+    }
+}
+
+__attribute__((noinline)) void affine_columns_scalar(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
+                                                     Matrix& y) {
+    affine_columns_on<false>(a, x, bias, y);
+}
+
+}  // namespace
+
+void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y, KernelPath path) {
+    if (path == KernelPath::kScalar) {
+        affine_columns_scalar(a, x, bias, y);
+    } else {
+        affine_columns_on<true>(a, x, bias, y);
+    }
+}
+
+void affine_columns_int8_or_float(const Int8Matrix* a_int8, const Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
+                                  Matrix& y) {
+    if (a_int8 != nullptr && !a_int8->empty()) {
+        affine_columns_int8(*a_int8, x, bias, y);
+    } else {
+        affine_columns(a, x, bias, y);
     }
 }
 

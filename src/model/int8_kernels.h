@@ -1,7 +1,7 @@
 // The decoder step's matrix products in integer arithmetic, for models whose
 // file stores the weights as int8 (one float scale per row, values
 // -127..127: model_file.h): the attention query, the GRU's two products, the
-// deep output and the output layer (Parameters::Int8Copies).
+// deep output and the output layer (Int8StepWeights, int8_step_weights.h).
 //
 // Per decoder step each column x of a product's input is quantized to int16
 // with one scale s_x = max|x| / L (q = round half to even of x / s_x; a
@@ -52,12 +52,26 @@ int int16_levels_for(int cols);
 // Returns an empty matrix when cols > kMaxInt8Columns (the float path then runs).
 Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const float* scales);
 
+// Which code computes the integer sums and the quantization: kBest, the
+// widest SIMD the build has (SIMD128 in WebAssembly, AVX2 or SSE4.1
+// natively; plain C++ without any), or kScalar, the plain C++ loops, forced.
+// Both give the same bits (the sums are exact); the tests run both natively,
+// so that the loops a build without SIMD runs are checked too.
+enum class KernelPath { kBest, kScalar };
+
 // y (rows, K) = A x + bias as described above; bias (rows, 1) or null. y is
 // resized (no allocation when its size is unchanged).
-void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y);
+void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y,
+                         KernelPath path = KernelPath::kBest);
+
+// y = A x + bias through a_int8 (A as int8) when it is not null or empty,
+// else through the float A (affine_columns, kernels.h): the decoder step's
+// products, for int8 and float models alike.
+void affine_columns_int8_or_float(const Int8Matrix* a_int8, const Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
+                                  Matrix& y);
 
 // The int16 quantization of one column of x (n values) to -levels..levels
 // into q: returns s_x.
-float quantize_int16(const float* x, int n, int levels, int16_t* q);
+float quantize_int16(const float* x, int n, int levels, int16_t* q, KernelPath path = KernelPath::kBest);
 
 }  // namespace s2s

@@ -1,3 +1,5 @@
+// The inference kernels of kernels.h: the portable vector-extension
+// versions (WebAssembly's path) and the Eigen versions native builds use.
 #include "model/kernels.h"
 
 #include <algorithm>
@@ -28,11 +30,8 @@ inline Float8 splat(float x) { return Float8{} + x; }
 
 // b < a ? b : a and a < b ? b : a, lane by lane (so NaN in `a` goes through),
 // and |x|. In WebAssembly the SIMD128 instructions that compute exactly
-// these (f32x4.pmin, f32x4.pmax: one minps or maxps each in V8; f32x4.abs),
-// where the same expressions written as a comparison and a select became a
-// compare and a three-instruction bitwise select per half. tanh in Node took
-// 1.75x less time (2,560 values: 3.7 to 2.1 us), the log softmax over 10,000
-// words 1.45x and the additive scores 1.65x less (bench/kernels.mjs).
+// these (f32x4.pmin, f32x4.pmax, f32x4.abs), one instruction each where a
+// comparison and a select compiled to four (bench/history.md).
 #if defined(__wasm_simd128__)
 template <typename Op>
 inline Float8 halves(Float8 a, Float8 b, Op op) {
@@ -207,7 +206,7 @@ void row_block(const float* a, Eigen::Index lda, Eigen::Index j0, Eigen::Index j
     const float* column = a + j0 * lda;
     for (Eigen::Index j = j0; j < j1; ++j, column += lda) {
         // x[j] in every lane as it is (one v128.load32_splat), not splat()'s
-        // 0 + x[j], which cost an add and a shuffle per column here. The two
+        // 0 + x[j], which costs an add and a shuffle per column. The two
         // differ for x[j] = -0 only, which can change nothing but the sign of
         // a sum that is exactly zero.
         const float xj_value = x[j];
@@ -235,12 +234,9 @@ void affine_columns_portable(const Matrix& a, const ConstMatrixRef& x, const Mat
     // A is swept kTile of its columns at a time, every row and every x
     // column: a block of 32 rows x 16 columns (2 KiB) is read from memory once
     // and from L1 for the other columns of x, and the sweep reads kTile
-    // columns of A front to back (streams the prefetcher follows), where
-    // walking 32 rows across all columns jumped a column's length (40 KB for
-    // the output layer) at every load. y holds the partial sums between
-    // tiles. The en-fr decoder step's products took 1.3-1.5x less time in
-    // Node this way (tiles of 16 and 32 columns about the same, 8 and 64
-    // slower); keeping 2-4 columns of x in registers at once gained nothing.
+    // columns of A front to back (streams the prefetcher follows) instead of
+    // jumping a column's length at every load. y holds the partial sums
+    // between tiles. (Why 16: bench/history.md.)
     constexpr Eigen::Index kTile = 16;
     const Eigen::Index whole = rows - rows % kLanes;
     Eigen::Index j0 = 0;

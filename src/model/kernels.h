@@ -7,10 +7,9 @@
 // backend: its scalar product loops auto-vectorize poorly and its exp and
 // tanh run one value at a time. There the kernels below take over, written
 // once with GCC/clang vector extensions (8-lane float vectors, lowered to
-// pairs of SIMD128 operations): measured in Node 20 on a 10000 x 128
-// output layer, 2.4x faster than Eigen for one hypothesis and 3.3x for
-// four, and log softmax 1.9x faster. Both paths are compiled natively too, so the doctest suite
-// checks the WASM path against Eigen.
+// pairs of SIMD128 operations), several times faster than Eigen there
+// (bench/history.md). Both paths are compiled natively too, so the doctest
+// suite checks the WASM path against Eigen.
 #pragma once
 
 #include "model/tensor.h"

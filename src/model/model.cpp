@@ -1,3 +1,6 @@
+// A whole model to and from its file (model.h): the header fields, the
+// tensor table checked against the configuration, and the int8 step
+// weights kept for decoding.
 #include "model/model.h"
 
 #include "common/error.h"
@@ -40,6 +43,17 @@ void check_subword_vocabulary(const TokenizerSettings& tokenizer, const Vocabula
             }
         }
     }
+}
+
+// The int8 copy in `weights` of the tensor called `name` (for_each_tensor's
+// names), or null for a tensor decoding never reads as int8.
+Int8Matrix* int8_copy_for(Int8StepWeights& weights, const std::string& name) {
+    if (name == "attention_query") return &weights.attention_query;
+    if (name == "decoder.input_weights") return &weights.decoder_input;
+    if (name == "decoder.state_weights") return &weights.decoder_state;
+    if (name == "output_hidden_weights") return &weights.output_hidden_weights;
+    if (name == "output_weights") return &weights.output_weights;
+    return nullptr;
 }
 
 }  // namespace
@@ -168,7 +182,7 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes, Loa
     model.params.for_each_tensor([&](const std::string& name, Matrix& m) {
         auto it = table.find(name);
         if (it == table.end()) return;  // not part of this variant
-        Int8Matrix* copy = model.params.int8.find(name);
+        Int8Matrix* copy = int8_copy_for(model.int8_step, name);
         if (copy != nullptr && it->second->dtype == TensorDtype::kInt8) {
             // Checked here only when the float decode below is skipped:
             // decode_tensor_values makes the same checks.

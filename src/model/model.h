@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/config.h"
+#include "model/int8_step_weights.h"
 #include "model/model_file.h"
 #include "model/parameters.h"
 #include "text/tokenizer.h"
@@ -18,6 +19,10 @@ namespace s2s {
 struct Model {
     ModelConfig config;
     Parameters params;
+    // The decoder step's matrices as an int8 file stores them, which
+    // decoding uses in place of their float values (int8_step_weights.h);
+    // empty for a float file and for a model made in memory.
+    Int8StepWeights int8_step;
     Vocabulary source_vocabulary;
     Vocabulary target_vocabulary;
     TokenizerSettings source_tokenizer;
@@ -33,8 +38,8 @@ struct Model {
     // Read from an int8 file's header, so a rewrite keeps the file's values.
     int int8_levels = kMaxInt8Levels;
     // Loaded with LoadFor::kTranslation: the matrices that have an int8 copy
-    // (Parameters::Int8Copies) hold no float values, so the model
-    // translates but cannot be saved, converted or trained.
+    // (int8_step) hold no float values, so the model translates but cannot
+    // be saved, converted or trained.
     bool translation_only = false;
 };
 

@@ -1,3 +1,5 @@
+// Parameters (parameters.h): the shape of every tensor, zero and random
+// initialization, and the portable random generator.
 #include "model/parameters.h"
 
 #include <cmath>
@@ -23,15 +25,6 @@ void add_gru(std::vector<TensorShape>& shapes, const std::string& prefix, int in
 }
 
 }  // namespace
-
-Int8Matrix* Parameters::Int8Copies::find(const std::string& name) {
-    if (name == "attention_query") return &attention_query;
-    if (name == "decoder.input_weights") return &decoder_input;
-    if (name == "decoder.state_weights") return &decoder_state;
-    if (name == "output_hidden_weights") return &output_hidden_weights;
-    if (name == "output_weights") return &output_weights;
-    return nullptr;
-}
 
 long Parameters::count() const {
     long total = 0;

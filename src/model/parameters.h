@@ -4,7 +4,6 @@
 #pragma once
 
 #include "model/config.h"
-#include "model/int8_kernels.h"
 #include "model/tensor.h"
 
 #include <cstdint>
@@ -42,23 +41,6 @@ struct Parameters {
     Matrix output_hidden_bias;     // b_p (P, 1)
     Matrix output_weights;         // W_o (Vt, P)
     Matrix output_bias;            // b_o (Vt, 1)
-    // Inference only, not tensors of for_each_tensor: when the model file
-    // stores them as int8, the matrices of the decoder's step, their values
-    // as stored, laid out for affine_columns_int8, which decoder_step then
-    // uses (int8_kernels.h). Each is empty otherwise (a float file, or a
-    // matrix too wide); adam_update empties them all (they would be stale).
-    struct Int8Copies {
-        Int8Matrix attention_query;        // W_q
-        Int8Matrix decoder_input;          // the decoder GRU's W_x
-        Int8Matrix decoder_state;          // the decoder GRU's W_h
-        Int8Matrix output_hidden_weights;  // W_p
-        Int8Matrix output_weights;         // W_o
-        // The copy for the tensor called `name` (for_each_tensor's names),
-        // or null when it has none.
-        Int8Matrix* find(const std::string& name);
-    };
-    Int8Copies int8;
-
     // Calls f(name, tensor) for every tensor, in a fixed order (the order of
     // the model file). Empty tensors are included; callers skip them.
     template <typename F>

@@ -2,11 +2,15 @@
 //
 // Shape legend (used in every shape comment of the project):
 //   S  source length (tokens, including <eos>)   T  target length
-//   B  batch (sentences, or beam hypotheses at inference)
+//   B  batch (sentences trained on together)
 //   E  embedding size        H  encoder hidden size per direction
 //   C  context size = 2H     D  decoder hidden size
 //   A  attention size        P  deep-output size
 //   V  vocabulary size (Vs source, Vt target)
+//   K  hypotheses decoded at once (beam search: the live hypotheses of one
+//      sentence; the columns the inference kernels take)
+// (The attention keys' row count has no letter: it is A, D or C by the
+// scoring function, attention.h.)
 //
 // Matrices are column-major (Eigen's default) and a column is one example:
 // activations of one time step are (dim, B). A whole sequence is stored time

@@ -1,3 +1,5 @@
+// Byte-pair encoding (bpe.h): normalization, pre-tokens, learning merges,
+// encoding and decoding pieces, and the words of a piece sequence.
 #include "text/bpe.h"
 
 #include "common/error.h"

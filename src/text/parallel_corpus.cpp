@@ -1,3 +1,4 @@
+// The TSV corpus reader and the development split (parallel_corpus.h).
 #include "text/parallel_corpus.h"
 
 #include "common/error.h"

@@ -1,3 +1,5 @@
+// The tokenizers (tokenizer.h): words, characters and BPE pieces, their
+// detokenization, word spans, and their settings as JSON.
 #include "text/tokenizer.h"
 
 #include "common/error.h"

@@ -1,3 +1,4 @@
+// UTF-8 decoding, encoding and repair (utf8.h).
 #include "text/utf8.h"
 
 namespace s2s {

@@ -1,3 +1,5 @@
+// Vocabulary (vocabulary.h): building by frequency, encoding and decoding
+// ids, and its JSON.
 #include "text/vocabulary.h"
 
 #include "common/error.h"

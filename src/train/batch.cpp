@@ -1,3 +1,4 @@
+// Padded, time-major batches of training examples (batch.h).
 #include "train/batch.h"
 
 #include "text/vocabulary.h"

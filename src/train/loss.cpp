@@ -1,3 +1,5 @@
+// The loss (loss.h): masked, label-smoothed cross-entropy and the whole
+// forward and backward pass of a batch.
 #include "train/loss.h"
 
 #include "model/decoder.h"

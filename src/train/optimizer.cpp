@@ -1,3 +1,4 @@
+// Adam and gradient-norm clipping (optimizer.h), one loop over the tensors.
 #include "train/optimizer.h"
 
 #include <cmath>
@@ -47,7 +48,6 @@ double clip_gradient_norm(Parameters& grad, double max_norm) {
 
 void adam_update(Parameters& params, const Parameters& grad, AdamState& state, const AdamOptions& options) {
     ++state.step;
-    params.int8 = Parameters::Int8Copies{};  // the int8 copies of a loaded model's weights would be stale
     const float correction1 = 1.0f - std::pow(options.beta1, static_cast<float>(state.step));
     const float correction2 = 1.0f - std::pow(options.beta2, static_cast<float>(state.step));
     const float step_size = options.learning_rate * std::sqrt(correction2) / correction1;

@@ -1,3 +1,5 @@
+// The toy tasks of tasks.h (reversal, dates, the user's pairs): data,
+// vocabularies and held-out examples.
 #include "train/tasks.h"
 
 #include "common/error.h"

@@ -1,8 +1,10 @@
+// The training loop (trainer.h): the batch schedule, a step's sharded
+// gradients, clipping, the learning-rate schedule and Adam. Checkpoints are
+// in checkpoint.cpp.
 #include "train/trainer.h"
 
 #include "common/error.h"
 #include "common/hash.h"
-#include "model/model_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,23 +60,24 @@ uint64_t fingerprint(const std::vector<Example>& examples) {
     return hash;
 }
 
-// Ties a checkpoint's model file to its optimizer file: both record this
-// hash of the moments, so a model file from another save is detected.
-uint64_t moments_fingerprint(const AdamState& adam) {
-    uint64_t hash = fnv1a64(&adam.step, sizeof adam.step);
-    for (const Parameters* p : {&adam.first_moment, &adam.second_moment}) {
-        p->for_each_tensor([&](const std::string&, const Matrix& m) {
-            hash = fnv1a64(m.data(), static_cast<size_t>(m.size()) * sizeof(float), hash);
-        });
-    }
-    return hash;
-}
-
 }  // namespace
+
+void initialize_model(Model& model, uint64_t seed) {
+    model.config.source_vocab_size = model.source_vocabulary.size();
+    model.config.target_vocab_size = model.target_vocabulary.size();
+    model.config.validate();
+    model.params = random_parameters(model.config, seed);
+}
 
 Trainer::Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options)
     : model_(model), options_(options), schedule_(examples, options.batch_size, options.seed),
       data_fingerprint_(fingerprint(examples)), adam_(make_adam_state(model.config)) {
+    if (model.translation_only) {
+        throw UsageError("this model was loaded for translation only (LoadFor::kTranslation), without the float "
+                         "weights training updates; load the file with load_model, or model_from_bytes(..., "
+                         "LoadFor::kAnything), to train it");
+    }
+    model.int8_step = Int8StepWeights{};
     if (options.threads < 1 || options.threads > 64) throw UsageError("threads must be between 1 and 64");
     if (options.total_steps < 1) throw UsageError("steps must be at least 1");
     if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw UsageError("dropout must be in [0, 1)");
@@ -150,135 +153,6 @@ StepReport Trainer::step() {
     report.target_tokens = target_tokens;
     report.source_tokens = source_tokens;
     return report;
-}
-
-namespace {
-
-// Everything that decides what the next steps compute: resuming with any of
-// it changed would silently make a different run.
-nlohmann::json run_identity(const TrainerOptions& o, const Model& model, uint64_t data_fingerprint) {
-    std::string vocabularies;
-    for (const auto& t : model.source_vocabulary.tokens()) vocabularies += t + '\n';
-    vocabularies += '\n';
-    for (const auto& t : model.target_vocabulary.tokens()) vocabularies += t + '\n';
-    return {{"batch size", o.batch_size},
-            {"steps", o.total_steps},
-            {"learning rate", o.learning_rate},
-            {"warm-up steps", o.warmup_steps},
-            {"final learning rate fraction", o.final_learning_rate_fraction},
-            {"clip norm", o.clip_norm},
-            {"dropout", o.dropout},
-            {"label smoothing", o.label_smoothing},
-            {"threads", o.threads},
-            {"seed", o.seed},
-            {"training data (FNV-1a)", to_hex64(data_fingerprint)},
-            {"vocabularies (FNV-1a)", to_hex64(fnv1a64(vocabularies.data(), vocabularies.size()))},
-            {"model config", to_json(model.config)}};
-}
-
-long checked_integer(const nlohmann::json& header, const char* field, const std::string& path) {
-    auto it = header.find(field);
-    if (it == header.end() || !it->is_number_integer() || it->get<long long>() < 0) {
-        throw ModelFileError(path + " has no valid '" + field + "'; it is not an optimizer state of this project");
-    }
-    return static_cast<long>(it->get<long long>());
-}
-
-}  // namespace
-
-void Trainer::save_checkpoint(const std::string& path) const {
-    // Two files, each written atomically; both carry the step, so a run
-    // killed between the two writes is detected on resume, not mixed.
-    Model snapshot = model_;
-    snapshot.provenance["checkpoint_step"] = adam_.step;
-    snapshot.provenance["checkpoint_moments"] = to_hex64(moments_fingerprint(adam_));
-    std::vector<TensorToWrite> tensors;
-    auto add = [&](const char* prefix, const Parameters& p) {
-        p.for_each_tensor([&](const std::string& name, const Matrix& m) {
-            if (m.size() == 0) return;
-            // Column-major (cols, rows) as row-major is the same bytes: the
-            // optimizer file is only ever read back by this code.
-            tensors.push_back({std::string(prefix) + name, static_cast<int>(m.cols()), static_cast<int>(m.rows()), m.data()});
-        });
-    };
-    add("m.", adam_.first_moment);
-    add("v.", adam_.second_moment);
-    const nlohmann::json header = {{"format", "seq2seq-attention-optimizer"},
-                                   {"step", adam_.step},
-                                   {"epoch", epoch_},
-                                   {"batch_index", batch_index_},
-                                   {"run", run_identity(options_, model_, data_fingerprint_)}};
-    write_model_file(path + ".optimizer", header, tensors);
-    save_model(snapshot, path);
-}
-
-void Trainer::load_checkpoint(const std::string& path) {
-    Model saved = load_model(path);
-    const ModelFileContents state = read_model_file(path + ".optimizer");
-    const auto& header = state.header;
-    const auto format = header.find("format");
-    if (format == header.end() || !format->is_string() || format->get<std::string>() != "seq2seq-attention-optimizer") {
-        throw ModelFileError(path + ".optimizer is not an optimizer state of this project");
-    }
-    const long step = checked_integer(header, "step", path + ".optimizer");
-    const long epoch = checked_integer(header, "epoch", path + ".optimizer");
-    const long batch_index = checked_integer(header, "batch_index", path + ".optimizer");
-    const auto saved_step = saved.provenance.find("checkpoint_step");
-    if (saved_step == saved.provenance.end() || !saved_step->is_number_integer() || saved_step->get<long>() != step) {
-        throw ModelFileError("the checkpoint files " + path + " and " + path +
-                             ".optimizer are from different steps (the run was stopped while writing them); "
-                             "start over with a new --checkpoint-dir");
-    }
-    const nlohmann::json expected = run_identity(options_, model_, data_fingerprint_);
-    const auto run = header.find("run");
-    if (run == header.end() || !run->is_object()) throw ModelFileError(path + ".optimizer does not record its run");
-    for (const auto& [what, value] : expected.items()) {
-        const auto it = run->find(what);
-        if (it == run->end() || *it != value) {
-            throw ModelFileError("cannot resume from " + path + ": it was made with " + what + " = " +
-                                 (it == run->end() ? std::string("(none)") : it->dump()) + " but this run has " +
-                                 value.dump() + "; resume with the same data and flags, or use a new --checkpoint-dir");
-        }
-    }
-    if (batch_index >= schedule_.batches_per_epoch()) {
-        throw ModelFileError(path + ".optimizer has a data position outside this data set");
-    }
-    AdamState adam = make_adam_state(model_.config);
-    size_t index = 0;
-    auto take = [&](const char* prefix, Parameters& p) {
-        p.for_each_tensor([&](const std::string& name, Matrix& m) {
-            if (m.size() == 0) return;
-            if (index >= state.tensors.size() || state.tensors[index].name != prefix + name ||
-                state.tensors[index].rows != m.cols() || state.tensors[index].cols != m.rows()) {
-                throw ModelFileError(path + ".optimizer does not match the model (at " + prefix + name + ")");
-            }
-            m = Eigen::Map<const Matrix>(state.tensors[index].data.data(), m.rows(), m.cols());
-            ++index;
-        });
-    };
-    take("m.", adam.first_moment);
-    take("v.", adam.second_moment);
-    if (index != state.tensors.size()) throw ModelFileError(path + ".optimizer has more tensors than the model");
-    adam.step = step;
-    const auto saved_moments = saved.provenance.find("checkpoint_moments");
-    if (saved_moments == saved.provenance.end() || !saved_moments->is_string() ||
-        saved_moments->get<std::string>() != to_hex64(moments_fingerprint(adam))) {
-        throw ModelFileError("the checkpoint files " + path + " and " + path +
-                             ".optimizer come from different saves; start over with a new --checkpoint-dir");
-    }
-    // The run identity above covers the configuration and vocabularies, but
-    // check the model file itself too: it is what gets loaded.
-    if (to_json(saved.config) != to_json(model_.config) ||
-        saved.source_vocabulary.tokens() != model_.source_vocabulary.tokens() ||
-        saved.target_vocabulary.tokens() != model_.target_vocabulary.tokens()) {
-        throw ModelFileError("checkpoint " + path + " holds a model of another configuration or vocabulary than this run; "
-                             "use a new --checkpoint-dir");
-    }
-    model_.params = std::move(saved.params);
-    model_.provenance = std::move(saved.provenance);  // what the run recorded so far
-    adam_ = std::move(adam);
-    epoch_ = epoch;
-    batch_index_ = batch_index;
 }
 
 }  // namespace s2s

@@ -53,11 +53,20 @@ struct StepReport {
     float learning_rate = 0.0f;
 };
 
+// Sets the model's vocabulary sizes from its vocabularies, checks its
+// configuration (UsageError naming the field) and draws its initial
+// parameters from `seed`: how every training run starts (training_run.h,
+// and the browser's, src/wasm/train_bindings.cpp).
+void initialize_model(Model& model, uint64_t seed);
+
 class Trainer {
 public:
     // `model` must have its config, vocabularies and initialized parameters.
     // Both `model` and `examples` must outlive the trainer (it keeps
-    // references, not copies).
+    // references, not copies). A model loaded for translation only lacks
+    // float weights and is refused (UsageError); any other loses its int8
+    // step weights (Model::int8_step), which its first update would make
+    // stale, so that it decodes with the weights being trained.
     Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options);
 
     StepReport step();
@@ -66,8 +75,8 @@ public:
     const TrainerOptions& options() const { return options_; }
     float learning_rate_at(long step) const;
 
-    // A checkpoint: the model file (usable as a model) and the optimizer
-    // state beside it (PATH.optimizer). Both written atomically.
+    // A checkpoint (checkpoint.cpp): the model file (usable as a model) and
+    // the optimizer state beside it (PATH.optimizer). Both written atomically.
     void save_checkpoint(const std::string& path) const;
     // Restores parameters, provenance, moments and data position. Throws ModelFileError
     // when the checkpoint's two files disagree, or when it was made with

@@ -1,11 +1,13 @@
 // The Embind surface of the translator module (s2s-core): deliberately small and raw.
-// Users never see it; src/wasm/index.js wraps it in the JavaScript API of
-// the design (loadModel, translate, dispose).
+// Users never see it; src/wasm/index.js wraps it in the package's
+// JavaScript API (loadModel, translate, dispose).
 //
 //   new Session(bytes)            parses a .s2s file held in a JS Uint8Array
 //   session.loadError()           "" when the model loaded, else the reason
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
 //   session.info()                a JSON envelope with the model's header
+//   limits()                      the options' and input's limits as JSON
+//                                 (src/decode/limits.h; envelope.h)
 //   heapStats()                   {heapBytes, usedBytes}, for the memory tests
 //                                 (heap_stats, envelope.h)
 //
@@ -30,7 +32,7 @@ class Session {
 public:
     // bytes: a Uint8Array holding the whole .s2s file. It is copied into
     // the heap with one TypedArray.set: Embind's std::string conversion
-    // copies a byte at a time in JavaScript (50 ms of a cold load for en-fr).
+    // copies a byte at a time in JavaScript (bench/history.md).
     explicit Session(const emscripten::val& bytes) {
         const std::string envelope = guarded([&] {
             std::vector<uint8_t> copy(bytes["length"].as<size_t>());
@@ -94,5 +96,6 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .function("loadError", &s2s::wasm::Session::loadError)
         .function("translate", &s2s::wasm::Session::translate)
         .function("info", &s2s::wasm::Session::info);
+    function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);
 }

@@ -2,7 +2,8 @@
 // the browser) share at their Embind boundary: the JSON envelope every
 // fallible call returns instead of throwing,
 //   {"ok": true, "value": ...}  or  {"ok": false, "kind": "usage", "message": "..."}
-// the translate call itself, and the heap statistics the memory tests read.
+// the translate call itself, the limits of its options, and the heap
+// statistics the memory tests read.
 //
 // No C++ exception may cross into JavaScript: one that escapes arrives as a
 // WebAssembly.Exception, not an Error, and can leave the runtime unusable.
@@ -11,6 +12,7 @@
 #pragma once
 
 #include "common/error.h"
+#include "decode/limits.h"
 #include "decode/translator.h"
 #include "model/model.h"
 
@@ -104,6 +106,13 @@ inline json translate_json(const Model& model, const std::string& text, const st
     const Translation t = prefix.empty() ? s2s::translate(model, text, decode) : translate_with_prefix(model, text, prefix, decode);
     return to_json(t);
 }
+
+// The limits of translate's options and input (src/decode/limits.h) as JSON:
+// {"maxSourceTokens", "maxBeamSize", "maxLength", "maxAlternatives",
+//  "maxLengthPenalty", "maxCoveragePenalty"}. Each module binds it as
+// limits(), so the JavaScript wrapper reads the C++ numbers instead of
+// writing them again. It cannot fail: a plain JSON object, no envelope.
+inline std::string limits() { return dump(decode_limits_json()); }
 
 // The WASM heap's size and the bytes malloc has handed out and not taken
 // back: what the memory tests watch for leaks. Each module binds it as

@@ -12,6 +12,7 @@
 //   run.modelBytes()               the model as a .s2s file (a view into the
 //                                  heap: copy it at once)
 //   run.info()                     options, sizes, steps done
+//   limits()                       translate's limits as JSON (envelope.h)
 //
 // Every fallible call returns an envelope (src/wasm/envelope.h). The module
 // has no threads: a step runs on the caller's thread, so callers run it in a
@@ -168,8 +169,7 @@ public:
             c.attention_size = r.attention_size;
             c.output_hidden_size = r.output_hidden;
             c.attention = r.attention;
-            c.validate();
-            task_.model.params = random_parameters(c, seed);
+            initialize_model(task_.model, seed);  // as every training run starts (trainer.h)
             task_.model.provenance = {{"name", r.task + (r.attention == AttentionKind::kNone ? "-fixed" : "")},
                                       {"trained in", "the browser (s2s-train WebAssembly module)"},
                                       {"training options", options_json(r)}};
@@ -314,5 +314,6 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention_train) {
         .function("probes", &s2s::wasm::TrainingRun::probes)
         .function("modelBytes", &s2s::wasm::TrainingRun::modelBytes)
         .function("info", &s2s::wasm::TrainingRun::info);
+    function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);
 }

@@ -167,3 +167,47 @@ TEST_CASE("bad decoding options are usage errors") {
     CHECK_THROWS(decode(params, config, {}, options));
     CHECK_THROWS(decode(params, config, {4, 99, 3}, options));
 }
+
+TEST_CASE("the limits of limits.h are the bounds decoding enforces, and their JSON export says the same") {
+    const ModelConfig config = tiny_config(AttentionKind::kAdditive);
+    const Parameters params = random_parameters(config, 1);
+    const std::vector<int> source = {4, 5, 3};
+    const auto accepted = [&](DecodeOptions options) {
+        try {
+            decode(params, config, source, options);
+            return true;
+        } catch (const UsageError&) {
+            return false;
+        }
+    };
+    DecodeOptions options;
+    options.beam_size = kMaxBeamSize;
+    CHECK(accepted(options));
+    options.beam_size = kMaxBeamSize + 1;
+    CHECK_FALSE(accepted(options));
+    options = DecodeOptions{};
+    options.alternatives = kMaxAlternatives;
+    CHECK(accepted(options));
+    options.alternatives = kMaxAlternatives + 1;
+    CHECK_FALSE(accepted(options));
+    for (float DecodeOptions::*penalty : {&DecodeOptions::length_penalty, &DecodeOptions::coverage_penalty}) {
+        options = DecodeOptions{};
+        options.*penalty = kMaxPenalty;
+        CHECK(accepted(options));
+        options.*penalty = std::nextafter(kMaxPenalty, 100.0f);
+        CHECK_FALSE(accepted(options));
+    }
+    // A longer max_length is capped, not refused.
+    options = DecodeOptions{};
+    options.max_length = kMaxOutputLength + 100;
+    CHECK(decode(params, config, source, options).front().tokens.size() <= size_t(kMaxOutputLength));
+
+    const nlohmann::json limits = decode_limits_json();
+    CHECK(limits["maxSourceTokens"] == kMaxSourceTokens);
+    CHECK(limits["maxBeamSize"] == kMaxBeamSize);
+    CHECK(limits["maxLength"] == kMaxOutputLength);
+    CHECK(limits["maxAlternatives"] == kMaxAlternatives);
+    CHECK(limits["maxLengthPenalty"] == kMaxPenalty);
+    CHECK(limits["maxCoveragePenalty"] == kMaxPenalty);
+    CHECK(limits.size() == 6);
+}

@@ -60,7 +60,7 @@ Model scaled_model(int target_vocab_size, uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("int8 products: exact against a scalar integer product, close to the float product") {
+TEST_CASE("int8 products: exact against a scalar integer product, close to the float product, on both paths") {
     std::mt19937 random(5);
     std::uniform_int_distribution<int> value(-127, 127);
     std::uniform_real_distribution<float> scale(0.0f, 0.02f);
@@ -79,35 +79,39 @@ TEST_CASE("int8 products: exact against a scalar integer product, close to the f
             }
             const Matrix bias = Matrix::Random(rows, 1);
             for (int K = 1; K <= 5; ++K) {
-                INFO(rows << " x " << cols << ", K " << K);
-                Matrix x = Matrix::Random(cols, K);
-                if (K == 3) x.col(1).setZero();  // a column of zeros: y = b
-                Matrix y(2, 2);                  // resized by the call
-                affine_columns_int8(packed, x, &bias, y);
-                REQUIRE(y.rows() == rows);
-                REQUIRE(y.cols() == K);
-                const Matrix expected = scalar_int8_product(rows, cols, w, scales, x, &bias);
-                CHECK(std::memcmp(y.data(), expected.data(), sizeof(float) * y.size()) == 0);
-                Matrix no_bias;
-                affine_columns_int8(packed, x, nullptr, no_bias);
-                const Matrix expected_no_bias = scalar_int8_product(rows, cols, w, scales, x, nullptr);
-                CHECK(std::memcmp(no_bias.data(), expected_no_bias.data(), sizeof(float) * no_bias.size()) == 0);
-                // Against the float product in double precision: x is off by at
-                // most s_x / 2 per value, so y by s_x / 2 * sum_j |w_rj|, plus
-                // float rounding.
-                for (int k = 0; k < K; ++k) {
-                    const double s_x = x.col(k).cwiseAbs().maxCoeff() / int16_levels_for(cols);
-                    for (int r = 0; r < rows; ++r) {
-                        double reference = bias(r, 0), magnitude = std::fabs(bias(r, 0));
-                        for (int j = 0; j < cols; ++j) {
-                            reference += double(dequantized(r, j)) * double(x(j, k));
-                            magnitude += std::fabs(double(dequantized(r, j)) * double(x(j, k)));
+                // The build's SIMD (AVX2 or SSE4.1 here) and the plain C++
+                // loops (forced), each checked on its own.
+                for (KernelPath path : {KernelPath::kBest, KernelPath::kScalar}) {
+                    INFO(rows << " x " << cols << ", K " << K << (path == KernelPath::kScalar ? ", scalar" : ", SIMD"));
+                    Matrix x = Matrix::Random(cols, K);
+                    if (K == 3) x.col(1).setZero();  // a column of zeros: y = b
+                    Matrix y(2, 2);                  // resized by the call
+                    affine_columns_int8(packed, x, &bias, y, path);
+                    REQUIRE(y.rows() == rows);
+                    REQUIRE(y.cols() == K);
+                    const Matrix expected = scalar_int8_product(rows, cols, w, scales, x, &bias);
+                    CHECK(std::memcmp(y.data(), expected.data(), sizeof(float) * y.size()) == 0);
+                    Matrix no_bias;
+                    affine_columns_int8(packed, x, nullptr, no_bias, path);
+                    const Matrix expected_no_bias = scalar_int8_product(rows, cols, w, scales, x, nullptr);
+                    CHECK(std::memcmp(no_bias.data(), expected_no_bias.data(), sizeof(float) * no_bias.size()) == 0);
+                    // Against the float product in double precision: x is off by at
+                    // most s_x / 2 per value, so y by s_x / 2 * sum_j |w_rj|, plus
+                    // float rounding.
+                    for (int k = 0; k < K; ++k) {
+                        const double s_x = x.col(k).cwiseAbs().maxCoeff() / int16_levels_for(cols);
+                        for (int r = 0; r < rows; ++r) {
+                            double reference = bias(r, 0), magnitude = std::fabs(bias(r, 0));
+                            for (int j = 0; j < cols; ++j) {
+                                reference += double(dequantized(r, j)) * double(x(j, k));
+                                magnitude += std::fabs(double(dequantized(r, j)) * double(x(j, k)));
+                            }
+                            const double bound = s_x / 2 * dequantized.row(r).cwiseAbs().cast<double>().sum() + 4e-7 * magnitude;
+                            CHECK(std::fabs(double(y(r, k)) - reference) <= bound);
                         }
-                        const double bound = s_x / 2 * dequantized.row(r).cwiseAbs().cast<double>().sum() + 4e-7 * magnitude;
-                        CHECK(std::fabs(double(y(r, k)) - reference) <= bound);
                     }
+                    if (K == 3) CHECK(y.col(1) == bias.col(0));
                 }
-                if (K == 3) CHECK(y.col(1) == bias.col(0));
             }
         }
     }
@@ -116,22 +120,49 @@ TEST_CASE("int8 products: exact against a scalar integer product, close to the f
     CHECK(pack_int8_rows(1, kMaxInt8Columns + 1, wide.data(), one_scale.data()).empty());  // an int32 sum could overflow
 }
 
+TEST_CASE("int16 quantization: the SIMD and the plain C++ paths give the same values, halves rounded to even") {
+    std::mt19937 random(11);
+    std::uniform_real_distribution<float> value(-3.0f, 3.0f);
+    for (int n : {1, 3, 4, 7, 8, 9, 16, 33, 577}) {
+        for (int levels : {7, 32767}) {
+            std::vector<float> x(n);
+            for (auto& v : x) v = value(random);
+            x[0] = -static_cast<float>(levels);  // max |x| = levels: the scale is 1, so halves below are exact
+            if (n > 2) x[1] = 2.5f;              // rounds to 2 (even), not 3
+            if (n > 3) x[2] = -0.5f;             // rounds to -0
+            std::vector<int16_t> best(n), scalar(n);
+            const float best_scale = quantize_int16(x.data(), n, levels, best.data(), KernelPath::kBest);
+            const float scalar_scale = quantize_int16(x.data(), n, levels, scalar.data(), KernelPath::kScalar);
+            INFO("n ", n, ", levels ", levels);
+            CHECK(best_scale == 1.0f);
+            CHECK(scalar_scale == best_scale);
+            CHECK(best == scalar);
+            CHECK(best[0] == -levels);
+            if (n > 2) CHECK(best[1] == 2);
+            if (n > 3) CHECK(best[2] == 0);
+        }
+    }
+    std::vector<float> zeros(9, 0.0f);
+    std::vector<int16_t> q(9, 5);
+    CHECK(quantize_int16(zeros.data(), 9, 100, q.data(), KernelPath::kScalar) == 0.0f);
+    CHECK(q == std::vector<int16_t>(9, 0));
+}
+
 TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, close to the float path") {
     const Model model = scaled_model(21, 3);  // 21 rows: not a multiple of 8
 
     const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
-    const auto copies = [](const Parameters& p) {
-        return std::vector<const Int8Matrix*>{&p.int8.attention_query, &p.int8.decoder_input, &p.int8.decoder_state,
-                                              &p.int8.output_hidden_weights, &p.int8.output_weights};
+    const auto copies = [](const Int8StepWeights& w) {
+        return std::vector<const Int8Matrix*>{&w.attention_query, &w.decoder_input, &w.decoder_state,
+                                              &w.output_hidden_weights, &w.output_weights};
     };
     const Model float_loaded = model_from_bytes(float_bytes.data(), float_bytes.size());
-    for (const Int8Matrix* copy : copies(float_loaded.params)) CHECK(copy->empty());
+    for (const Int8Matrix* copy : copies(float_loaded.int8_step)) CHECK(copy->empty());
+    CHECK(float_loaded.int8_step.empty());
     const auto bytes = serialize_model(model, TensorDtype::kInt8);
     const Model loaded = model_from_bytes(bytes.data(), bytes.size());
-    for (const Int8Matrix* copy : copies(loaded.params)) REQUIRE_FALSE(copy->empty());
-    CHECK(loaded.params.int8.decoder_input.cols == loaded.config.embedding_size + loaded.config.context_size());
-    Parameters float_params = loaded.params;  // the same (dequantized) weights, through the float path
-    float_params.int8 = Parameters::Int8Copies{};
+    for (const Int8Matrix* copy : copies(loaded.int8_step)) REQUIRE_FALSE(copy->empty());
+    CHECK(loaded.int8_step.decoder_input.cols == loaded.config.embedding_size + loaded.config.context_size());
 
     const std::vector<int> source_tokens = {4, 7, 5, 9, 3};
     const EncodedSource encoded = encode_source(loaded.params, loaded.config, source_tokens);
@@ -141,8 +172,9 @@ TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, cl
     DecoderStep step, float_step;
     const std::vector<std::vector<int>> previous = {{Vocabulary::kBos, Vocabulary::kBos}, {5, 9}, {8, 4}};
     for (const auto& tokens : previous) {
-        decoder_step(loaded.params, loaded.config, encoded, tokens, states, step);
-        decoder_step(float_params, loaded.config, encoded, tokens, states, float_step);
+        // The same (dequantized) weights, through the int8 path and the float one.
+        decoder_step(loaded.params, loaded.config, encoded, tokens, states, step, &loaded.int8_step);
+        decoder_step(loaded.params, loaded.config, encoded, tokens, states, float_step);
         CHECK(step.log_probs != float_step.log_probs);  // the integer path ran
         CHECK((step.log_probs - float_step.log_probs).cwiseAbs().maxCoeff() <= 1e-3f);
         states = step.states;
@@ -173,8 +205,8 @@ TEST_CASE("int8 products: a model loaded for translation only keeps the int8 cop
         options.beam_size = beam;
         options.alternatives = 2;
         const std::vector<int> source_tokens = {4, 7, 5, 9, 3};
-        const auto a = decode(full.params, full.config, source_tokens, options);
-        const auto b = decode(lean.params, lean.config, source_tokens, options);
+        const auto a = decode(full.params, full.config, source_tokens, options, &full.int8_step);
+        const auto b = decode(lean.params, lean.config, source_tokens, options, &lean.int8_step);
         REQUIRE(a.size() == b.size());
         for (size_t i = 0; i < a.size(); ++i) {
             CHECK(a[i].tokens == b[i].tokens);
@@ -190,7 +222,7 @@ TEST_CASE("int8 products: a model loaded for translation only keeps the int8 cop
     const auto float_bytes = serialize_model(model, TensorDtype::kFloat32);
     const Model float_lean = model_from_bytes(float_bytes.data(), float_bytes.size(), LoadFor::kTranslation);
     CHECK(float_lean.params.output_weights.size() == full.params.output_weights.size());
-    CHECK(float_lean.params.int8.output_weights.empty());
+    CHECK(float_lean.int8_step.empty());
 
     // Not decoding a tensor to float does not skip its checks: -128 in W_o.
     const ModelFileLayout layout = read_model_layout(bytes.data(), bytes.size());

@@ -154,3 +154,25 @@ TEST_CASE("bad trainer options are usage errors") {
     const std::vector<Example> none;
     CHECK_THROWS_AS(Trainer(task.model, none, small_options()), DataError);
 }
+
+TEST_CASE("a model with int8 step weights trains with its float weights; a translation-only one is refused") {
+    ToyTask task = small_task(AttentionKind::kAdditive);
+    const std::vector<uint8_t> bytes = serialize_model(task.model, TensorDtype::kInt8);
+
+    // Loaded for translation only: no float weights for the step, nothing to train.
+    Model lean = model_from_bytes(bytes.data(), bytes.size(), LoadFor::kTranslation);
+    CHECK_THROWS_WITH_AS(Trainer(lean, task.train, small_options()),
+                         doctest::Contains("load the file with load_model"), UsageError);
+
+    // Loaded in full: the trainer drops the int8 copies (its updates would
+    // make them stale), so decoding reads the weights being trained.
+    Model full = model_from_bytes(bytes.data(), bytes.size());
+    REQUIRE_FALSE(full.int8_step.empty());
+    Trainer trainer(full, task.train, small_options());
+    CHECK(full.int8_step.empty());
+    trainer.step();
+    const Example& e = task.test.front();
+    const Hypothesis trained = greedy_decode(full.params, full.config, e.source, DecodeOptions{}, &full.int8_step);
+    const Hypothesis float_only = greedy_decode(full.params, full.config, e.source, DecodeOptions{});
+    CHECK(trained.token_log_probs == float_only.token_log_probs);
+}

@@ -1,3 +1,5 @@
+// The translation-memory baseline (translation_memory.h): exact matches,
+// IDF weighting and bigram tie-breaks.
 #include "eval/translation_memory.h"
 
 #include <doctest/doctest.h>

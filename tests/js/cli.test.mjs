@@ -279,7 +279,8 @@ test('train writes checkpoints, stops on --max-minutes and resumes to the end', 
   assert.ok(provenance.training.wall_seconds >= firstProvenance.training.wall_seconds);
   assert.deepEqual(provenance.training.dev_bleu_history.map((h) => h.step), [20, 40]);
   assert.ok(provenance.dev_bleu.overall.sentences > 0);
-  assert.equal(provenance.data.attribution, 'Tatoeba.org and manythings.org/anki');
+  // The data's source comes from the file used: the fixture's sidecar (tiny-en-fr.tsv.source.json).
+  assert.equal(provenance.data.attribution, 'The seq2seq-attention authors');
 });
 
 test('train creates its folders and refuses a folder as --output', () => {

@@ -1,0 +1,39 @@
+// The limits of a translation request, each defined here and nowhere else:
+// how many source tokens are read, how wide a beam, how long an output, how
+// many alternatives, how strong a penalty. The decoder (search.cpp,
+// translator.cpp) and the CLI's flags read them from here, and both
+// WebAssembly modules export them as JSON (limits(), src/wasm/envelope.h) so
+// that the JavaScript wrapper checks options against the same numbers.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+namespace s2s {
+
+// Source tokens read, <eos> included. Longer inputs are cut (and flagged:
+// Translation::truncated), so no input can make a translation take unbounded
+// time or memory.
+inline constexpr int kMaxSourceTokens = 200;
+// DecodeOptions::beam_size, from 1 (greedy). A beam wider than this only
+// costs time at this model size.
+inline constexpr int kMaxBeamSize = 16;
+// DecodeOptions::max_length, output tokens with <eos> (0 = automatic: 2 x
+// the source length + 10, capped here too). A hard cap: no input can make
+// decoding run away; outputs with a forced prefix are cut here too.
+inline constexpr int kMaxOutputLength = 512;
+// DecodeOptions::alternatives: the most likely tokens listed per position.
+inline constexpr int kMaxAlternatives = 50;
+// DecodeOptions::length_penalty (alpha) and coverage_penalty (beta), from 0
+// (off): beyond this either one decides the ranking alone.
+inline constexpr float kMaxPenalty = 5.0f;
+
+// {"maxSourceTokens": 200, "maxBeamSize": 16, "maxLength": 512,
+//  "maxAlternatives": 50, "maxLengthPenalty": 5, "maxCoveragePenalty": 5}:
+// the limits above under the names of the JavaScript API's options.
+inline nlohmann::json decode_limits_json() {
+    return {{"maxSourceTokens", kMaxSourceTokens}, {"maxBeamSize", kMaxBeamSize},
+            {"maxLength", kMaxOutputLength},       {"maxAlternatives", kMaxAlternatives},
+            {"maxLengthPenalty", kMaxPenalty},      {"maxCoveragePenalty", kMaxPenalty}};
+}
+
+}  // namespace s2s

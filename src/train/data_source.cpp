@@ -1,0 +1,82 @@
+// The source of a training data file: its sidecar, or the table of known
+// files below (data_source.h).
+#include "train/data_source.h"
+
+#include "common/error.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace s2s {
+namespace {
+
+// The data files this project trains on, by the FNV-1a 64 hash of their
+// bytes: sentence pairs from the Tatoeba Project, as packaged by
+// manythings.org/anki, which ask for the attribution below.
+struct KnownDataFile {
+    const char* fnv1a64;
+    const char* name;  // as shipped, for the reader of this table
+};
+
+constexpr const char* kTatoebaSource = "Tatoeba Project (tatoeba.org), via manythings.org/anki";
+constexpr const char* kTatoebaLicense = "CC-BY 2.0 France";
+constexpr const char* kTatoebaAttribution = "Tatoeba.org and manythings.org/anki";
+
+constexpr KnownDataFile kTatoebaFiles[] = {
+    {"085a88cc9ce2cf68", "fra-eng.txt (English-French, release of 2017-09-29, 139,505 pairs)"},
+    {"79d357b213845f4a", "cmn-eng.txt (English-Chinese, 27,894 pairs)"},
+};
+
+std::string sidecar_path(const std::string& path) { return path + ".source.json"; }
+
+std::string string_field(const nlohmann::json& sidecar, const char* field, const std::string& where, bool required) {
+    const auto it = sidecar.find(field);
+    if (it == sidecar.end() || it->is_null()) {
+        if (required) throw DataError(where + " has no \"" + field + "\"; say where the data comes from");
+        return "";
+    }
+    if (!it->is_string()) throw DataError(where + ": \"" + field + "\" must be a string");
+    return it->get<std::string>();
+}
+
+}  // namespace
+
+DataSource data_source_of(const std::string& path, const std::string& fnv1a64_hex) {
+    const std::string sidecar = sidecar_path(path);
+    if (std::filesystem::exists(sidecar)) {
+        std::ifstream in(sidecar, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) throw DataError("cannot read " + sidecar + "; check its permissions");
+        nlohmann::json json;
+        try {
+            json = nlohmann::json::parse(text.str());
+        } catch (const nlohmann::json::exception& e) {
+            throw DataError(sidecar + " is not valid JSON (" + e.what() +
+                            "); write {\"source\": ..., \"license\": ..., \"attribution\": ...}");
+        }
+        if (!json.is_object()) throw DataError(sidecar + " must hold a JSON object with \"source\", \"license\", \"attribution\"");
+        return {string_field(json, "source", sidecar, true), string_field(json, "license", sidecar, false),
+                string_field(json, "attribution", sidecar, false)};
+    }
+    for (const KnownDataFile& known : kTatoebaFiles) {
+        if (fnv1a64_hex == known.fnv1a64) return {kTatoebaSource, kTatoebaLicense, kTatoebaAttribution};
+    }
+    return {"unknown: no " + std::filesystem::path(sidecar).filename().string() +
+                " beside the data, and not a data file this project knows (src/train/data_source.cpp)",
+            "", ""};
+}
+
+nlohmann::json data_provenance(const std::string& path, const std::string& fnv1a64_hex, size_t pairs,
+                               const DataSource& source) {
+    nlohmann::json record = {{"file", std::filesystem::path(path).filename().string()},
+                             {"fnv1a64", fnv1a64_hex},
+                             {"pairs", pairs},
+                             {"source", source.source}};
+    if (!source.license.empty()) record["license"] = source.license;
+    if (!source.attribution.empty()) record["attribution"] = source.attribution;
+    return record;
+}
+
+}  // namespace s2s

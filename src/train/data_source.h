@@ -1,0 +1,42 @@
+// Where a training data file came from, for a model's provenance: its
+// source, license and attribution, taken from the file actually used and
+// never assumed.
+//
+// Two places can say it, looked up in this order:
+//   1. a sidecar beside the data, PATH.source.json (tiny-en-fr.tsv ->
+//      tiny-en-fr.tsv.source.json):
+//        {"source": "...", "license": "...", "attribution": "..."}
+//      "source" is required, the other two optional; whoever puts data in
+//      place says what it is.
+//   2. a table of the data files this project knows (data_source.cpp), keyed
+//      by the FNV-1a 64 hash of the whole file: the Tatoeba files of
+//      ../shared/data/, which are read-only and cannot carry a sidecar. A
+//      renamed copy is still recognized; an edited one is not taken for the
+//      original.
+// Neither: the source is recorded as unknown, with no license or attribution.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace s2s {
+
+struct DataSource {
+    std::string source;       // who made the data and where it is from
+    std::string license;      // "" when not stated
+    std::string attribution;  // "" when not stated
+};
+
+// The source of the data file at `path`, whose FNV-1a 64 hash (16 hex
+// digits, file_fnv1a64_hex) is `fnv1a64_hex`. Throws DataError naming the
+// sidecar when one exists but is not valid JSON of the form above.
+DataSource data_source_of(const std::string& path, const std::string& fnv1a64_hex);
+
+// The provenance's "data" record: {"file", "fnv1a64", "pairs", "source",
+// and "license" and "attribution" when known}.
+nlohmann::json data_provenance(const std::string& path, const std::string& fnv1a64_hex, size_t pairs,
+                               const DataSource& source);
+
+}  // namespace s2s

@@ -1,0 +1,365 @@
+// A training run on a parallel corpus (training_run.h): data preparation,
+// the step loop with its development checks and checkpoints, and the
+// provenance record.
+#include "train/training_run.h"
+
+#include "common/error.h"
+#include "text/bpe.h"
+#include "text/tokenizer.h"
+#include "train/data_source.h"
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace s2s {
+namespace {
+
+// The English word tokenizer: it defines "words" (the length limit, the
+// leak guards) whatever pieces the model reads.
+const TokenizerSettings kEnglishWords{TokenizerKind::kWords, "en"};
+
+struct PreparedData {
+    std::vector<Example> train;
+    std::vector<SourceWithReferences> dev;
+    long train_pairs = 0, skipped_pairs = 0, leaked_pairs = 0, excluded_pairs = 0;
+};
+
+// One side's vocabulary (and, for subwords, its merges) from the training
+// sentences of that side only.
+Vocabulary learn_vocabulary(const std::vector<std::string>& sentences, TokenizerSettings& tokenizer, int size,
+                            int min_frequency) {
+    if (tokenizer.kind == TokenizerKind::kSubwords) {
+        std::vector<std::string> pieces;
+        tokenizer.bpe = std::make_shared<const BpeModel>(
+            BpeModel::learn(count_pre_tokens(sentences, tokenizer.language), size - Vocabulary::kNumSpecial, &pieces));
+        std::vector<std::string> tokens = Vocabulary().tokens();
+        tokens.insert(tokens.end(), pieces.begin(), pieces.end());
+        return Vocabulary::from_tokens(std::move(tokens));
+    }
+    std::vector<std::vector<std::string>> tokenized;
+    tokenized.reserve(sentences.size());
+    for (const std::string& sentence : sentences) tokenized.push_back(tokenize(sentence, tokenizer));
+    return Vocabulary::build(tokenized, min_frequency, size);
+}
+
+// Pieces of many sentences, each distinct sentence encoded once (the data
+// repeats English sentences, one per translation).
+std::vector<int> encode_with_eos(const std::string& text, const TokenizerSettings& tokenizer, const Vocabulary& vocabulary,
+                                 std::unordered_map<std::string, std::vector<int>>& cache) {
+    auto found = cache.find(text);
+    if (found == cache.end()) {
+        std::vector<int> ids = vocabulary.encode(tokenize(text, tokenizer));
+        ids.push_back(Vocabulary::kEos);
+        found = cache.emplace(text, std::move(ids)).first;
+    }
+    return found->second;
+}
+
+// Splits, filters and encodes the pairs. The model's tokenizers say what to
+// learn: a side whose vocabulary is already set (the source, when the encoder
+// comes from --init-encoder) keeps it; the others are learned here from the
+// training split alone.
+PreparedData prepare_data(const std::vector<SentencePair>& pairs, const TrainingDataOptions& options, Model& model,
+                          bool learn_source, const std::vector<SentencePair>& excluded) {
+    const CorpusSplit split = split_by_source(pairs, options.dev_fraction, options.split_seed);
+    // The split groups English sentences by their normalized text; two
+    // spellings that tokenize alike ("Go." and "Go .") could still land on
+    // both sides. Drop such training pairs so that no development source is
+    // ever seen in training.
+    std::unordered_set<std::string> dev_sources;
+    for (const auto& entry : split.dev) dev_sources.insert(token_key(entry.source, kEnglishWords));
+    std::unordered_set<std::string> excluded_sources;
+    for (const auto& pair : excluded) excluded_sources.insert(token_key(pair.source, kEnglishWords));
+    std::vector<std::string> sources, targets;
+    PreparedData out;
+    for (const SentencePair& pair : split.train) {
+        const auto words = tokenize(pair.source, kEnglishWords);
+        if (words.empty() || normalize_text(pair.target).empty() || count_words(words) > options.max_source_words) {
+            ++out.skipped_pairs;
+            continue;
+        }
+        const std::string key = join_tokens(words);
+        if (dev_sources.count(key) != 0) {
+            ++out.leaked_pairs;
+            continue;
+        }
+        if (excluded_sources.count(key) != 0) {
+            ++out.excluded_pairs;
+            continue;
+        }
+        sources.push_back(pair.source);
+        targets.push_back(pair.target);
+    }
+    const auto size_of = [](const TokenizerSettings& t, int pieces, int max_words) {
+        return t.kind == TokenizerKind::kSubwords ? pieces : max_words;
+    };
+    if (learn_source) {
+        model.source_vocabulary =
+            learn_vocabulary(sources, model.source_tokenizer,
+                             size_of(model.source_tokenizer, options.source_pieces, options.max_source_vocab), options.min_frequency);
+    }
+    model.target_vocabulary =
+        learn_vocabulary(targets, model.target_tokenizer,
+                         size_of(model.target_tokenizer, options.target_pieces, options.max_target_vocab), options.min_frequency);
+    std::unordered_map<std::string, std::vector<int>> source_cache, target_cache;
+    for (size_t k = 0; k < sources.size(); ++k) {
+        out.train.push_back({encode_with_eos(sources[k], model.source_tokenizer, model.source_vocabulary, source_cache),
+                             encode_with_eos(targets[k], model.target_tokenizer, model.target_vocabulary, target_cache)});
+    }
+    out.dev = split.dev;
+    out.train_pairs = static_cast<long>(out.train.size());
+    return out;
+}
+
+// Fails now, not after an hour of training, when PATH cannot be written.
+void check_writable(const std::string& path) {
+    const std::string probe = path + ".tmp";
+    {
+        std::ofstream out(probe);
+        if (!out) throw IoError("cannot write " + path + ": check that its folder exists and is writable");
+    }
+    std::filesystem::remove(probe);
+}
+
+// Transfer learning for a small corpus: the English encoder of a model
+// trained on more data. Returns how many source embeddings were copied.
+long init_encoder_from(Model& model, const Model& donor, const std::string& donor_path) {
+    const ModelConfig& a = model.config;
+    const ModelConfig& b = donor.config;
+    if (a.embedding_size != b.embedding_size || a.encoder_hidden_size != b.encoder_hidden_size ||
+        donor.source_tokenizer.kind != model.source_tokenizer.kind) {
+        throw UsageError("--init-encoder " + donor_path + " has --embedding " + std::to_string(b.embedding_size) +
+                         " --hidden " + std::to_string(b.encoder_hidden_size) +
+                         "; use the same sizes (and the same kind of English tokens: pieces or words)");
+    }
+    model.params.encoder_forward = donor.params.encoder_forward;
+    model.params.encoder_backward = donor.params.encoder_backward;
+    long copied = 0;
+    for (int id = 0; id < model.source_vocabulary.size(); ++id) {
+        const int donor_id = id < Vocabulary::kNumSpecial ? id : donor.source_vocabulary.id(model.source_vocabulary.token(id));
+        if (id >= Vocabulary::kNumSpecial && donor_id == Vocabulary::kUnk) continue;
+        model.params.source_embedding.col(id) = donor.params.source_embedding.col(donor_id);
+        ++copied;
+    }
+    return copied;
+}
+
+std::string today() {
+    const std::time_t now = std::time(nullptr);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%d", std::gmtime(&now));
+    return buffer;
+}
+
+std::string checkpoint_path(const TrainingRunOptions& options) { return options.checkpoint_dir + "/checkpoint.s2s"; }
+
+}  // namespace
+
+TrainingRun::TrainingRun(TrainingRunOptions options, const std::function<void(const std::string&)>& log)
+    : options_(std::move(options)), created_(today()) {
+    std::error_code error;
+    std::filesystem::create_directories(options_.checkpoint_dir, error);
+    if (error) throw IoError("cannot create the checkpoint folder " + options_.checkpoint_dir + ": " + error.message());
+    check_writable(options_.output_path);
+    if (!options_.data.export_dev_path.empty()) check_writable(options_.data.export_dev_path);
+    prepare(log);
+    trainer_ = std::make_unique<Trainer>(model_, train_, options_.trainer);
+    resume(log);
+    // The provenance's records of the data: its source comes from the file
+    // actually read (data_source.h), never assumed.
+    const TrainingDataOptions& data = options_.data;
+    const std::string data_hash = file_fnv1a64_hex(data.path);
+    data_record_ = data_provenance(data.path, data_hash, data_pairs_, data_source_of(data.path, data_hash));
+    split_record_["excluded_sources"] =
+        data.exclude_sources_path.empty()
+            ? nlohmann::json(nullptr)
+            : nlohmann::json({{"file", std::filesystem::path(data.exclude_sources_path).filename().string()},
+                              {"fnv1a64", file_fnv1a64_hex(data.exclude_sources_path)},
+                              {"pairs_dropped", excluded_pairs_}});
+    started_ = std::chrono::steady_clock::now();
+}
+
+void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
+    const TrainingDataOptions& data = options_.data;
+    model_.source_tokenizer = {data.source_pieces > 0 ? TokenizerKind::kSubwords : TokenizerKind::kWords, "en"};
+    model_.target_tokenizer = {data.target_pieces > 0 ? TokenizerKind::kSubwords
+                               : data.target_language == "zh" ? TokenizerKind::kCharacters
+                                                              : TokenizerKind::kWords,
+                               data.target_language};
+    model_.config = options_.config;
+
+    log("reading " + data.path);
+    const std::vector<SentencePair> pairs = read_sentence_pairs(data.path);
+    data_pairs_ = pairs.size();
+    const std::vector<SentencePair> excluded =
+        data.exclude_sources_path.empty() ? std::vector<SentencePair>{} : read_sentence_pairs(data.exclude_sources_path);
+    // A model whose encoder starts from --init-encoder reads English as
+    // that model does: its source pieces and vocabulary come along.
+    const std::string& init_path = options_.init_encoder_path;
+    Model donor;
+    if (!init_path.empty()) {
+        donor = load_model(init_path);
+        if (donor.source_tokenizer.kind == TokenizerKind::kSubwords) {
+            if (data.source_pieces > 0) {
+                throw UsageError("--init-encoder " + init_path + " brings its own English pieces; drop --source-pieces");
+            }
+            model_.source_tokenizer = donor.source_tokenizer;
+            model_.source_vocabulary = donor.source_vocabulary;
+        }
+    }
+    const bool learn_source = model_.source_tokenizer.kind != TokenizerKind::kSubwords || !model_.source_tokenizer.bpe;
+    PreparedData prepared = prepare_data(pairs, data, model_, learn_source, excluded);
+    if (!data.export_dev_path.empty()) write_sentence_pairs(prepared.dev, data.export_dev_path);
+    if (prepared.train.empty()) {
+        throw DataError("no usable training pairs in " + data.path + " (" + std::to_string(pairs.size()) +
+                        " pairs read); check the file and --dev-fraction / --max-source-words");
+    }
+    if (model_.source_vocabulary.size() <= Vocabulary::kNumSpecial ||
+        model_.target_vocabulary.size() <= Vocabulary::kNumSpecial) {
+        throw DataError("no token of " + data.path + " occurs --min-frequency " + std::to_string(data.min_frequency) +
+                        " times on one side; lower --min-frequency or use more data");
+    }
+    initialize_model(model_, options_.trainer.seed);
+    if (!init_path.empty()) {
+        const long copied = init_encoder_from(model_, donor, init_path);
+        init_record_ = {{"file", std::filesystem::path(init_path).filename().string()},
+                        {"fnv1a64", file_fnv1a64_hex(init_path)},
+                        {"name", donor.provenance.value("name", "")},
+                        {"source_embeddings_copied", copied}};
+        char line[512];
+        std::snprintf(line, sizeof line, "encoder initialized from %s (%ld of %d source embeddings)", init_path.c_str(),
+                      copied, model_.config.source_vocab_size);
+        log(line);
+    }
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "%zu pairs: %ld for training (%ld skipped as empty or too long, %ld as development sources, "
+                  "%ld by --exclude-sources), %zu development sentences; vocabularies %d / %d; %ld parameters",
+                  pairs.size(), prepared.train_pairs, prepared.skipped_pairs, prepared.leaked_pairs,
+                  prepared.excluded_pairs, prepared.dev.size(), model_.config.source_vocab_size,
+                  model_.config.target_vocab_size, model_.params.count());
+    log(line);
+
+    excluded_pairs_ = prepared.excluded_pairs;
+    split_record_ = {{"method", "by English sentence, FNV-1a hash"},
+                     {"dev_fraction", data.dev_fraction},
+                     {"seed", data.split_seed},
+                     {"train_pairs", prepared.train_pairs},
+                     {"excluded_sources", nullptr},
+                     {"dev_sentences", prepared.dev.size()}};
+    train_ = std::move(prepared.train);
+    dev_ = std::move(prepared.dev);
+    // The data files are sorted by sentence length, so the periodic check
+    // spreads its sample evenly over the whole split: all lengths, not the
+    // shortest.
+    dev_sample_ = spread_sample(dev_, static_cast<size_t>(options_.eval_sentences));
+}
+
+void TrainingRun::resume(const std::function<void(const std::string&)>& log) {
+    const std::string checkpoint = checkpoint_path(options_);
+    if (!options_.resume) return;
+    if (!std::filesystem::exists(checkpoint)) {
+        log("no checkpoint at " + checkpoint + "; starting from scratch");
+        return;
+    }
+    trainer_->load_checkpoint(checkpoint);
+    // What the earlier part of the run recorded: its wall time, its
+    // development BLEU history and its start date.
+    try {
+        const nlohmann::json& provenance = model_.provenance;
+        const nlohmann::json training = provenance.value("training", nlohmann::json::object());
+        previous_seconds_ = training.value("wall_seconds", 0.0);
+        // Tokens of the earlier part, so tokens/s covers the whole run
+        // (a resume that only finishes would otherwise record 0).
+        previous_tokens_ = training.value("tokens_per_second", 0.0) * previous_seconds_;
+        history_ = training.value("dev_bleu_history", nlohmann::json::array());
+        created_ = provenance.value("created", created_);
+    } catch (const nlohmann::json::exception& e) {
+        throw ModelFileError("checkpoint " + checkpoint + " has a damaged provenance record (" + e.what() +
+                             "); use a new --checkpoint-dir");
+    }
+    log("resumed from " + checkpoint + " at step " + std::to_string(trainer_->steps_done()));
+}
+
+double TrainingRun::wall_seconds() const {
+    return previous_seconds_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+void TrainingRun::record_provenance(bool finished) {
+    const double seconds = wall_seconds();
+    const TrainerOptions& trainer = options_.trainer;
+    const TrainingDataOptions& data = options_.data;
+    model_.provenance = {
+        {"name", options_.name},
+        {"created", created_},
+        {"data", data_record_},
+        {"split", split_record_},
+        {"training", {{"steps", trainer_->steps_done()},
+                      {"init_encoder", init_record_},
+                      {"finished", finished},
+                      {"batch_size", trainer.batch_size},
+                      {"learning_rate", trainer.learning_rate},
+                      {"warmup_steps", trainer.warmup_steps},
+                      {"dropout", trainer.dropout},
+                      {"label_smoothing", trainer.label_smoothing},
+                      {"clip_norm", trainer.clip_norm},
+                      {"threads", trainer.threads},
+                      {"seed", trainer.seed},
+                      {"min_frequency", data.min_frequency},
+                      {"max_source_vocab", data.max_source_vocab},
+                      {"max_target_vocab", data.max_target_vocab},
+                      {"source_pieces", data.source_pieces},
+                      {"target_pieces", data.target_pieces},
+                      {"max_source_words", data.max_source_words},
+                      {"wall_seconds", seconds},
+                      {"tokens_per_second", seconds > 0 ? (previous_tokens_ + tokens_this_part_) / seconds : 0.0},
+                      {"dev_bleu_history", history_}}},
+    };
+}
+
+bool TrainingRun::train(const TrainingRunHooks& hooks) {
+    const std::string checkpoint = checkpoint_path(options_);
+    const long total = options_.trainer.total_steps;
+    const auto elapsed = [&]() {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    };
+    bool out_of_time = false;
+    while (trainer_->steps_done() < total) {
+        const StepReport report = trainer_->step();
+        tokens_this_part_ += report.target_tokens + report.source_tokens;
+        const long done = trainer_->steps_done();
+        if (hooks.on_step) hooks.on_step(done, report);
+        if (options_.eval_every > 0 && done % options_.eval_every == 0 && !dev_sample_.empty() && hooks.evaluate) {
+            const DevScore score = hooks.evaluate(model_, dev_sample_);
+            history_.push_back({{"step", done}, {"bleu", score.bleu}});
+            char line[160];
+            std::snprintf(line, sizeof line, "step %ld: development BLEU %.2f on %zu sentences (%.1f s)", done,
+                          score.bleu, dev_sample_.size(), score.seconds);
+            if (hooks.on_message) hooks.on_message(line);
+        }
+        out_of_time = options_.max_minutes > 0 && elapsed() > options_.max_minutes * 60.0;
+        if (done % options_.checkpoint_every == 0 || done == total || out_of_time) {
+            record_provenance(false);
+            trainer_->save_checkpoint(checkpoint);
+        }
+        if (out_of_time) break;
+    }
+    return !out_of_time;
+}
+
+DevScore TrainingRun::finish(const TrainingRunHooks& hooks) {
+    if (!hooks.evaluate) throw UsageError("TrainingRun::finish needs an evaluate hook to score the development split");
+    const DevScore score = hooks.evaluate(model_, dev_);
+    record_provenance(true);
+    model_.provenance["dev_bleu"] = score.report;
+    model_.int8_levels = options_.int8_levels;
+    save_model(model_, options_.output_path, options_.output_dtype);
+    return score;
+}
+
+}  // namespace s2s
