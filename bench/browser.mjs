@@ -1,7 +1,8 @@
 // The benchmark page's script (bench/browser.html): window.benchEngine(engine,
 // buckets, minSeconds) runs one engine with the same protocol as Node
-// (bench/measure.mjs) and returns its figures. Engines: wasm (/dist/index.js),
-// tfjs-cpu and tfjs-wasm (bench/tfjs-model.mjs on the UMD bundles' global tf).
+// (bench/measure.mjs) and returns its figures. Engines: wasm (/dist/index.js,
+// with /dist/diagnostics.js for its start and heap statistics), tfjs-cpu and
+// tfjs-wasm (bench/tfjs-model.mjs on the UMD bundles' global tf).
 import { measureAll, startWasmModel } from './measure.mjs';
 import { loadTfjsModel } from './tfjs-model.mjs';
 
@@ -16,13 +17,13 @@ window.benchEngine = async (engine, buckets, minSeconds) => {
   if (engine === 'wasm') {
     // The cold start, step by step (as in engine-node.mjs), plus the download.
     let t = performance.now();
-    const api = await import('/dist/index.js');
-    await api.memoryStats();
+    const [api, diagnostics] = await Promise.all([import('/dist/index.js'), import('/dist/diagnostics.js')]);
+    await diagnostics.preloadRuntime();
     result.startupMs = performance.now() - t;
     t = performance.now();
     const bytes = new Uint8Array(await (await fetch(MODEL_URL)).arrayBuffer());
     result.fetchMs = performance.now() - t;
-    ({ translate, heapBytes, dispose } = await startWasmModel(api, bytes, buckets[0].sentences[0], result));
+    ({ translate, heapBytes, dispose } = await startWasmModel(api, diagnostics, bytes, buckets[0].sentences[0], result));
   } else {
     const tf = window.tf;
     const backend = engine.slice(5);

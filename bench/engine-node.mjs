@@ -16,13 +16,13 @@ let heapBytes;
 let dispose;
 const loadStart = performance.now();
 if (engine === 'wasm') {
-  const api = await import('../dist/index.js');
+  const [api, diagnostics] = await Promise.all([import('../dist/index.js'), import('../dist/diagnostics.js')]);
   // The cold start, step by step: the runtime (compile and instantiate the
   // .wasm), the model (parse and convert the file), the first translation.
   const t = performance.now();
-  await api.memoryStats();
+  await diagnostics.preloadRuntime();
   result.startupMs = performance.now() - t;
-  ({ translate, heapBytes, dispose } = await startWasmModel(api, bytes, buckets[0].sentences[0], result));
+  ({ translate, heapBytes, dispose } = await startWasmModel(api, diagnostics, bytes, buckets[0].sentences[0], result));
 } else if (engine === 'tfjs-cpu' || engine === 'tfjs-wasm') {
   const tf = await import('@tensorflow/tfjs');
   await import('@tensorflow/tfjs-backend-wasm');

@@ -69,10 +69,11 @@ export function measureAll(translate, buckets, beams, options) {
  * The WASM engine's cold start after its runtime has started (each host
  * times that, and any download, itself): the model (parse and convert the
  * file) and the first translation, into `result.modelParseMs` and
- * `result.firstTranslationMs`. `api` is dist/index.js's exports. Returns
- * the engine: { translate, heapBytes, dispose }.
+ * `result.firstTranslationMs`. `api` is dist/index.js's exports,
+ * `diagnostics` dist/diagnostics.js's (its heap statistics). Returns the
+ * engine: { translate, heapBytes, dispose }.
  */
-export async function startWasmModel(api, bytes, firstSentence, result) {
+export async function startWasmModel(api, diagnostics, bytes, firstSentence, result) {
   let t = performance.now();
   const model = await api.loadModel(bytes);
   result.modelParseMs = performance.now() - t;
@@ -81,7 +82,7 @@ export async function startWasmModel(api, bytes, firstSentence, result) {
   result.firstTranslationMs = performance.now() - t;
   return {
     translate: (text, o) => model.translate(text, o),
-    heapBytes: async () => (await api.memoryStats()).heapBytes,
+    heapBytes: async () => (await diagnostics.memoryStats()).heapBytes,
     dispose: () => model.dispose(),
   };
 }

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { loadModel, optionRanges, shippedModels } from '../dist/index.js';
+import { defaultModel } from '../dist/models.js';
 
 const { beamSize, maxLength, lengthPenalty, coveragePenalty } = optionRanges;
 const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
@@ -15,7 +16,7 @@ Translates TEXT (the arguments, joined by spaces), or else every line of
 stdin, writing one line per input: the translation, or with --json the full
 result (text, sourceTokens, sourceWords, targetTokens, targetWords,
 attention, score, hypotheses).
-  --model M         a shipped model (${shippedModels.join(', ')}), a .s2s file path or a URL; default en-fr
+  --model M         a shipped model (${shippedModels.join(', ')}), a .s2s file path or a URL; default ${defaultModel}
   --beam N          beam size, ${beamSize.min} (greedy, default) to ${beamSize.max}
   --max-length N    most output tokens, ${maxLength.min} to ${maxLength.max} (default: 2 x source length + 10)
   --length-penalty A    beam search: GNMT length normalization alpha, ${lengthPenalty.min} to ${lengthPenalty.max}
@@ -48,7 +49,7 @@ function parse(argv) {
       args: argv,
       allowPositionals: true,
       options: {
-        model: { type: 'string', default: 'en-fr' },
+        model: { type: 'string', default: defaultModel },
         beam: { type: 'string' },
         'max-length': { type: 'string' },
         'length-penalty': { type: 'string' },
@@ -63,7 +64,7 @@ function parse(argv) {
   const { values, positionals } = parsed;
   if (values.help) return { help: true };
   const [command, ...words] = positionals;
-  if (command === undefined) throw new UsageError(`missing command (try: seq2seq-attention translate --model en-fr "Hello.")`);
+  if (command === undefined) throw new UsageError(`missing command (try: seq2seq-attention translate --model ${defaultModel} "Hello.")`);
   if (command !== 'translate') throw new UsageError(`unknown command '${command}'; the only command is translate`);
   const given = {
     beamSize: wholeNumber('--beam', values.beam, beamSize),

@@ -17,7 +17,8 @@ mkdir -p "$work"
 "$cli" split --data "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 --dev-output "$work/en-fr-dev.tsv"
 "$cli" split --data "$data_dir/cmn-eng.txt" --dev-fraction 0.05 --split-seed 1 --dev-output "$work/en-zh-dev.tsv"
 
-for model in en-fr en-fr-fixed en-zh; do
+# The shipped models' names: the package's list (src/wasm/models.js).
+for model in $(node --input-type=module -e "import { shippedModels } from './src/wasm/models.js'; console.log(shippedModels.join(' '))"); do
   [[ -f models/$model.s2s ]] || { echo "compare: models/$model.s2s is missing; skipped" >&2; continue; }
   dev="$work/${model%-fixed}-dev.tsv"
   for beam in 1 4; do

@@ -16,7 +16,8 @@ if [[ ! -f dist/index.js || ! -f dist/s2s-core.wasm ]]; then
   echo "start: dist/ has no WebAssembly build; run \`npm run build:wasm\` and look at its errors" >&2
   exit 1
 fi
-for model in en-fr en-fr-fixed en-zh; do
+# The shipped models' names: the package's list (src/wasm/models.js).
+for model in $(node --input-type=module -e "import { shippedModels } from './src/wasm/models.js'; console.log(shippedModels.join(' '))"); do
   if [[ ! -f models/$model.s2s ]]; then
     echo "start: models/$model.s2s is missing; the page will say so when it needs it (train it with \`npm run train:$model\`)" >&2
   fi

@@ -1,6 +1,6 @@
 // Development BLEU by source sentence length, one bar per model in each
 // length bucket (1-4, 5-7, 8-11, 12+ words), from the scores recorded in the
-// model files (app.js, recordedScores: `seq2seq eval --record`, or
+// model files (scores.js, recordedScores: `seq2seq eval --record`, or
 // `seq2seq train`'s final evaluation), with chrF2 where the report has it.
 // The fixed-context model's bars should fall faster with length: that is the
 // bottleneck of one context vector, measured.

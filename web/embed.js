@@ -3,20 +3,24 @@
 //   <script type="module" src="https://YOUR-HOST/web/embed.js"></script>
 //   <seq2seq-attention-demo model="en-fr" text="i love deep learning ."></seq2seq-attention-demo>
 //
-// Attributes: model (en-fr or en-zh; default en-fr), text (the sentence),
-// beam (1-8; default 1), readonly (hides the sentence box). Changing an
-// attribute translates again. The element draws the translation and its
-// attention heatmap inside its own Shadow DOM, so the host page's CSS and
-// the element's cannot disturb each other. All elements on a page share one
+// Attributes: model (a model the page's menu offers, e.g. en-zh; default
+// en-fr: page-models.js), text (the sentence), beam (1 to PAGE_MAX_BEAM;
+// default 1), readonly (hides the sentence box). Changing an attribute
+// translates again. The element draws the translation and its attention
+// heatmap inside its own Shadow DOM, so the host page's CSS and the
+// element's cannot disturb each other. All elements on a page share one
 // Web Worker (and so one copy of each model).
 import { h, pieceLabels, replaceChildren } from './dom.js';
 import { renderHeatmap, HEATMAP_CSS } from './heatmap.js';
 import { missingFeatures } from './features.js';
 import { getTranslator } from './translator.js';
+import {
+  DEBOUNCE_MS, MAX_OUTPUT_TOKENS, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels,
+} from './page-models.js';
 
-const MODEL_LABELS = { 'en-fr': 'English → French', 'en-zh': 'English → Chinese' };
-const DEBOUNCE_MS = 300;
-const MAX_OUTPUT_TOKENS = 150;
+// The package's list of models (dist/models.js), before any element is
+// defined; when it cannot load, every element says so instead of translating.
+const listFailure = await loadModelList().then(() => null, (error) => error);
 const HOME = new URL('./', import.meta.url).href;
 
 const STYLE = `
@@ -74,13 +78,13 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   }
 
   get model() {
-    const model = this.getAttribute('model') ?? 'en-fr';
-    return MODEL_LABELS[model] ? model : 'en-fr';
+    if (listFailure) return null;
+    const model = this.getAttribute('model');
+    return pickableModels().includes(model) ? model : defaultModel();
   }
 
   get beam() {
-    const beam = Number(this.getAttribute('beam') ?? 1);
-    return Number.isInteger(beam) && beam >= 1 && beam <= 8 ? beam : 1;
+    return pageBeam(this.getAttribute('beam') ?? 1) ?? 1;
   }
 
   #build() {
@@ -115,12 +119,13 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   }
 
   #update() {
-    replaceChildren(this.#parts.label, h('b', {}, MODEL_LABELS[this.model]), this.beam > 1 ? ` · beam ${this.beam}` : '');
+    if (listFailure) return;
+    replaceChildren(this.#parts.label, h('b', {}, modelLabel(this.model)), this.beam > 1 ? ` · beam ${this.beam}` : '');
   }
 
   async #translate() {
     const parts = this.#parts;
-    const missing = missingFeatures();
+    const missing = missingFeatures() ?? listFailure?.message;
     if (missing) {
       replaceChildren(parts.status, h('span', { class: 'error', role: 'alert' }, missing));
       return;
@@ -147,7 +152,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   #render(text, result) {
     const parts = this.#parts;
     parts.translation.dataset.text = text;
-    parts.translation.lang = this.model === 'en-zh' ? 'zh' : 'fr';
+    parts.translation.lang = languagesOf(this.model).targetLanguage;
     replaceChildren(parts.translation, result.text);
     replaceChildren(parts.status, result.truncated
       ? h('span', { class: 'notice' }, 'Long text: only its beginning was translated.')

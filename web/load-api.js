@@ -1,14 +1,24 @@
-// The package's JavaScript API (dist/index.js) for the page's workers
-// (worker.js, train-worker.js): imported on first use, once per worker, with
-// a message saying how to build and serve it when that fails. `what` names
-// the worker's job in that message ('translator', 'trainer').
-let api = null;
+// The package's modules (dist/) for everything in web/: the API (index.js)
+// for the workers (worker.js, train-worker.js), its plain-data modules
+// (options.js, models.js, word-attention.js) for the page and the
+// embeddable element. Each is imported on first use, once per page or
+// worker, with one message saying how to build and serve dist/ when that
+// fails.
+const loaded = new Map(); // file -> Promise<module>
 
+/** dist/FILE, imported once; `what` names what needs it in the failure's message. */
+export function loadPackage(file, what) {
+  if (!loaded.has(file)) {
+    loaded.set(file, import(`../dist/${file}`).catch((cause) => {
+      loaded.delete(file);
+      throw new Error(`could not load the ${what} (dist/${file}): ${cause?.message ?? cause}. ` +
+        'Build it with `npm run build:wasm` (or `npm start`), and serve the repository root so that /web/ and /dist/ are siblings.');
+    }));
+  }
+  return loaded.get(file);
+}
+
+/** The JavaScript API, for a worker; `what` names the worker's job ('translator', 'trainer'). */
 export function getApi(what) {
-  api ??= import('../dist/index.js').catch((cause) => {
-    api = null;
-    throw new Error(`could not load the ${what} (dist/index.js): ${cause?.message ?? cause}. ` +
-      'Build it with `npm run build:wasm` (or `npm start`), and serve the repository root so that /web/ and /dist/ are siblings.');
-  });
-  return api;
+  return loadPackage('index.js', what);
 }

@@ -6,6 +6,7 @@ import { h, replaceChildren } from './dom.js';
 import { missingFeatures } from './features.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderAccuracyChart, renderLossChart } from './train-charts.js';
+import { startWorker } from './start-worker.js';
 
 const COLORS = { attention: '#4338ca', fixed: '#d97706' };
 const LABELS = { attention: 'With attention', fixed: 'Fixed context' };
@@ -81,14 +82,16 @@ const workers = {};
 let drawPending = false;
 let drawnProbe = null;  // the probe result the heatmap shows
 
-function startWorker(kind) {
-  const worker = new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module', name: `train-${kind}` });
-  worker.addEventListener('message', (event) => receive(kind, event.data ?? {}));
-  worker.addEventListener('error', (event) => {
-    event.preventDefault();
-    runs[kind].error = `the training worker failed to start${event.message ? `: ${event.message}` : ''}`;
-    scheduleDraw();
+function startTrainer(kind) {
+  const worker = startWorker(new URL('./train-worker.js', import.meta.url), {
+    name: `train-${kind}`,
+    what: 'training',
+    onFailure: (error) => {
+      runs[kind].error = error.message;
+      scheduleDraw();
+    },
   });
+  worker.addEventListener('message', (event) => receive(kind, event.data ?? {}));
   return worker;
 }
 
@@ -293,8 +296,8 @@ function main() {
   const task = new URL(location.href).searchParams.get('task');
   if (task && Object.hasOwn(TASKS, task)) view.task.value = task;
   view.pairs.value = samplePairs();
-  workers.attention = startWorker('attention');
-  workers.fixed = startWorker('fixed');
+  workers.attention = startTrainer('attention');
+  workers.fixed = startTrainer('fixed');
   wire();
   create();
 }

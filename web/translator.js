@@ -3,26 +3,9 @@
 //
 //   const translator = getTranslator();
 //   const { value, ms } = await translator.request({ type: 'translate', model: 'en-fr', text, options });
-const workerUrl = new URL('./worker.js', import.meta.url);
+import { startWorker, watchStart } from './start-worker.js';
 
-// A module worker must come from the page's own origin. When embed.js is
-// loaded from another origin (a CDN), start the worker from a same-origin
-// blob that imports the real worker module (the host must send CORS
-// headers, which a module <script> from another origin needs anyway).
-function startWorker() {
-  // index.html starts the worker before the page's modules have loaded.
-  const early = globalThis.__s2sEarlyWorker;
-  if (early) {
-    delete globalThis.__s2sEarlyWorker;
-    return early;
-  }
-  if (workerUrl.origin === globalThis.location?.origin) {
-    return new Worker(workerUrl, { type: 'module', name: 'seq2seq-attention' });
-  }
-  const source = `import ${JSON.stringify(workerUrl.href)};`;
-  const blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-  return new Worker(blobUrl, { type: 'module', name: 'seq2seq-attention' });
-}
+const workerUrl = new URL('./worker.js', import.meta.url);
 
 class Translator {
   #worker;
@@ -31,7 +14,13 @@ class Translator {
   #failure = null;
 
   constructor() {
-    this.#worker = startWorker();
+    // A worker that cannot even start fails every request, now and later,
+    // with a message saying so.
+    const watch = { what: 'translation', onFailure: (error) => this.#fail(error) };
+    // index.html starts the worker before the page's modules have loaded.
+    const early = globalThis.__s2sEarlyWorker;
+    delete globalThis.__s2sEarlyWorker;
+    this.#worker = early ? watchStart(early, watch) : startWorker(workerUrl, { name: 'seq2seq-attention', ...watch });
     this.#worker.addEventListener('message', (event) => {
       const { id, ok, value, ms, error } = event.data ?? {};
       const waiting = this.#pending.get(id);
@@ -39,13 +28,6 @@ class Translator {
       this.#pending.delete(id);
       if (ok) waiting.resolve({ value, ms });
       else waiting.reject(new Error(error));
-    });
-    // A worker that cannot even start (a syntax error, a module that fails to
-    // load, a browser without module workers) fails every request, now and
-    // later, with a message saying so.
-    this.#worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      this.#fail(new Error(`the translation worker failed to start${event.message ? `: ${event.message}` : ''}`));
     });
     this.#worker.addEventListener('messageerror', () => this.#fail(new Error('the translation worker sent a message that could not be read')));
   }

@@ -11,7 +11,7 @@
 // served), or by an absolute URL on the page's own origin (the page's
 // ?model-url=, for your own model file); every request names its model, so
 // one worker serves the page and any number of embedded demos.
-import { getApi } from './load-api.js';
+import { getApi, loadPackage } from './load-api.js';
 
 const models = new Map(); // name -> Promise<Model>
 
@@ -31,10 +31,11 @@ function expectBytes(name) {
   return prefetched.get(name);
 }
 
-// A shipped name, or a URL on this origin (never another site's file).
-function modelSource(name) {
+// A shipped name (the API's shippedModels), or a URL on this origin (never
+// another site's file).
+function modelSource(name, shippedModels) {
   if (typeof name !== 'string') return null;
-  if (/^[A-Za-z0-9_-]+$/.test(name)) return name;
+  if (shippedModels.includes(name)) return name;
   try {
     const url = new URL(name);
     return url.origin === self.location.origin ? url : null;
@@ -44,13 +45,11 @@ function modelSource(name) {
 }
 
 function getModel(name) {
-  const source = modelSource(name);
-  if (source === null) {
-    return Promise.reject(new Error(`unknown model ${JSON.stringify(name)}: give a shipped name or a URL on this site`));
-  }
   if (!models.has(name)) {
     const bytes = prefetched.get(name)?.bytes ?? null;
-    const loading = Promise.all([getApi('translator'), bytes]).then(([{ loadModel }, prefetchedBytes]) => {
+    const loading = Promise.all([getApi('translator'), bytes]).then(([{ loadModel, shippedModels }, prefetchedBytes]) => {
+      const source = modelSource(name, shippedModels);
+      if (source === null) throw new Error(`unknown model ${JSON.stringify(name)}: give a shipped name or a URL on this site`);
       performance.mark(`s2s:loading:${name}`);
       return loadModel(prefetchedBytes ?? source);
     }).then((model) => {
@@ -97,6 +96,9 @@ self.addEventListener('message', async (event) => {
 // split the page's cold load into its steps.
 performance.mark('s2s:worker-started');
 // Every request needs the API and its runtime: start both now, before the
-// first message (a failure is reported to that request).
-getApi('translator').then(({ preloadRuntime }) => preloadRuntime()).catch(() => {});
+// first message (a failure is reported to that request). The runtime's early
+// start is a diagnostics hook of the package (dist/diagnostics.js), which
+// shares the API's runtime.
+getApi('translator').catch(() => {});
+loadPackage('diagnostics.js', 'translator').then(({ preloadRuntime }) => preloadRuntime()).catch(() => {});
 self.postMessage({ type: 'ready' });

@@ -1,15 +1,23 @@
-// Types of seq2seq-attention's JavaScript API (src/wasm/index.js).
+// Types of seq2seq-attention's JavaScript API (src/wasm/index.js and the
+// modules it re-exports). The hooks for tests and benchmarks have their own
+// entry point and types: diagnostics.d.ts ('seq2seq-attention/diagnostics').
+// Ranges and model names are not repeated here: optionRanges and
+// shippedModels hold them (options.js, models.js).
+//
+// Over 400 lines on purpose: it is the reference a user's editor shows for
+// the one entry point, translating then training, and no type checker runs
+// in this repository's tests to keep a split across files consistent.
 
-/** The models this package ships in its `models/` folder. */
-export declare const shippedModels: readonly ['en-fr', 'en-fr-fixed', 'en-zh'];
+/** The names of the models this package ships in its `models/` folder, e.g. `'en-fr'`. */
+export declare const shippedModels: readonly string[];
 
 /**
  * Loads a model and returns it ready to translate.
  *
  * `source` is one of:
- * - a shipped model's name: `'en-fr'` (attention), `'en-fr-fixed'` (the
- *   fixed-context baseline) or `'en-zh'`; read from the package's `models/`
- *   folder, relative to this module (with fs in Node, with fetch in browsers).
+ * - a shipped model's name, one of {@link shippedModels} (e.g. `'en-fr'`);
+ *   read from the package's `models/` folder, relative to this module (with
+ *   fs in Node, with fetch in browsers).
  *   Any string of only letters, digits, `-` and `_` is taken as a name: write
  *   `./model` for a file of that name;
  * - a URL, as a string (`https:`, `http:`, `file:`, `data:`, `blob:`) or a
@@ -39,8 +47,9 @@ export interface OptionRange {
 }
 
 /**
- * The ranges and defaults of {@link TranslateOptions} (frozen), e.g. to build
- * controls: `optionRanges.lengthPenalty` is `{ min: 0, max: 5, default: 1, integer: false }`.
+ * The ranges and defaults of {@link TranslateOptions} (frozen), the one place
+ * they are written, e.g. to build controls:
+ * `optionRanges.lengthPenalty` is `{ min, max, default, integer }`.
  */
 export declare const optionRanges: Readonly<{
   beamSize: OptionRange;
@@ -52,21 +61,21 @@ export declare const optionRanges: Readonly<{
 
 /** Options of {@link Model.translate}. Every field is optional. */
 export interface TranslateOptions {
-  /** Beam width, 1 (greedy, the default) to 16. */
+  /** Beam width, from 1 (greedy, the default) to `optionRanges.beamSize.max`. */
   beamSize?: number;
-  /** Most output tokens, `<eos>` included, 1 to 512. Default: 2 × source length + 10. */
+  /** Most output tokens, `<eos>` included, up to `optionRanges.maxLength.max`. Default: 2 × source length + 10. */
   maxLength?: number;
-  /** Also return the k most likely tokens at each output position, 0 (default) to 50. */
+  /** Also return the k most likely tokens at each output position, 0 (default) to `optionRanges.alternatives.max`. */
   alternatives?: number;
   /**
    * Beam search only: the length normalization alpha of GNMT (Wu et al. 2016,
-   * eq. 14), 0 to 5, default 1.0. Hypotheses are ranked by
+   * eq. 14), range and default in `optionRanges.lengthPenalty`. Hypotheses are ranked by
    * `log P(Y|X) / ((5 + |Y|) / 6)^alpha + cp`; 0 ranks by raw log probability,
    * which favours short outputs. Greedy decoding ignores it.
    */
   lengthPenalty?: number;
   /**
-   * Beam search only: the coverage penalty beta of GNMT, 0 to 5, default 0.2:
+   * Beam search only: the coverage penalty beta of GNMT (`optionRanges.coveragePenalty`):
    * `cp = beta × Σ_i log(min(Σ_t a_ti, 1))` penalizes hypotheses that left
    * source tokens with little attention (a dropped clause). 0 turns it off.
    * Greedy decoding ignores it.
@@ -271,19 +280,6 @@ export interface WordAttention {
 export declare function wordAttention(
   result: Pick<Translation, 'sourceWords' | 'targetWords' | 'attention'>,
 ): WordAttention;
-
-/**
- * Starts downloading and compiling the translation runtime now, so that a
- * later `loadModel()` only parses its model (it starts the runtime itself
- * otherwise). Rejects with an Error saying why the runtime cannot start.
- */
-export declare function preloadRuntime(): Promise<void>;
-
-/**
- * Diagnostics: the WebAssembly heap's size and the bytes malloc holds
- * (`usedBytes`), e.g. to check that disposed models free their memory.
- */
-export declare function memoryStats(): Promise<{ heapBytes: number; usedBytes: number }>;
 
 /**
  * Errors thrown by this package are plain `Error`s with a message naming the

@@ -1,11 +1,16 @@
-// The ranges and defaults of model.translate's options, written once for the
-// wrapper (index.js, which checks them and re-exports this table), the bin
-// (bin/seq2seq-attention.js) and the demo page (web/app.js, which imports
-// this file directly: it is plain data, with no WebAssembly behind it).
+// The ranges and defaults of model.translate's options: the one place the
+// JavaScript side writes them. The wrapper checks options against them
+// (translation.js) and index.js re-exports this table; the bin
+// (bin/seq2seq-attention.js) and the demo page (web/, which imports this file
+// directly: it is plain data, with no WebAssembly behind it) read them here.
 //
-// They mirror the C++ decoder's DecodeOptions (src/decode/search.h), which
-// checks every value again: the wrapper checks first so that a bad option
-// gets a message in this API's own terms.
+// Where they meet C++: the decoder's own limits are DecodeOptions in
+// src/decode/search.h (kMaxBeamSize, kMaxLength, kMaxPenalty, the default
+// penalties; alternatives in search.cpp), which checks every value again.
+// Until the C++ side exports them, tests/js/limits.test.mjs checks that the
+// raw module accepts each maximum here and refuses one step past it. The
+// wrapper checks first so that a bad option gets a message in this API's
+// own terms.
 const range = (min, max, fallback, integer) => Object.freeze({ min, max, default: fallback, integer });
 
 /** Each option of model.translate: { min, max, default, integer }. */

@@ -13,6 +13,7 @@
 //
 // Plain JavaScript with no WebAssembly behind it: index.js re-exports it and
 // the demo page (web/app.js) imports this file directly.
+import { describeValue } from './errors.js';
 
 /**
  * result: { sourceWords, targetWords, attention } (a translation, or a
@@ -84,12 +85,4 @@ function checkCover(words, count, name, what) {
   if (next !== count) {
     throw new Error(`wordAttention: ${name} cover ${next} tokens but there are ${count} ${what}`);
   }
-}
-
-function describeValue(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}`;
-  return value === undefined ? 'undefined' : `the ${typeof value} ${String(value)}`;
 }

@@ -19,10 +19,11 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { trainSubwordFixture } from '../js/helpers/models.mjs';
+import { shippedModels } from '../../src/wasm/models.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const artifacts = join(root, 'tests', 'e2e', 'artifacts');
-const MODEL_NAMES = ['en-fr', 'en-fr-fixed', 'en-zh'];
+const MODEL_NAMES = shippedModels;
 const trainedFolder = join(root, 'build', 'e2e-models');
 const cli = join(root, 'build', 'native', 'seq2seq');
 /** Where the page finds the subword fixture model (a same-origin path for ?model-url=). */
@@ -50,6 +51,7 @@ export function modelKind() {
 export function modelsFolder() {
   if (modelKind() === 'shipped') return null;
   for (const name of MODEL_NAMES) {
+    if (!TINY_MODELS[name]) throw new Error(`tests/e2e/helpers.mjs has no small stand-in for the shipped model ${name}: add it to TINY_MODELS`);
     trainOnce(`${name}.s2s`, (output, scratch) => {
       const result = spawnSync(cli, ['train', ...TINY_MODELS[name], ...TINY_SIZES, '--name', name,
         '--checkpoint-dir', scratch, '--output', output], { cwd: root, encoding: 'utf8' });

@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wordHash64 } from '../../bench/tfjs-model.mjs';
+import { wordHash64 } from '../../bench/model-file.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');

@@ -12,10 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { badModelFiles } from './helpers/bad-models.mjs';
-import { cleanUpModels, distIndex, modelForTests, requireDist, root, worstRowSumError } from './helpers/models.mjs';
+import { cleanUpModels, distDiagnostics, distIndex, modelForTests, requireDist, root, worstRowSumError } from './helpers/models.mjs';
 
 requireDist();
-const { loadModel, memoryStats } = await import(pathToFileURL(distIndex).href);
+const { loadModel } = await import(pathToFileURL(distIndex).href);
+const { memoryStats } = await import(pathToFileURL(distDiagnostics).href);
 
 const SENTENCE = 'I see the cat.';
 let modelPath;

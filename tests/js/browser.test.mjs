@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { cleanUpModels, distDir, distIndex, modelForTests, requireDist, root } from './helpers/models.mjs';
+import { cleanUpModels, copyDist, distDir, distIndex, modelForTests, requireDist, root } from './helpers/models.mjs';
 import { serveFolder } from './helpers/static-server.mjs';
 import { launchChromium } from './helpers/chromium.mjs';
 import { readmeExample } from './helpers/readme.mjs';
@@ -36,8 +36,8 @@ before(async () => {
   // The package's layout: dist/ next to models/ (the test model as en-fr).
   work = mkdtempSync(join(tmpdir(), 's2s-browser-'));
   site = join(work, 'site');
-  for (const folder of ['dist', 'models', 'plain', 'app']) mkdirSync(join(site, folder), { recursive: true });
-  for (const file of ['index.js', 'options.js', 'word-attention.js', 's2s-core.js', 's2s-core.wasm']) copyFileSync(join(distDir, file), join(site, 'dist', file));
+  for (const folder of ['models', 'plain', 'app']) mkdirSync(join(site, folder), { recursive: true });
+  copyDist(site);
   copyFileSync(path, join(site, 'models', 'en-fr.s2s'));
 
   server = await serveFolder(site);

@@ -1,5 +1,6 @@
-// The native CLI as a user runs it: flags, exit codes, the --json contract
-// of the design, training with checkpoints and resume, eval and bench.
+// The native CLI as a user runs it: flags, exit codes, the --json output
+// (text, tokens, attention rows summing to 1, score), training with
+// checkpoints and resume, eval and bench.
 // A tiny model is trained from tests/fixtures in a few seconds first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { badModelFiles } from './helpers/bad-models.mjs';
-import { wordHash64 } from '../../bench/tfjs-model.mjs';
+import { wordHash64 } from '../../bench/model-file.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // S2S_CLI runs the same tests against another build (e.g. build/sanitize/seq2seq).
@@ -208,7 +209,7 @@ test('translate: one line out per line in, empty lines included', () => {
   assert.ok(lines[0].length > 0);
 });
 
-test('translate --json follows the design contract', () => {
+test('translate --json gives the text, the tokens, the attention (rows summing to 1) and the score', () => {
   const r = run(['translate', '--model', model, '--json'], 'I see the cat.\n');
   assert.equal(r.code, 0, r.err);
   const result = JSON.parse(r.out);

@@ -39,7 +39,7 @@ function run(args, input = '') {
   return r.stdout;
 }
 
-// The design's tokenization of a translation, lowercased: what d2l's examples compare.
+// The model's tokenization of a translation, lowercased: what d2l's examples compare.
 const tokens = (result) => result.targetTokens.filter((t) => t !== '<eos>').join(' ');
 
 for (const [name, expected] of Object.entries(shipped)) {

@@ -78,6 +78,26 @@ model.dispose();
   assert.ok(existsSync(join(app, 'node_modules', 'seq2seq-attention', 'dist', 'index.d.ts')), 'types installed');
 });
 
+test("the diagnostics hooks are their own entry point, seq2seq-attention/diagnostics, sharing the API's runtime", () => {
+  writeFileSync(join(app, 'diagnostics.js'), `
+import { loadModel } from 'seq2seq-attention';
+import { memoryStats, preloadRuntime } from 'seq2seq-attention/diagnostics';
+await preloadRuntime();
+const empty = (await memoryStats()).usedBytes;
+const model = await loadModel('en-fr');
+const loaded = (await memoryStats()).usedBytes;
+model.dispose();
+console.log(JSON.stringify({ resolved: import.meta.resolve('seq2seq-attention/diagnostics'), empty, loaded, after: (await memoryStats()).usedBytes }));
+`);
+  const r = run(process.execPath, ['diagnostics.js'], { cwd: app });
+  assert.equal(r.code, 0, r.err);
+  const { resolved, empty, loaded, after: disposed } = JSON.parse(r.out);
+  assert.match(resolved, /\/app\/node_modules\/seq2seq-attention\/dist\/diagnostics\.js$/);
+  assert.ok(loaded > empty, 'the model is on the heap memoryStats() measures');
+  assert.equal(disposed, empty);
+  assert.ok(existsSync(join(app, 'node_modules', 'seq2seq-attention', 'dist', 'diagnostics.d.ts')), 'its types installed');
+});
+
 test("the README's Node example runs as written", () => {
   writeFileSync(join(app, 'readme-example.mjs'), readmeExample('js'));
   const r = run(process.execPath, ['readme-example.mjs'], { cwd: app });

@@ -22,6 +22,7 @@ const sentences = Array.from({ length: 20 }, (_, i) => all[Math.floor((i * all.l
 
 let tf;
 let peerModule;
+let modelFile;  // bench/model-file.mjs, the peer's reader of .s2s files
 let wasmModel;
 const wasmResults = new Map();  // `${beam}\t${sentence}` -> result
 
@@ -31,6 +32,7 @@ async function setUp() {
   tf = await import('@tensorflow/tfjs');
   await import('@tensorflow/tfjs-backend-wasm');
   peerModule = await import(pathToFileURL(join(root, 'bench', 'tfjs-model.mjs')).href);
+  modelFile = await import(pathToFileURL(join(root, 'bench', 'model-file.mjs')).href);
   const { loadModel } = await import(pathToFileURL(distIndex).href);
   wasmModel = await loadModel(modelPath);
 }
@@ -86,7 +88,7 @@ for (const [backend, beams] of [['wasm', [1, 4]], ['cpu', [1]]]) {
 test('the peer reads the .s2s format itself and refuses a damaged file', { skip }, async () => {
   await setUp();
   const bytes = new Uint8Array(readFileSync(modelPath));
-  const file = peerModule.parseModelFile(bytes);
+  const file = modelFile.parseModelFile(bytes);
   const header = JSON.parse(JSON.stringify(wasmModel.info.config));
   assert.equal(file.header.config.target_vocab_size, header.target_vocab_size);
   const output = file.tensors.get('output_weights');
@@ -94,8 +96,8 @@ test('the peer reads the .s2s format itself and refuses a damaged file', { skip 
   assert.ok(output.data.every(Number.isFinite));
   const damaged = bytes.slice();
   damaged[damaged.length - 1] ^= 0x40;
-  assert.throws(() => peerModule.parseModelFile(damaged), /checksum/);
-  assert.throws(() => peerModule.parseModelFile(bytes.subarray(0, 100)), /truncated/);
+  assert.throws(() => modelFile.parseModelFile(damaged), /checksum/);
+  assert.throws(() => modelFile.parseModelFile(bytes.subarray(0, 100)), /truncated/);
 });
 
 test.after(() => wasmModel?.dispose());

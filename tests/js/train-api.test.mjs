@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { distIndex, requireDist } from './helpers/models.mjs';
-import { wordHash64 } from '../../bench/tfjs-model.mjs';
+import { wordHash64 } from '../../bench/model-file.mjs';
 
 requireDist();
 const { createTrainer, loadModel, train } = await import(pathToFileURL(distIndex).href);

@@ -1,5 +1,5 @@
 // The JavaScript API of the WebAssembly build (dist/index.js) in Node, as
-// the design's contract 3 states it: result shapes, beam hypotheses,
+// index.d.ts states it: result shapes, beam hypotheses,
 // alternatives and prefix, model info, every way to load a model, and
 // errors: always an Error with a message, and the model still works after.
 import { test, before, after } from 'node:test';
@@ -8,11 +8,13 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cleanUpModels, distDir, distIndex, modelForTests, requireDist, root, worstRowSumError } from './helpers/models.mjs';
+import { cleanUpModels, copyDist, distDiagnostics, distIndex, modelForTests, requireDist, root, worstRowSumError } from './helpers/models.mjs';
 import { serveFolder } from './helpers/static-server.mjs';
 
 requireDist();
 const api = await import(pathToFileURL(distIndex).href);
+const { modelCatalog } = await import(pathToFileURL(join(root, 'dist', 'models.js')).href);
+const diagnostics = await import(pathToFileURL(distDiagnostics).href);
 const { loadModel } = api;
 
 let attentionModel;  // { path, shipped, name }
@@ -44,6 +46,11 @@ function assertStillWorks() {
   assert.deepEqual(model.translate(SENTENCE), reference, 'the model translates as before after an error');
 }
 
+test('the API exports what users need and no diagnostics (those are in seq2seq-attention/diagnostics)', () => {
+  assert.deepEqual(Object.keys(api).sort(), ['createTrainer', 'loadModel', 'optionRanges', 'shippedModels', 'train', 'wordAttention']);
+  assert.deepEqual(Object.keys(diagnostics).sort(), ['memoryStats', 'preloadRuntime']);
+});
+
 test('translate returns the contract shape, with attention rows summing to 1', () => {
   const r = reference;
   for (const key of ['text', 'sourceTokens', 'targetTokens', 'attention', 'score', 'truncated', 'finished', 'hypotheses']) {
@@ -70,13 +77,13 @@ test('results are plain data: no Embind objects, no views into the WASM heap', a
   assert.ok(Array.isArray(r.attention) && r.attention.every((row) => Array.isArray(row)));
   // Grow the WASM memory (which detaches every view into the old buffer) by
   // loading models until the heap is larger. The earlier result must not change.
-  const { heapBytes } = await api.memoryStats();
+  const { heapBytes } = await diagnostics.memoryStats();
   const loaded = [];
-  while ((await api.memoryStats()).heapBytes === heapBytes && loaded.length < 1000) {
+  while ((await diagnostics.memoryStats()).heapBytes === heapBytes && loaded.length < 1000) {
     loaded.push(await loadModel(attentionModel.path));
   }
   for (const m of loaded) m.dispose();
-  assert.ok((await api.memoryStats()).heapBytes > heapBytes, 'the heap grew');
+  assert.ok((await diagnostics.memoryStats()).heapBytes > heapBytes, 'the heap grew');
   assert.deepEqual(r, copy);
   assertStillWorks();
 });
@@ -260,9 +267,8 @@ test('loadModel loads a shipped model by name from the package folder', async (t
   // as models/en-fr.s2s, so this runs before the shipped models exist.
   const pkg = mkdtempSync(join(tmpdir(), 's2s-by-name-'));
   try {
-    mkdirSync(join(pkg, 'dist'));
+    copyDist(pkg);
     mkdirSync(join(pkg, 'models'));
-    for (const file of ['index.js', 'options.js', 'word-attention.js', 's2s-core.js', 's2s-core.wasm']) copyFileSync(join(distDir, file), join(pkg, 'dist', file));
     copyFileSync(attentionModel.path, join(pkg, 'models', 'en-fr.s2s'));
     const copy = await import(pathToFileURL(join(pkg, 'dist', 'index.js')).href);
     const m = await copy.loadModel('en-fr');
@@ -282,8 +288,10 @@ test('loadModel loads a shipped model by name from the package folder', async (t
     }
     const m = await loadModel(name);
     assert.equal(m.info.name, name);
-    assert.equal(m.info.hasAttention, name !== 'en-fr-fixed');
-    assert.equal(m.info.targetLanguage, name === 'en-zh' ? 'zh' : 'fr');
+    // The file agrees with the package's list (src/wasm/models.js).
+    assert.equal(m.info.hasAttention, modelCatalog[name].baselineOf === undefined);
+    assert.equal(m.info.sourceLanguage, modelCatalog[name].sourceLanguage);
+    assert.equal(m.info.targetLanguage, modelCatalog[name].targetLanguage);
     assert.ok(m.translate('I love you.').text.length > 0);
     m.dispose();
   }
@@ -297,7 +305,7 @@ test('bad sources and bad model files are Errors naming the problem; the runtime
     [undefined, /but got undefined/],
     [{}, /but got an object/],
     ['', /but got the string ""/],
-    ['no-such-model', /no model named 'no-such-model' .* the package ships en-fr, en-fr-fixed, en-zh/],
+    ['no-such-model', new RegExp(`no model named 'no-such-model' .* the package ships ${api.shippedModels.join(', ')};`)],
     [join(tmpdir(), 'surely-missing', 'x.s2s'), /could not read .*x\.s2s: no such file; check the path/],
     ['http://127.0.0.1:9/x.s2s', /could not fetch http:\/\/127\.0\.0\.1:9\/x\.s2s/],
     [new Uint8Array(0), /loadModel: .+/],
@@ -315,9 +323,9 @@ test('bad sources and bad model files are Errors naming the problem; the runtime
   }
 });
 
-test('preloadRuntime starts the runtime ahead of loadModel and may be called again', async () => {
-  assert.equal(typeof api.preloadRuntime, 'function');
-  const [first, second] = await Promise.all([api.preloadRuntime(), api.preloadRuntime()]);
+test('preloadRuntime (diagnostics) starts the runtime ahead of loadModel and may be called again', async () => {
+  assert.equal(typeof diagnostics.preloadRuntime, 'function');
+  const [first, second] = await Promise.all([diagnostics.preloadRuntime(), diagnostics.preloadRuntime()]);
   assert.equal(first, undefined);
   assert.equal(second, undefined);
   // The runtime it started is the one models load into.

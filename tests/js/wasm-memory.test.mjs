@@ -9,10 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cleanUpModels, devSentences, distIndex, modelForTests, requireDist, root } from './helpers/models.mjs';
+import { cleanUpModels, devSentences, distDiagnostics, distIndex, modelForTests, requireDist, root } from './helpers/models.mjs';
 
 requireDist();
-const { loadModel, memoryStats } = await import(pathToFileURL(distIndex).href);
+const { loadModel } = await import(pathToFileURL(distIndex).href);
+const { memoryStats } = await import(pathToFileURL(distDiagnostics).href);
 
 const sentences = devSentences(readFileSync(join(root, 'tests', 'fixtures', 'en-fr-dev.tsv'), 'utf8'));
 const longInput = 'the cat sees the dog and '.repeat(200);  // 1,200 words, cut to 199 tokens
@@ -106,7 +107,8 @@ test('dispose() frees a model, and 100 load/dispose cycles stay flat', async (t)
 test('a model that is never disposed is freed after garbage collection', () => {
   // In a child process with --expose-gc: load, drop the reference, collect.
   const script = `
-    const { loadModel, memoryStats } = await import(${JSON.stringify(pathToFileURL(distIndex).href)});
+    const { loadModel } = await import(${JSON.stringify(pathToFileURL(distIndex).href)});
+    const { memoryStats } = await import(${JSON.stringify(pathToFileURL(distDiagnostics).href)});
     const bytes = (await import('node:fs')).readFileSync(${JSON.stringify(modelPath)});
     (await loadModel(bytes)).dispose();
     const empty = (await memoryStats()).usedBytes;

@@ -14,7 +14,7 @@
 // independently of the loader. For a version 3 file the damaged fields are
 // sealed (the checksum recomputed), so that each check speaks for itself,
 // and flips that are not sealed must be refused as checksum mismatches.
-import { wordHash64 } from '../../../bench/tfjs-model.mjs';
+import { wordHash64 } from '../../../bench/model-file.mjs';
 
 function layoutOf(bytes) {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

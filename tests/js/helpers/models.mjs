@@ -7,7 +7,7 @@
 // So the same tests run today on a tiny model and, once models/en-fr.s2s and
 // models/en-fr-fixed.s2s are committed, on the models users get.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,13 +28,32 @@ const tinyFlags = [
 let workDir;
 const trained = new Map();
 
-/** Throws a message naming the fix when the WASM build is missing. */
+export const distDiagnostics = join(distDir, 'diagnostics.js');
+
+// What dist/ holds: the emscripten output and a copy of every wrapper file of
+// src/wasm/ (scripts/build-wasm.sh copies them all), so the list is read
+// from src/wasm/ rather than written here.
+function distFiles() {
+  const wrapper = readdirSync(join(root, 'src', 'wasm')).filter((file) => /\.(js|d\.ts)$/.test(file));
+  return [...wrapper, 's2s-core.js', 's2s-core.wasm'];
+}
+
+/** Throws a message naming the fix when the WASM build is missing or its wrapper differs from src/wasm/. */
 export function requireDist() {
-  for (const file of ['index.js', 'index.d.ts', 'options.js', 'word-attention.js', 's2s-core.js', 's2s-core.wasm']) {
+  for (const file of distFiles()) {
     if (!existsSync(join(distDir, file))) {
       throw new Error(`dist/${file} is missing; build the WebAssembly module first: npm run build:wasm`);
     }
+    const source = join(root, 'src', 'wasm', file);
+    if (existsSync(source) && !readFileSync(source).equals(readFileSync(join(distDir, file)))) {
+      throw new Error(`dist/${file} differs from src/wasm/${file}; copy it there with npm run build:wasm`);
+    }
   }
+}
+
+/** Copies dist/ (the whole translation package's code) into `folder`/dist, as a package's layout has it. */
+export function copyDist(folder) {
+  cpSync(distDir, join(folder, 'dist'), { recursive: true });
 }
 
 function trainTiny(attention) {

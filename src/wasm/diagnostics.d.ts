@@ -1,0 +1,16 @@
+// Types of 'seq2seq-attention/diagnostics' (src/wasm/diagnostics.js): hooks
+// for tests, benchmarks and the demo page's worker, not part of the API.
+
+/**
+ * Starts downloading and compiling the translation runtime now, so that a
+ * later `loadModel()` only parses its model (it starts the runtime itself
+ * otherwise). Rejects with an Error saying why the runtime cannot start.
+ */
+export declare function preloadRuntime(): Promise<void>;
+
+/**
+ * The WebAssembly heap's size and the bytes malloc holds (`usedBytes`), e.g.
+ * to check that disposed models free their memory. It measures the heap the
+ * models of `loadModel()` live in.
+ */
+export declare function memoryStats(): Promise<{ heapBytes: number; usedBytes: number }>;

@@ -1,0 +1,27 @@
+// Hooks for tests, benchmarks and the demo page's worker, apart from the API
+// users import: the WASM heap's statistics (leak checks), and starting the
+// translation runtime before any model is asked for (the page's worker does
+// it the moment it starts). Imported as 'seq2seq-attention/diagnostics'
+// (dist/diagnostics.js); it shares the runtime of index.js, so the heap it
+// measures is the one models live in.
+import { getCore } from './runtime.js';
+
+/**
+ * Starts downloading and compiling the translation runtime (s2s-core.wasm)
+ * now, so that a later loadModel() only parses its model. loadModel() does
+ * this itself; call it early when the model's bytes come from elsewhere
+ * (the demo page downloads its first model while its worker starts).
+ * Resolves when the runtime is ready; rejects with the reason it cannot be.
+ */
+export async function preloadRuntime() {
+  await getCore();
+}
+
+/**
+ * The WASM heap's size and the bytes malloc holds, for leak checks:
+ * { heapBytes, usedBytes }. Starts the runtime if needed.
+ */
+export async function memoryStats() {
+  const core = await getCore();
+  return JSON.parse(core.heapStats());
+}

@@ -1,0 +1,141 @@
+// What crosses the API boundary around a translation, for models and
+// trainers alike: the options checked in this API's own terms before they go
+// to C++ as JSON, and the results built as plain objects from the JSON that
+// comes back (so they never point into the WASM heap, whose views detach
+// when memory grows).
+import { describeValue } from './errors.js';
+import { optionRanges } from './options.js';
+
+// The options' ranges are in options.js (optionRanges); prefix is checked on its own.
+const OPTION_NAMES = [...Object.keys(optionRanges), 'prefix'];
+
+// What the penalties are, for their error messages.
+const PENALTY_HINTS = {
+  lengthPenalty: ` (GNMT length normalization alpha for beam search; 0 ranks by raw log probability, default ${optionRanges.lengthPenalty.default})`,
+  coveragePenalty: ` (GNMT coverage penalty beta for beam search; 0 turns it off, default ${optionRanges.coveragePenalty.default})`,
+};
+
+/** translate()'s options, checked against optionRanges; throws an Error naming the option and its range. */
+export function checkOptions(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error(`model.translate(text, options): options must be an object such as { beamSize: 4 }, but got ${describeValue(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_NAMES.includes(key)) {
+      throw new Error(`model.translate: unknown option '${key}'; the options are ${OPTION_NAMES.join(', ')}`);
+    }
+  }
+  const checked = {};
+  for (const [name, { min, max, integer }] of Object.entries(optionRanges)) {
+    const value = options[name];
+    if (value === undefined) continue;
+    const inRange = typeof value === 'number' && value >= min && value <= max;  // false for NaN
+    if (integer && !(inRange && Number.isInteger(value))) {
+      throw new Error(`model.translate: ${name} must be a whole number from ${min} to ${max}, but got ${describeValue(value)}`);
+    }
+    if (!integer && !inRange) {
+      throw new Error(`model.translate: ${name} must be a number from ${min} to ${max}${PENALTY_HINTS[name] ?? ''}, ` +
+        `but got ${describeValue(value)}`);
+    }
+    checked[name] = value;
+  }
+  if (options.prefix !== undefined) {
+    const prefix = options.prefix;
+    if (!Array.isArray(prefix) || !prefix.every((token) => typeof token === 'string')) {
+      throw new Error(`model.translate: prefix must be an array of target tokens (strings), such as ['je', 'suis'], but got ${describeValue(prefix)}`);
+    }
+    // A prefix longer than the output could ever be is refused here, in the API's terms.
+    if (prefix.length > optionRanges.maxLength.max) {
+      throw new Error(`model.translate: prefix has ${prefix.length} tokens; at most ${optionRanges.maxLength.max} are allowed`);
+    }
+    checked.prefix = prefix;
+  }
+  return checked;
+}
+
+/**
+ * The text with every lone UTF-16 surrogate made U+FFFD, as a TextEncoder
+ * would: a lone surrogate has no UTF-8 form, and Embind encodes strings as
+ * UTF-8.
+ */
+export function wellFormed(text) {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+function makeHypothesis(h) {
+  const hypothesis = {
+    text: h.text,
+    targetTokens: h.targetTokens,
+    targetWords: makeWords(h.targetWords),
+    attention: h.attention,
+    score: h.score,
+    logProb: h.logProb,
+    finished: h.finished,
+  };
+  if (h.alternatives) hypothesis.alternatives = h.alternatives.map(makeChoices);
+  return hypothesis;
+}
+
+// Words as { text, start, end }, in that order (the C++ JSON sorts its keys).
+function makeWords(words) {
+  return words.map(({ text, start, end }) => ({ text, start, end }));
+}
+
+function makeChoices(position) {
+  return position.map(({ token, logProb }) => ({ token, logProb, probability: Math.exp(logProb) }));
+}
+
+/** A Translation (index.d.ts) from the bindings' JSON value. */
+export function makeResult(value, withAlternatives) {
+  const hypotheses = value.hypotheses.map(makeHypothesis);
+  const best = hypotheses[0];
+  const result = {
+    text: value.text,
+    sourceTokens: value.sourceTokens,
+    sourceWords: makeWords(value.sourceWords),
+    targetTokens: value.targetTokens,
+    targetWords: makeWords(value.targetWords),
+    attention: value.attention,
+    score: value.score,
+    truncated: value.truncated,
+    finished: best ? best.finished : true,
+    hypotheses,
+  };
+  if (withAlternatives) result.alternatives = best?.alternatives ?? [];
+  return result;
+}
+
+/** A ModelInfo (index.d.ts), frozen, from the model file's JSON header. */
+export function makeInfo(header, name) {
+  const provenance = header.provenance ?? {};
+  const devBleu = provenance.dev_bleu;
+  const info = {
+    name: name ?? (typeof provenance.name === 'string' ? provenance.name : null),
+    attention: header.config.attention,
+    hasAttention: header.config.attention !== 'none',
+    config: header.config,
+    sourceLanguage: header.source_tokenizer?.language ?? 'en',
+    targetLanguage: header.target_tokenizer?.language ?? null,
+    sourceTokenizer: header.source_tokenizer?.kind ?? 'words',
+    targetTokenizer: header.target_tokenizer?.kind ?? 'words',
+    sourceVocabularySize: header.source_vocabulary_size,
+    targetVocabularySize: header.target_vocabulary_size,
+    devBleu: devBleu ? {
+      overall: devBleu.overall?.bleu ?? null,
+      sentences: devBleu.overall?.sentences ?? 0,
+      byLength: (devBleu.by_length ?? []).map((b) => ({ bucket: b.bucket, bleu: b.bleu, sentences: b.sentences })),
+    } : null,
+    provenance,
+  };
+  return deepFreeze(info);
+}
+
+/** Freezes an object and everything it holds. */
+export function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,60 @@
+// The list of shipped models has one owner, src/wasm/models.js: the folder
+// models/ holds exactly those files, every one has its training recipe, no
+// other JavaScript file writes the list, and the one copy that must exist
+// (index.html's early script, which runs before any module can load) agrees
+// with it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { distDir, requireDist, root } from './helpers/models.mjs';
+
+requireDist();
+// dist/ (a copy of src/wasm/): modelUrl is relative to the module's folder.
+const { defaultModel, modelCatalog, modelUrl, shippedModels } = await import(pathToFileURL(join(distDir, 'models.js')).href);
+
+test('models/ holds exactly the shipped models, and each has its training recipe', () => {
+  const files = readdirSync(join(root, 'models')).filter((file) => file.endsWith('.s2s')).map((file) => file.slice(0, -'.s2s'.length));
+  assert.deepEqual(files.sort(), [...shippedModels].sort());
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  for (const name of shippedModels) assert.ok(scripts[`train:${name}`], `npm run train:${name} exists`);
+  assert.ok(shippedModels.includes(defaultModel));
+  for (const [name, entry] of Object.entries(modelCatalog)) {
+    if (entry.baselineOf) assert.ok(shippedModels.includes(entry.baselineOf), `${name}'s baselineOf is a shipped model`);
+  }
+});
+
+test('a named model is models/NAME.s2s beside dist/', () => {
+  assert.equal(fileURLToPath(modelUrl('en-fr')), join(root, 'models', 'en-fr.s2s'));
+});
+
+test("index.html's early script offers the models the page offers, default first, from models/NAME.s2s", () => {
+  const html = readFileSync(join(root, 'web', 'index.html'), 'utf8');
+  const copy = html.match(/var PAGE_MODELS = (\[[^\]]*\]);/);
+  assert.ok(copy, 'index.html declares var PAGE_MODELS = [...]');
+  const pickable = shippedModels.filter((name) => !modelCatalog[name].baselineOf);
+  const pageModels = JSON.parse(copy[1].replaceAll("'", '"'));
+  assert.deepEqual([...pageModels].sort(), [...pickable].sort());
+  assert.equal(pageModels[0], defaultModel, 'the default first');
+  // web/ and dist/ are siblings, so ../models/ is the same folder from either.
+  assert.match(html, /new URL\('\.\.\/models\/' \+ model \+ '\.s2s', document\.baseURI\)/);
+});
+
+test('no other file of the package, page, scripts or benchmarks writes the list of models', () => {
+  // Tests name the models they use one by one; they are not searched.
+  const folders = ['src/wasm', 'web', 'bin', 'scripts', 'bench'];
+  // index.html's copy is checked above.
+  const owners = new Set(['src/wasm/models.js', 'web/index.html']);
+  const offenders = [];
+  for (const folder of folders) {
+    for (const file of readdirSync(join(root, folder))) {
+      if (!/\.(m?js|html|sh)$/.test(file) || owners.has(`${folder}/${file}`)) continue;
+      const text = readFileSync(join(root, folder, file), 'utf8');
+      // A list names two models one after the other: ['en-fr', 'en-fr-fixed', ...].
+      const names = shippedModels.map((name) => name.replace(/[-]/g, '\\-')).join('|');
+      if (new RegExp(`['"](${names})['"]\\s*,\\s*['"](${names})['"]`).test(text)) offenders.push(`${folder}/${file}`);
+    }
+  }
+  assert.deepEqual(offenders, [], 'these files write a list of model names; import shippedModels or modelCatalog instead');
+});

@@ -1,0 +1,67 @@
+// "About this model": what the model file says about itself (its network,
+// vocabularies, training, development scores and data), asked of the worker
+// once per model.
+import { h, replaceChildren } from './dom.js';
+import { LANGUAGES } from './page-models.js';
+import { describeModel, modelInfo, view } from './page-state.js';
+import { recordedScores, scorerLabel } from './scores.js';
+
+let aboutModel = null; // the model the section describes (or is loading)
+
+function formatDuration(seconds) {
+  if (!Number.isFinite(seconds)) return 'unknown';
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.round((seconds % 3600) / 60);
+  return hours ? `${hours} h ${minutes} min` : minutes ? `${minutes} min` : `${Math.round(seconds)} s`;
+}
+
+/** Describes `model` (again only when it changed). */
+export async function showAbout(model) {
+  if (aboutModel === model) return;
+  aboutModel = model;
+  let info;
+  try {
+    info = await modelInfo(model);
+  } catch (error) {
+    aboutModel = null;
+    replaceChildren(view.about, h('dd', {}, `Could not read the model’s details: ${error.message}`));
+    return;
+  }
+  if (aboutModel !== model) return;
+  const { config = {}, provenance = {} } = info;
+  const training = provenance.training ?? {};
+  const data = provenance.data ?? {};
+  const split = provenance.split ?? {};
+  const tokens = (kind) => (kind === 'bpe' ? 'subword pieces' : kind === 'characters' ? 'characters' : 'words');
+  const language = (code) => LANGUAGES[code] ?? code ?? '';
+  const rows = [
+    ['Model', `${info.name ?? model}: ${describeModel(model).label}, ${info.hasAttention ? `${config.attention} attention (Bahdanau et al. 2015)` : 'no attention (fixed context)'}`],
+    ['Network', `embeddings of ${config.embedding_size}, a bidirectional GRU encoder of 2 × ${config.encoder_hidden_size}, a GRU decoder of ${config.decoder_hidden_size}` +
+      `${info.hasAttention ? `, attention of ${config.attention_size}` : ''}, a deep output of ${config.output_hidden_size}`],
+    ['Vocabulary', `${info.sourceVocabularySize ?? config.source_vocab_size} ${language(info.sourceLanguage)} ${tokens(info.sourceTokenizer)}, ` +
+      `${info.targetVocabularySize ?? config.target_vocab_size} ${language(info.targetLanguage)} ${tokens(info.targetTokenizer)}`],
+    ['Training', `${(training.steps ?? 0).toLocaleString('en')} steps${training.batch_size ? ` of ${training.batch_size} sentence pairs` : ''}, ${formatDuration(training.wall_seconds)} of training on a CPU` +
+      `${split.train_pairs ? `, from ${split.train_pairs.toLocaleString('en')} training pairs` : ''}`],
+    ['Development BLEU', aboutScores(info)],
+    ['Data', `${data.source ?? 'Tatoeba Project (tatoeba.org), via manythings.org/anki'}; ${data.license ?? 'CC-BY 2.0 France'}; attribution: ${data.attribution ?? 'Tatoeba.org and manythings.org/anki'}` +
+      `${data.file ? ` (file ${data.file}, FNV-1a ${data.fnv1a64})` : ''}`],
+  ];
+  if (provenance.created) rows.push(['Created', provenance.created]);
+  replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, term),
+    h('dd', { 'data-testid': term === 'Development BLEU' ? 'about-bleu' : null }, detail)]));
+}
+
+// "BLEU 39.8 greedy, 42.1 beam 4, chrF2 60.8 (beam 4), on 3,775 held-out
+// sentences, sacreBLEU-compatible (…); by length (beam 4): …"
+function aboutScores(info) {
+  const greedy = recordedScores(info, ['dev-greedy']);
+  const best = recordedScores(info);
+  if (!best) return 'not measured';
+  const both = greedy && greedy.decoding !== best.decoding ? [greedy, best] : [best];
+  const chrf2 = best.chrf2 !== null ? `, chrF2 ${best.chrf2.toFixed(1)} (${best.decoding})` : '';
+  const byLength = best.byLength.filter((b) => b.sentences > 0)
+    .map((b) => `${b.bucket} words ${b.bleu.toFixed(1)}${b.chrf2 !== null ? ` (chrF2 ${b.chrf2.toFixed(1)})` : ''}`).join(', ');
+  return `BLEU ${both.map((s) => `${s.overall.toFixed(1)} ${s.decoding}`).join(', ')}${chrf2}, on ` +
+    `${best.sentences.toLocaleString('en')} held-out sentences; ${scorerLabel(best)}` +
+    `${byLength ? `. By length (${best.decoding}): ${byLength}` : ''}.`;
+}

@@ -1,0 +1,61 @@
+// The shipped models as the demo page (app.js) and the embeddable element
+// (embed.js) offer them, and the limits both put on their options. The
+// names come from the package (dist/models.js, the one list); this module
+// only adds how the page shows them. Call loadModelList() once before the
+// rest: it rejects with a message saying how to build dist/ when it is
+// missing.
+import { loadPackage } from './load-api.js';
+
+export const LANGUAGES = { en: 'English', fr: 'French', zh: 'Chinese' };
+
+// The page's own limits, under the API's (optionRanges): beams up to 8 keep
+// the list of hypotheses short enough to read, and 150 output tokens bound
+// the heatmap's rows for a runaway output.
+export const PAGE_MAX_BEAM = 8;
+export const MAX_OUTPUT_TOKENS = 150;
+export const DEBOUNCE_MS = 300; // typing: long enough to skip most keystrokes, short enough to feel live
+
+let models = null; // dist/models.js, once loaded
+
+/** Loads the package's list of models (dist/models.js), once. */
+export async function loadModelList() {
+  models ??= await loadPackage('models.js', 'list of models');
+  return models;
+}
+
+/** The model the page and the element open with. */
+export function defaultModel() {
+  return models.defaultModel;
+}
+
+/** The models a reader can pick: the shipped ones with attention (their baselines are compared, not picked). */
+export function pickableModels() {
+  return models.shippedModels.filter((name) => !models.modelCatalog[name].baselineOf);
+}
+
+/** True for a shipped model's name. */
+export function isShipped(model) {
+  return Object.hasOwn(models.modelCatalog, model);
+}
+
+/** The fixed-context model trained beside `model` (same data and sizes), or null. */
+export function baselineOf(model) {
+  return models.shippedModels.find((name) => models.modelCatalog[name].baselineOf === model) ?? null;
+}
+
+/** A shipped model's languages: { sourceLanguage, targetLanguage }. */
+export function languagesOf(model) {
+  return models.modelCatalog[model];
+}
+
+/** 'English → French'. */
+export function modelLabel(model) {
+  const { sourceLanguage, targetLanguage } = languagesOf(model);
+  return `${LANGUAGES[sourceLanguage] ?? sourceLanguage} → ${LANGUAGES[targetLanguage] ?? targetLanguage}`;
+}
+
+/** A beam size from text (a URL or an attribute): a whole number from 1 to PAGE_MAX_BEAM, else null. */
+export function pageBeam(text) {
+  const beam = Number(text);
+  return Number.isInteger(beam) && beam >= 1 && beam <= PAGE_MAX_BEAM ? beam : null;
+}

@@ -1,0 +1,174 @@
+// The demo page's shared state: what it shows (`state`, which the URL
+// mirrors: page-url.js), its elements (`view`), what it loaded at start
+// (`page`), what it knows of each model, and its status line. The page's
+// other modules draw from these (result-view.js, compare.js, about.js);
+// app.js changes them in response to the reader.
+import { h, replaceChildren } from './dom.js';
+import { LANGUAGES, MAX_OUTPUT_TOKENS, isShipped, languagesOf, modelLabel } from './page-models.js';
+
+export const EXAMPLES = [
+  'i love deep learning .',
+  'go .',
+  'i lost .',
+  "he's calm .",
+  "i'm home .",
+  'i think that the weather will be better tomorrow , so we can go to the beach with our friends .',
+];
+// What the URL leaves out; the default model is the package's (page-models.js).
+export const DEFAULTS = { beam: 1, view: 'heatmap', unit: 'pieces' };
+export const ALTERNATIVES = 8; // top-k words offered at each output position
+
+const $ = (id) => document.getElementById(id);
+export const view = {
+  source: $('source'),
+  model: $('model'),
+  beam: $('beam'),
+  alpha: $('alpha'),
+  beta: $('beta'),
+  unitHint: $('unit-hint'),
+  translateButton: $('translate'),
+  examples: $('examples'),
+  status: $('status'),
+  notices: $('notices'),
+  result: $('result'),
+  translation: $('translation'),
+  meta: $('meta'),
+  sourceTokens: $('source-tokens'),
+  targetTokens: $('target-tokens'),
+  targetLabel: $('target-label'),
+  explainerLanguage: $('explainer-language'),
+  whatIf: $('whatif'),
+  heatmap: $('heatmap'),
+  readout: $('readout'),
+  hypotheses: $('hypotheses'),
+  compareNote: $('compare-note'),
+  compareView: document.querySelector('[data-testid="compare-view"]'),
+  compareAttention: $('compare-attention'),
+  compareFixed: $('compare-fixed'),
+  compareAttentionName: $('compare-attention-name'),
+  compareFixedName: $('compare-fixed-name'),
+  chart: $('chart'),
+  chartCaption: $('chart-caption'),
+  about: $('about-list'),
+};
+
+export const state = {
+  text: '',
+  model: null, // a shipped name (the package's default until the URL says otherwise), or the absolute URL of ?model-url=
+  beam: DEFAULTS.beam,
+  alpha: null, // beam search's length penalty; null = the package's default
+  beta: null, // and its coverage penalty
+  hyp: 0, // the selected beam hypothesis
+  prefix: [], // target tokens forced by a "what if"
+  whatIf: null, // the output position whose alternatives are open
+  view: DEFAULTS.view, // 'heatmap' or 'lines'
+  unit: DEFAULTS.unit, // the figure's rows and columns: 'pieces' (tokens) or 'words'
+  urlWarning: null, // a part of the URL the page could not follow
+  result: null, // the last translation (the API's plain object)
+  ms: 0,
+};
+
+/**
+ * What the reader picked in the last result (a beam hypothesis, an open
+ * "what if", forced tokens) stops applying when the input or an option
+ * changes: the one reset for all of them. `prefix` stays unless given (a new
+ * beam size or penalty keeps the forced tokens; a new sentence or model
+ * drops them).
+ */
+export function resetPicks({ prefix = state.prefix, hyp = 0 } = {}) {
+  state.prefix = prefix;
+  state.hyp = hyp;
+  state.whatIf = null;
+}
+
+// Set once by app.js's start(): the translation worker, and from the
+// package, plain modules with no WebAssembly: the options' ranges and
+// defaults (optionRanges) and wordAttention.
+export const page = {
+  translator: null,
+  optionRanges: null,
+  wordAttention: null,
+  serial: 0, // the latest translation request; older answers are dropped
+};
+
+// The options of every translation the page asks for. The penalties steer
+// beam search only (greedy decoding writes the same tokens whatever they
+// are), but every score is computed with them, so they are always sent:
+// the score shown is the one the inputs describe.
+export function decodeOptions(extra = {}) {
+  const options = { beamSize: state.beam, maxLength: MAX_OUTPUT_TOKENS, ...extra };
+  if (state.alpha !== null) options.lengthPenalty = state.alpha;
+  if (state.beta !== null) options.coveragePenalty = state.beta;
+  return options;
+}
+
+// ---------------------------------------------------------------------------
+// Models: the shipped ones, or your own file by URL (?model-url=, page-url.js).
+
+export const infos = new Map(); // model -> its info (from the worker), once loaded
+
+// What the page says about a model: for the shipped ones, their languages
+// and how to read their attention; for a model by URL, its file name and the
+// target language its info records.
+const READINGS = {
+  fr: 'A diagonal means both languages keep the same word order; a French adjective after its noun shows up as a crossing.',
+  zh: 'The Chinese output is one character per row, so one English word often lights up a short run of rows: 汤姆 (two characters) for “tom”.',
+};
+const ANY_READING = 'Each row is what the model looked at while writing that output token.';
+export function describeModel(model) {
+  if (isShipped(model)) {
+    const lang = languagesOf(model).targetLanguage;
+    return { label: modelLabel(model), target: LANGUAGES[lang] ?? lang, lang, reading: READINGS[lang] ?? ANY_READING };
+  }
+  const lang = infos.get(model)?.targetLanguage ?? '';
+  return {
+    label: `your model (${fileName(model)})`, target: LANGUAGES[lang] ?? (lang || 'Output'), lang, reading: ANY_READING,
+  };
+}
+
+// The file name of a model given by URL: "tiny-subword.s2s".
+export function fileName(model) {
+  const last = new URL(model).pathname.split('/').pop() || 'model';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+// The model's info, asked of the worker once (after the model has loaded).
+export async function modelInfo(model) {
+  if (!infos.has(model)) infos.set(model, await page.translator.info(model));
+  return infos.get(model);
+}
+
+// True when the model writes subword pieces (the page then marks pieces
+// that continue a word, in the "what if" too).
+export function targetIsSubword() {
+  return infos.get(state.model)?.targetTokenizer === 'bpe';
+}
+
+// The noun for one token of this model: pieces for subword models.
+export function tokenNoun(plural = false) {
+  const subword = infos.get(state.model)?.sourceTokenizer === 'bpe';
+  return subword ? (plural ? 'pieces' : 'piece') : (plural ? 'words' : 'word');
+}
+
+// ---------------------------------------------------------------------------
+// Status, notices, errors
+
+export function setStatus(text, { busy = false } = {}) {
+  view.status.textContent = text;
+  view.status.classList.toggle('busy', busy);
+}
+
+export function showNotices(notices) {
+  replaceChildren(view.notices, notices.map(({ testid, text, kind = 'notice' }) =>
+    h('p', { class: kind, 'data-testid': testid, role: kind === 'error' ? 'alert' : null }, text)));
+}
+
+export function showError(error) {
+  view.result.dataset.state = 'error';
+  setStatus('');
+  showNotices([{ testid: 'error', kind: 'error', text: `Something went wrong: ${error?.message ?? error}` }]);
+}

@@ -1,0 +1,75 @@
+// The demo page's state in its URL, so that a link reproduces the view:
+//   ?text=…&model=en-zh&beam=4&alpha=0.6&beta=0&hyp=1&prefix=je+vois&view=lines&unit=words
+// (defaults omitted), or model-url=PATH instead of model.
+//
+// ?model-url=PATH opens the page with the model file at PATH (relative to the
+// page, or absolute) instead of a shipped one: a model you trained with
+// `seq2seq train`, served next to the page. Only URLs on the page's own
+// origin are accepted, so a link can never make the page fetch another
+// site's file. The browser tests open a small subword model this way.
+import { defaultModel, isShipped, pageBeam, pickableModels, PAGE_MAX_BEAM } from './page-models.js';
+import { DEFAULTS, page, state } from './page-state.js';
+
+/** Sets `state` from the URL; returns its text, or null when it has none. */
+export function readUrl() {
+  const params = new URLSearchParams(location.search);
+  const model = params.get('model');
+  if (model && pickableModels().includes(model)) state.model = model;
+  const modelUrl = params.get('model-url');
+  if (modelUrl) {
+    let url = null;
+    try {
+      url = new URL(modelUrl, document.baseURI);
+    } catch {
+      // not a URL: reported below
+    }
+    if (url?.origin === location.origin) state.model = url.href;
+    else state.urlWarning = `model-url must be a file on this site (${location.origin}), not ${url?.origin ?? JSON.stringify(modelUrl)}; the page opened a shipped model instead.`;
+  }
+  state.beam = pageBeam(params.get('beam')) ?? state.beam;
+  state.alpha = penaltyFromText(params.get('alpha'), 'lengthPenalty');
+  state.beta = penaltyFromText(params.get('beta'), 'coveragePenalty');
+  if (params.get('unit') === 'words') state.unit = 'words';
+  const hyp = Number(params.get('hyp'));
+  if (Number.isInteger(hyp) && hyp >= 0 && hyp < PAGE_MAX_BEAM) state.hyp = hyp;
+  const prefix = params.get('prefix');
+  if (prefix) state.prefix = prefix.split(' ').filter(Boolean);
+  if (params.get('view') === 'lines') state.view = 'lines';
+  return params.has('text') ? params.get('text') : null;
+}
+
+/** Writes `state` into the URL (replacing the history entry). */
+export function writeUrl() {
+  const params = new URLSearchParams();
+  if (state.text) params.set('text', state.text);
+  if (!isShipped(state.model)) params.set('model-url', relativeUrl(state.model));
+  else if (state.model !== defaultModel()) params.set('model', state.model);
+  if (state.beam !== DEFAULTS.beam) params.set('beam', String(state.beam));
+  if (state.alpha !== null) params.set('alpha', String(state.alpha));
+  if (state.beta !== null) params.set('beta', String(state.beta));
+  if (state.hyp > 0) params.set('hyp', String(state.hyp));
+  if (state.prefix.length) params.set('prefix', state.prefix.join(' '));
+  if (state.view !== DEFAULTS.view) params.set('view', state.view);
+  if (state.unit !== DEFAULTS.unit) params.set('unit', state.unit);
+  const query = params.toString();
+  const url = `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
+  if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);
+}
+
+// A same-origin URL as the path a link needs.
+function relativeUrl(href) {
+  const url = new URL(href);
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * A beam search penalty (GNMT's alpha or beta) from the URL or an input: a
+ * number in its range (the package's optionRanges), else null, which means
+ * "the default": then it is not sent and not kept in the URL.
+ */
+export function penaltyFromText(text, name) {
+  if (text === null || text.trim() === '') return null;
+  const value = Number(text);
+  const { min, max } = page.optionRanges[name];
+  return Number.isFinite(value) && value >= min && value <= max ? value : null;
+}
