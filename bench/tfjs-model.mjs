@@ -239,7 +239,7 @@ class TfjsModel {
   }
 
   /** Source ids (ending with <eos>) to hypotheses, best first, as src/decode/search.cpp. */
-  decodeIds(ids, { beamSize = 1, maxLength = 0 } = {}) {
+  decodeIds(ids, { beamSize = 1, maxLength = 0, lengthPenalty = 1.0, coveragePenalty = 0.2 } = {}) {
     const tf = this.tf;
     const S = ids.length;
     const limit = Math.min(maxLength > 0 ? maxLength : 2 * S + 10, MAX_LENGTH);
@@ -277,7 +277,6 @@ class TfjsModel {
             logProb: parent.logProb + c.tokenLogProb,
             finished: c.token === EOS,
           };
-          h.score = h.logProb / h.tokens.length;
           if (h.finished) finished.push(h);
           else { next.push(h); parents.push(c.parent); }
         }
@@ -294,6 +293,20 @@ class TfjsModel {
     } finally {
       states?.dispose();
       for (const value of Object.values(encoded)) value?.dispose();
+    }
+    // GNMT's score (Wu et al., 2016, eq. 14), as hypothesis_score in src/decode/search.cpp.
+    for (const h of finished) {
+      const lp = Math.pow((5 + Math.max(h.tokens.length, 1)) / 6, lengthPenalty);
+      let cp = 0;
+      if (coveragePenalty > 0 && h.attention.length > 0) {
+        for (let i = 0; i + 1 < S; ++i) {
+          let received = 0;
+          for (const row of h.attention) received += row[i];
+          cp += Math.log(Math.min(Math.max(received, 1e-6), 1));
+        }
+        cp *= coveragePenalty;
+      }
+      h.score = h.logProb / lp + cp;
     }
     finished.sort((a, b) => (a.finished !== b.finished ? (a.finished ? -1 : 1) : b.score - a.score));
     return finished;
