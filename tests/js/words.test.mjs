@@ -108,7 +108,12 @@ test('every translation lists its words: spans covering the tokens in order, eac
         for (const [k, h] of r.hypotheses.entries()) assertCover(h.targetWords, h.targetTokens, `${what}, hypothesis ${k}`);
         if (name !== 'subword') {
           // Word-level models: every token is its own word.
-          assert.deepEqual(r.sourceWords, r.sourceTokens.map((text, k) => ({ text, start: k, end: k + 1 })), what);
+          // An unknown word reads <unk> but keeps the text that was typed.
+          assert.deepEqual(r.sourceWords.map(({ start, end }) => ({ start, end })),
+            r.sourceTokens.map((text, k) => ({ start: k, end: k + 1 })), what);
+          for (const [k, word] of r.sourceWords.entries()) {
+            if (r.sourceTokens[k] !== '<unk>') assert.equal(word.text, r.sourceTokens[k], what);
+          }
           assert.deepEqual(r.targetWords, r.targetTokens.map((text, k) => ({ text, start: k, end: k + 1 })), what);
         }
       }
