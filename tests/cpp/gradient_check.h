@@ -22,6 +22,19 @@ inline double weighted_sum(const Matrix& weights, const Matrix& m) {
     return (weights.cast<double>().array() * m.cast<double>().array()).sum();
 }
 
+// The unit direction of trial `trial`: along the gradient itself first (the
+// most sensitive direction), then random ones.
+inline Matrix probe_direction(int trial, const Matrix& analytic, Random& random) {
+    Matrix direction(analytic.rows(), analytic.cols());
+    if (trial == 0 && analytic.norm() > 0) {
+        direction = analytic / analytic.norm();
+    } else {
+        for (Eigen::Index i = 0; i < direction.size(); ++i) direction.data()[i] = random.uniform(-1.0f, 1.0f);
+        direction /= direction.norm();
+    }
+    return direction;
+}
+
 // Checks analytic . d against (loss(x + h d) - loss(x - h d)) / 2h for
 // `directions` unit directions d, where x is `tensor`, varied in place and
 // restored. `loss` recomputes the component's forward pass from the current
@@ -34,13 +47,7 @@ void check_gradient(const std::string& what, Matrix& tensor, const Matrix& analy
     REQUIRE(analytic.cols() == tensor.cols());
     const float h = 1e-2f;
     for (int trial = 0; trial < directions; ++trial) {
-        Matrix direction(tensor.rows(), tensor.cols());
-        if (trial == 0 && analytic.norm() > 0) {
-            direction = analytic / analytic.norm();
-        } else {
-            for (Eigen::Index i = 0; i < direction.size(); ++i) direction.data()[i] = random.uniform(-1.0f, 1.0f);
-            direction /= direction.norm();
-        }
+        const Matrix direction = probe_direction(trial, analytic, random);
         const double expected = (analytic.cast<double>().array() * direction.cast<double>().array()).sum();
         const Matrix saved = tensor;
         tensor = saved + h * direction;

@@ -1,6 +1,7 @@
 // Gradient checks: every parameter tensor's analytic gradient against
 // central finite differences, for every attention variant and the
 // fixed-context baseline, and padded batches against single examples.
+#include "gradient_check.h"
 #include "test_helpers.h"
 #include "train/loss.h"
 
@@ -63,16 +64,8 @@ void check_all_gradients(AttentionKind attention, float label_smoothing) {
         const Matrix& analytic = *grads[index++].second;
         if (tensor.size() == 0) return;
         ++checked;
-        // Along the gradient itself (the most sensitive direction), then
-        // along random directions.
         for (int trial = 0; trial < 4; ++trial) {
-            Matrix direction(tensor.rows(), tensor.cols());
-            if (trial == 0 && analytic.norm() > 0) {
-                direction = analytic / analytic.norm();
-            } else {
-                for (Eigen::Index i = 0; i < direction.size(); ++i) direction.data()[i] = random.uniform(-1.0f, 1.0f);
-                direction /= direction.norm();
-            }
+            const Matrix direction = probe_direction(trial, analytic, random);
             const double expected = (analytic.array() * direction.array()).sum();
             const double numeric = numeric_directional(params, config, batch, tensor, direction, label_smoothing);
             INFO(attention_kind_name(attention), " tensor ", name, " trial ", trial, " analytic ", expected,
