@@ -140,7 +140,7 @@ void check_translation(const s2s::Model& model, const s2s::Translation& t, const
     const bool has_attention = model.config.attention != s2s::AttentionKind::kNone;
     for (const s2s::TranslationHypothesis& h : t.hypotheses) {
         expect(!h.target_tokens.empty(), "a hypothesis without tokens");
-        expect(h.target_tokens.size() <= std::min(max_length, size_t(s2s::DecodeOptions::kMaxLength)),
+        expect(h.target_tokens.size() <= std::min(max_length, size_t(s2s::kMaxOutputLength)),
                "hypothesis longer than max_length");
         for (size_t i = 0; i < prefix.size() && i < h.target_tokens.size(); ++i) {
             expect(h.target_tokens[i] == prefix[i], "the forced prefix is not at the start");
@@ -189,8 +189,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // plain sentence seed is mostly text.
     const s2s::Model& model = models()[input.ConsumeIntegralInRange<size_t>(0, models().size() - 1)];
     s2s::DecodeOptions options;
-    options.beam_size = input.ConsumeIntegralInRange<int>(1, s2s::DecodeOptions::kMaxBeamSize);
-    options.max_length = input.ConsumeBool() ? 0 : input.ConsumeIntegralInRange<int>(1, s2s::DecodeOptions::kMaxLength);
+    options.beam_size = input.ConsumeIntegralInRange<int>(1, s2s::kMaxBeamSize);
+    options.max_length = input.ConsumeBool() ? 0 : input.ConsumeIntegralInRange<int>(1, s2s::kMaxOutputLength);
     options.alternatives = input.ConsumeIntegralInRange<int>(0, 4);
     std::vector<std::string> prefix(input.ConsumeIntegralInRange<size_t>(0, 3));
     const std::vector<std::string>& targets = model.target_vocabulary.tokens();
