@@ -6,6 +6,7 @@
 #include "model/model.h"
 #include "text/bpe.h"
 #include "text/tokenizer.h"
+#include "text/vocabulary.h"
 
 #include <chrono>
 #include <cstdio>
@@ -54,14 +55,14 @@ int run_pieces(const std::vector<std::string>& argv) {
     } else {
         const std::string path = args.required("learn");
         const std::string language = args.required("language");
-        const long size = args.integer("size", 8000, 2 * 4, 1000000);
+        const long size = args.integer("size", 8000, 2 * Vocabulary::kNumSpecial, 1000000);
         std::ifstream in(path);
         if (!in) throw IoError("cannot read " + path + ": check the path");
         std::vector<std::string> sentences;
         for (std::string line; std::getline(in, line);) sentences.push_back(line);
         const auto start = std::chrono::steady_clock::now();
         auto bpe = std::make_shared<const BpeModel>(
-            BpeModel::learn(count_pre_tokens(sentences, language), static_cast<int>(size) - 4));
+            BpeModel::learn(count_pre_tokens(sentences, language), static_cast<int>(size) - Vocabulary::kNumSpecial));
         learn_seconds = seconds_since(start);
         tokenizer = TokenizerSettings(TokenizerKind::kSubwords, language, bpe);
     }

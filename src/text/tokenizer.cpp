@@ -9,7 +9,6 @@
 namespace s2s {
 namespace {
 
-
 bool is_split_mark(char32_t cp) { return cp == ',' || cp == '.' || cp == '!' || cp == '?'; }
 
 bool is_ascii_digit(char32_t cp) { return cp >= '0' && cp <= '9'; }
@@ -43,10 +42,6 @@ namespace {
 bool is_latin_letter(char32_t cp) {
     return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') ||
            (cp >= 0xC0 && cp <= 0x24F && cp != 0xD7 && cp != 0xF7);
-}
-
-bool is_special_token(const std::string& token) {
-    return token == "<pad>" || token == "<unk>" || token == "<bos>" || token == "<eos>";
 }
 
 char32_t upper_in_pairs(char32_t cp, bool upper_is_even) {
@@ -152,7 +147,7 @@ std::vector<std::string> tokenize_characters(const std::vector<char32_t>& text) 
 void capitalize_first(std::vector<std::string>& tokens) {
     for (std::string& token : tokens) {
         if (token.empty() || is_punctuation_token(token)) continue;
-        if (is_special_token(token)) return;
+        if (is_special_piece(token)) return;
         std::vector<char32_t> cps = decode_utf8(token);
         for (char32_t& cp : cps) {
             if (is_punctuation_code_point(cp) || cp == ' ') continue;
