@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'build', 'bench-kernels');
 mkdirSync(out, { recursive: true });
-const sources = [join(root, 'bench', 'kernels.cpp'), join(root, 'src', 'model', 'kernels.cpp'), join(root, 'src', 'model', 'int8_kernels.cpp')];
+const sources = [join(root, 'bench', 'kernels.cpp'), join(root, 'src', 'model', 'kernels.cpp'), join(root, 'src', 'model', 'kernels_portable.cpp'), join(root, 'src', 'model', 'int8_kernels.cpp')];
 const common = ['-O3', '-std=c++17', '-DEIGEN_MPL2_ONLY', '-DNDEBUG', `-I${join(root, 'src')}`, '-isystem', '/usr/include/eigen3'];
 
 function run(command, args, env = process.env) {

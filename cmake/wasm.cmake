@@ -1,8 +1,10 @@
 # The WebAssembly modules (included by CMakeLists.txt when EMSCRIPTEN):
 #   dist/s2s-core.js, dist/s2s-core.wasm    the translator: emscripten's glue and module
 #   dist/s2s-train.js, dist/s2s-train.wasm  the trainer, for train() and the page's Train view
-#   dist/index.js, dist/index.d.ts          the hand-written wrapper (src/wasm/), with its plain
-#   dist/options.js, dist/word-attention.js   modules (no WebAssembly), which the page imports too
+#   dist/*.js, dist/*.d.ts                  the hand-written wrapper: a copy of src/wasm/
+#   dist/options.js                         translate's option ranges and defaults, generated
+#                                           from the C++ option table (src/decode/option_ranges.h)
+# The wrapper and options.js are target s2s_wrapper (built after s2s_core).
 #
 # Both link the libraries CMakeLists.txt defines, compiled with its flags
 # (s2s_settings); only the modules' own link flags are here. s2s-core is
@@ -34,19 +36,41 @@ target_link_options(s2s_train_module PRIVATE ${S2S_WASM_LINK_OPTIONS} -sEXPORT_N
 set_target_properties(s2s_core PROPERTIES OUTPUT_NAME s2s-core SUFFIX .js RUNTIME_OUTPUT_DIRECTORY ${S2S_DIST_DIR})
 set_target_properties(s2s_train_module PROPERTIES OUTPUT_NAME s2s-train SUFFIX .js RUNTIME_OUTPUT_DIRECTORY ${S2S_DIST_DIR})
 
-# The wrapper is copied, not generated: dist/ mirrors src/wasm/ so that the
-# page (web/) and the npm package import the same files.
-set(S2S_WRAPPER_FILES index.js index.d.ts options.js word-attention.js)
+# The wrapper: every hand-written module of src/wasm/ (*.js, *.d.ts) is
+# copied to dist/, so that the page (web/) and the npm package import the
+# same files. This rule is the one that puts them there (scripts/build-wasm.sh
+# only runs this build); the glob is checked again at each build
+# (CONFIGURE_DEPENDS), so a new module needs no list.
+file(GLOB S2S_WRAPPER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/wasm/*.js ${CMAKE_SOURCE_DIR}/src/wasm/*.d.ts)
 set(S2S_WRAPPER_OUTPUTS)
-foreach(file ${S2S_WRAPPER_FILES})
+foreach(source ${S2S_WRAPPER_SOURCES})
+  get_filename_component(file ${source} NAME)
   add_custom_command(
     OUTPUT ${S2S_DIST_DIR}/${file}
-    COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/src/wasm/${file} ${S2S_DIST_DIR}/${file}
-    DEPENDS ${CMAKE_SOURCE_DIR}/src/wasm/${file}
+    COMMAND ${CMAKE_COMMAND} -E copy ${source} ${S2S_DIST_DIR}/${file}
+    DEPENDS ${source}
     COMMENT "Copying src/wasm/${file} to dist/"
   )
   list(APPEND S2S_WRAPPER_OUTPUTS ${S2S_DIST_DIR}/${file})
 endforeach()
-add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS})
-add_dependencies(s2s_core s2s_wrapper)
-add_dependencies(s2s_train_module s2s_wrapper)
+
+# dist/options.js, the ranges and defaults of translate's options, is
+# written from the C++ option table as the built s2s-core module reports it
+# (limits()), so the JavaScript side never writes them (the reasons for a
+# file at build time rather than a lookup at run time are in the script's
+# header). It runs on the Node that emcc itself runs on: emcmake passes it
+# as the emulator, followed by flags for emscripten's own use
+# (--experimental-wasm-threads, which Node 20 refuses), so only the program
+# is taken. The native build is not needed.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  message(FATAL_ERROR "No Node.js to run scripts/write-option-ranges.mjs: emscripten's toolchain found none "
+                      "(CMAKE_CROSSCOMPILING_EMULATOR); install Node 20 (scripts/setup.sh) and configure again")
+endif()
+list(GET CMAKE_CROSSCOMPILING_EMULATOR 0 S2S_NODE)
+add_custom_command(
+  OUTPUT ${S2S_DIST_DIR}/options.js
+  COMMAND ${S2S_NODE} ${CMAKE_SOURCE_DIR}/scripts/write-option-ranges.mjs ${S2S_DIST_DIR}
+  DEPENDS s2s_core ${CMAKE_SOURCE_DIR}/scripts/write-option-ranges.mjs
+  COMMENT "Writing dist/options.js from the C++ option table (s2s-core's limits())"
+)
+add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js)

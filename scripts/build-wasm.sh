@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# Configures (once) and builds the WebAssembly modules into dist/
-# (s2s-core.js/.wasm, s2s-train.js/.wasm: emscripten), then copies the
-# hand-written wrapper there: every src/wasm/*.js and *.d.ts (index.js, the
-# API; runtime.js, models.js, options.js, ...), so that dist/ mirrors
-# src/wasm/ and the page (web/) and the npm package import the same files.
-# Incremental: with nothing changed it only checks timestamps. `npm run
-# build:wasm` runs it.
+# Configures (once) and builds dist/ (the wasm preset, cmake/wasm.cmake):
+# the WebAssembly modules (s2s-core.js/.wasm, s2s-train.js/.wasm:
+# emscripten), the hand-written wrapper copied from src/wasm/, and
+# options.js generated from the C++ option table. Incremental: with nothing
+# changed it only checks timestamps. `npm run build:wasm` runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # One build at a time in build/wasm (two makes in one tree corrupt it).
@@ -28,8 +26,3 @@ if ! grep -qs 'CMAKE_TOOLCHAIN_FILE.*Emscripten.cmake' build/wasm/CMakeCache.txt
   emcmake cmake --preset wasm >/dev/null
 fi
 cmake --build --preset wasm
-# The wrapper: copied, not generated; a file only when its content differs,
-# so that dist/'s timestamps say when it last changed.
-for file in src/wasm/*.js src/wasm/*.d.ts; do
-  cmp -s "$file" "dist/${file##*/}" || cp "$file" dist/
-done

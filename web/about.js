@@ -1,19 +1,13 @@
 // "About this model": what the model file says about itself (its network,
-// vocabularies, training, development scores and data), asked of the worker
-// once per model.
+// vocabularies, training, development scores and data: provenance.js),
+// asked of the worker once per model.
 import { h, replaceChildren } from './dom.js';
 import { LANGUAGES } from './page-models.js';
 import { describeModel, modelInfo, view } from './page-state.js';
+import { dataText, trainingText } from './provenance.js';
 import { recordedScores, scorerLabel } from './scores.js';
 
 let aboutModel = null; // the model the section describes (or is loading)
-
-function formatDuration(seconds) {
-  if (!Number.isFinite(seconds)) return 'unknown';
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.round((seconds % 3600) / 60);
-  return hours ? `${hours} h ${minutes} min` : minutes ? `${minutes} min` : `${Math.round(seconds)} s`;
-}
 
 /** Describes `model` (again only when it changed). */
 export async function showAbout(model) {
@@ -29,9 +23,6 @@ export async function showAbout(model) {
   }
   if (aboutModel !== model) return;
   const { config = {}, provenance = {} } = info;
-  const training = provenance.training ?? {};
-  const data = provenance.data ?? {};
-  const split = provenance.split ?? {};
   const tokens = (kind) => (kind === 'bpe' ? 'subword pieces' : kind === 'characters' ? 'characters' : 'words');
   const language = (code) => LANGUAGES[code] ?? code ?? '';
   const rows = [
@@ -40,11 +31,9 @@ export async function showAbout(model) {
       `${info.hasAttention ? `, attention of ${config.attention_size}` : ''}, a deep output of ${config.output_hidden_size}`],
     ['Vocabulary', `${info.sourceVocabularySize ?? config.source_vocab_size} ${language(info.sourceLanguage)} ${tokens(info.sourceTokenizer)}, ` +
       `${info.targetVocabularySize ?? config.target_vocab_size} ${language(info.targetLanguage)} ${tokens(info.targetTokenizer)}`],
-    ['Training', `${(training.steps ?? 0).toLocaleString('en')} steps${training.batch_size ? ` of ${training.batch_size} sentence pairs` : ''}, ${formatDuration(training.wall_seconds)} of training on a CPU` +
-      `${split.train_pairs ? `, from ${split.train_pairs.toLocaleString('en')} training pairs` : ''}`],
+    ['Training', trainingText(provenance)],
     ['Development BLEU', aboutScores(info)],
-    ['Data', `${data.source ?? 'Tatoeba Project (tatoeba.org), via manythings.org/anki'}; ${data.license ?? 'CC-BY 2.0 France'}; attribution: ${data.attribution ?? 'Tatoeba.org and manythings.org/anki'}` +
-      `${data.file ? ` (file ${data.file}, FNV-1a ${data.fnv1a64})` : ''}`],
+    ['Data', dataText(provenance)],
   ];
   if (provenance.created) rows.push(['Created', provenance.created]);
   replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, term),

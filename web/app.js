@@ -4,9 +4,10 @@
 // switches, the picks in the result, the downloads. Every change updates
 // `state` (page-state.js, mirrored in the URL by page-url.js), asks the
 // worker for a translation when needed and hands the result to the modules
-// that draw it: result-view.js (translation, chips, figure, hypotheses,
-// "what if"), compare.js (the fixed-context comparison and BLEU chart) and
-// about.js (the model's provenance).
+// that draw it: result-view.js (translation, chips, figure; figure-data.js
+// what it holds), what-if.js (hypotheses, "what if"), compare.js (the
+// fixed-context comparison and BLEU chart) and about.js (the model's
+// provenance).
 import { h, replaceChildren, download } from './dom.js';
 import { HEATMAP_CSS, svgBlob, pngBlob } from './heatmap.js';
 import { ALIGNMENT_CSS } from './alignment.js';
@@ -19,9 +20,9 @@ import {
   showError, showNotices, state, view,
 } from './page-state.js';
 import { penaltyFromText, readUrl, writeUrl } from './page-url.js';
-import {
-  clearResult, figureElement, onPicks, render, renderFigure, selectedHypothesis, showSwitches, wireFigure,
-} from './result-view.js';
+import { clearResult, figureElement, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
+import { selectedHypothesis } from './figure-data.js';
+import { onPicks } from './what-if.js';
 import { compareIfWanted, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
 

@@ -1,32 +1,24 @@
 // The demo page's result, drawn from `state` (page-state.js): the
 // translation and its notices, the chips of both sentences, the attention
 // figure (a heatmap or lines, between pieces or words) with its highlights,
-// the beam's hypotheses and the "what if" alternatives, and what pointing at
-// them shows. app.js calls render() when a new result or view arrives, and
-// decides what picking a hypothesis or an alternative does (onPicks): both
-// translate again or change the URL.
+// and what pointing at them shows. app.js calls render() when a new result
+// or view arrives. What the figure holds (its units) is figure-data.js; the
+// beam's hypotheses and the "what if" alternatives, which the reader picks,
+// are what-if.js.
 //
 // Subword models read and write pieces ("▁deep ▁learn ing"): the page shows
 // a piece without its marker, a piece that continues a word as "·ing", and
 // switches the figure between pieces and words (the package's wordAttention:
 // a word's columns summed, its rows averaged).
-import { h, replaceChildren, tokenKind, pieceLabel, UNKNOWN_TOKEN, WORD_MARKER } from './dom.js';
+import { h, replaceChildren, tokenKind, UNKNOWN_TOKEN } from './dom.js';
 import { renderHeatmap, colorFor, needsLightText } from './heatmap.js';
 import { renderAlignment } from './alignment.js';
-import { describeModel, infos, page, showNotices, state, targetIsSubword, tokenNoun, view } from './page-state.js';
+import { figureData, originalWords, selectedHypothesis } from './figure-data.js';
+import { describeModel, infos, showNotices, state, tokenNoun, view } from './page-state.js';
+import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
 
 let figure = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
 let shown = null; // what the figure and the chips show: { source: Unit[], target: Unit[], attention } (see figureData)
-let picks = { hypothesis: () => {}, alternative: () => {} }; // set by app.js (onPicks)
-
-/**
- * What the reader's picks do: hypothesis(k) for a beam hypothesis,
- * alternative(position, token) for a "what if" (alternative(null): back to
- * the model's own translation).
- */
-export function onPicks(handlers) {
-  picks = handlers;
-}
 
 /** The figure's SVG element, or null (nothing drawn, or a model without attention): what the downloads export. */
 export function figureElement() {
@@ -57,62 +49,6 @@ export function showSwitches() {
   document.querySelectorAll('.unit-switch [data-unit]').forEach((button) => {
     button.setAttribute('aria-pressed', String(button.dataset.unit === state.unit));
   });
-}
-
-export function selectedHypothesis() {
-  const { result } = state;
-  return result.hypotheses[state.hyp] ?? result.hypotheses[0] ?? result;
-}
-
-function alternativesAt(position) {
-  const hypothesis = selectedHypothesis();
-  const alternatives = hypothesis.alternatives ?? (state.hyp === 0 ? state.result.alternatives : null);
-  return alternatives?.[position] ?? null;
-}
-
-// The user's own words for the source tokens, so an unknown word's tooltip
-// can name it. The tokenizer's rules (src/text/tokenizer.h): lowercase,
-// `, . ! ?` split off, apostrophes kept. When this simple copy of them does
-// not line up with the model's tokens (always for subword pieces), no word
-// is named.
-function originalWords(text, sourceTokens) {
-  const words = text.toLowerCase().replace(/[\u202f\u00a0]/g, ' ').replace(/([,.!?])/g, ' $1 ').split(/\s+/).filter(Boolean);
-  const tokens = sourceTokens.at(-1) === '<eos>' ? sourceTokens.slice(0, -1) : sourceTokens;
-  if (words.length !== tokens.length) return null;
-  return tokens.every((token, k) => token === UNKNOWN_TOKEN || token === words[k]) ? words : null;
-}
-
-// Every token its own word: results without word spans (none today).
-const tokensAsWords = (tokens) => tokens.map((text, k) => ({ text, start: k, end: k + 1 }));
-
-// A row or column of the figure (and its chip). Pieces view: one token, with
-// `token` the piece as the model wrote it. Words view: one word, with
-// `token` its text. Either way [start, end) are its tokens, and `label` is
-// what the page shows: a piece without its marker, "·ing" inside a word.
-//   { token, label, start, end, continuation }
-function pieceUnits(tokens, words) {
-  const starts = new Set(words.map((word) => word.start));
-  return tokens.map((token, k) => ({
-    token, label: pieceLabel(token, !starts.has(k)), start: k, end: k + 1, continuation: !starts.has(k),
-  }));
-}
-
-function wordUnits(words) {
-  return words.map(({ text, start, end }) => ({ token: text, label: text, start, end, continuation: false }));
-}
-
-// What the figure and the chips show, in the current unit (state.unit).
-function figureData() {
-  const { result } = state;
-  const hypothesis = selectedHypothesis();
-  const sourceWords = result.sourceWords ?? tokensAsWords(result.sourceTokens);
-  const targetWords = hypothesis.targetWords ?? tokensAsWords(hypothesis.targetTokens);
-  const attention = hypothesis.attention ?? [];
-  if (state.unit === 'words') {
-    const words = page.wordAttention({ sourceWords, targetWords, attention });
-    return { source: wordUnits(words.sourceWords), target: wordUnits(words.targetWords), attention: words.attention };
-  }
-  return { source: pieceUnits(result.sourceTokens, sourceWords), target: pieceUnits(hypothesis.targetTokens, targetWords), attention };
 }
 
 function chip(unit, { index, testid, title, button = false }) {
@@ -291,90 +227,6 @@ function showColumn(col) {
   tint(view.sourceTokens, null, col);
   replaceChildren(view.readout, quoted(shown.source[col]), ' drew the most attention when the model wrote ',
     quoted(shown.target[top]), ` (${weights[top].toFixed(2)}).`);
-}
-
-// ---------------------------------------------------------------------------
-// Beam hypotheses
-
-function renderHypotheses() {
-  const { hypotheses } = state.result;
-  if (hypotheses.length <= 1) {
-    replaceChildren(view.hypotheses);
-    return;
-  }
-  replaceChildren(view.hypotheses,
-    h('h3', {}, `The beam’s ${hypotheses.length} hypotheses`),
-    h('p', { class: 'hint' }, 'Beam search keeps the best few partial translations at every step. Pick one to see its own attention.'),
-    h('ol', {}, hypotheses.map((hypothesis, k) => h('li', {}, h('button', {
-      type: 'button', class: 'hypothesis', 'data-testid': 'hypothesis', 'data-index': k,
-      'aria-pressed': String(k === state.hyp),
-      onclick: () => picks.hypothesis(k),
-    }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: describeModel(state.model).lang }, hypothesis.text || '(empty)'),
-    h('span', { class: 'score' }, hypothesis.score.toFixed(3)))))));
-}
-
-// ---------------------------------------------------------------------------
-// What if: the top-k tokens at one output position; picking one re-decodes
-// with the tokens before it and the pick forced (the API's `prefix`). For a
-// subword model these are pieces, sent as the model wrote them (with their
-// word marker: the prefix is looked up in the target vocabulary as is).
-
-// How an alternative is shown. Without word spans to go by: a subword piece
-// without the marker continues the word before it, unless it is punctuation
-// or a special token.
-function alternativeLabel(token) {
-  const continuation = targetIsSubword() && !token.startsWith(WORD_MARKER) && tokenKind(token).kind === '' &&
-    !/^[\p{P}\p{S}]+$/u.test(token);
-  return pieceLabel(token, continuation);
-}
-
-function renderWhatIf() {
-  const position = state.whatIf;
-  if (position === null || !state.result) {
-    view.whatIf.hidden = true;
-    replaceChildren(view.whatIf);
-    return;
-  }
-  const hypothesis = selectedHypothesis();
-  const current = hypothesis.targetTokens[position];
-  const currentLabel = pieceUnits(hypothesis.targetTokens, hypothesis.targetWords ?? tokensAsWords(hypothesis.targetTokens))[position]?.label ?? current;
-  const noun = tokenNoun();
-  const alternatives = alternativesAt(position);
-  const body = alternatives?.length
-    ? h('div', { class: 'whatif-options', role: 'group', 'aria-label': `Alternative ${tokenNoun(true)}` }, alternatives.map(({ token, probability }) => {
-      const isCurrent = token === current;
-      const label = alternativeLabel(token);
-      return h('button', {
-        type: 'button', class: `alternative${isCurrent ? ' current' : ''}`, 'data-testid': 'alternative', 'data-token': token,
-        'aria-current': isCurrent ? 'true' : null,
-        title: isCurrent ? 'What the model wrote' : `Make the model write “${label}” here and continue from it`,
-        onclick: () => picks.alternative(position, token),
-      }, h('span', { lang: describeModel(state.model).lang }, label), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
-      h('span', { class: 'bar', style: `width: ${Math.max(1, probability * 100).toFixed(1)}%` }));
-    }))
-    : h('p', {}, 'No alternatives were reported for this position.');
-  replaceChildren(view.whatIf,
-    h('h3', {}, `${noun[0].toUpperCase()}${noun.slice(1)} ${position + 1}: the model wrote “${currentLabel}”. What if it had written…`),
-    body,
-    h('div', { class: 'whatif-foot' },
-      h('span', {}, `Probabilities of the next ${noun} given the ${tokenNoun(true)} before it. The rest is decoded again after your pick.`),
-      h('span', {},
-        state.prefix.length ? h('button', { type: 'button', 'data-testid': 'whatif-reset', onclick: () => picks.alternative(null) }, 'Back to the model’s own translation') : null,
-        ' ',
-        h('button', { type: 'button', onclick: () => openWhatIf(null) }, 'Close'))));
-  view.whatIf.hidden = false;
-}
-
-// Opens (or, for the open one, closes) the alternatives at `position`, an
-// output token (a word's first piece in the words view); null closes them.
-function openWhatIf(position) {
-  state.whatIf = state.whatIf === position ? null : position;
-  [...view.targetTokens.children].forEach((element, k) => {
-    const selected = state.whatIf !== null && shown?.target[k]?.start === state.whatIf;
-    element.classList.toggle('selected', selected);
-    element.setAttribute('aria-expanded', String(selected));
-  });
-  renderWhatIf();
 }
 
 /** Pointing at (or focusing) a chip highlights its row or column; clicking an output chip opens its "what if". */

@@ -1,12 +1,10 @@
 // The limits of a translation request, each defined here and nowhere else:
 // how many source tokens are read, how wide a beam, how long an output, how
-// many alternatives, how strong a penalty. The decoder (search.cpp,
-// translator.cpp) and the CLI's flags read them from here, and both
-// WebAssembly modules export them as JSON (limits(), src/wasm/envelope.h) so
-// that the JavaScript wrapper checks options against the same numbers.
+// many alternatives, how strong a penalty. The translator (translator.cpp),
+// the option table (option_ranges.h: the ranges that decode() checks and
+// that the JavaScript side receives, generated into dist/options.js) and the
+// CLI's flags read them from here.
 #pragma once
-
-#include <nlohmann/json.hpp>
 
 namespace s2s {
 
@@ -26,14 +24,5 @@ inline constexpr int kMaxAlternatives = 50;
 // DecodeOptions::length_penalty (alpha) and coverage_penalty (beta), from 0
 // (off): beyond this either one decides the ranking alone.
 inline constexpr float kMaxPenalty = 5.0f;
-
-// {"maxSourceTokens": 200, "maxBeamSize": 16, "maxLength": 512,
-//  "maxAlternatives": 50, "maxLengthPenalty": 5, "maxCoveragePenalty": 5}:
-// the limits above under the names of the JavaScript API's options.
-inline nlohmann::json decode_limits_json() {
-    return {{"maxSourceTokens", kMaxSourceTokens}, {"maxBeamSize", kMaxBeamSize},
-            {"maxLength", kMaxOutputLength},       {"maxAlternatives", kMaxAlternatives},
-            {"maxLengthPenalty", kMaxPenalty},      {"maxCoveragePenalty", kMaxPenalty}};
-}
 
 }  // namespace s2s

@@ -3,6 +3,7 @@
 #include "decode/search.h"
 
 #include "common/error.h"
+#include "decode/option_ranges.h"
 #include "model/decoder.h"
 #include "text/vocabulary.h"
 
@@ -21,21 +22,7 @@ int resolve_max_length(const DecodeOptions& options, int source_length) {
 }
 
 void validate(const ModelConfig& config, const std::vector<int>& source, const DecodeOptions& options) {
-    if (options.beam_size < 1 || options.beam_size > kMaxBeamSize) {
-        throw UsageError("beam size " + std::to_string(options.beam_size) + " is out of range; use 1 to " +
-                         std::to_string(kMaxBeamSize));
-    }
-    if (options.max_length < 0) throw UsageError("max length must be 0 (automatic) or positive");
-    if (options.alternatives < 0 || options.alternatives > kMaxAlternatives) {
-        throw UsageError("alternatives must be 0 to " + std::to_string(kMaxAlternatives));
-    }
-    for (const auto& [name, value] : {std::pair{"length penalty", options.length_penalty},
-                                      std::pair{"coverage penalty", options.coverage_penalty}}) {
-        if (!(value >= 0.0f && value <= kMaxPenalty)) {
-            throw UsageError(std::string(name) + " " + std::to_string(value) + " is out of range; use 0 to " +
-                             std::to_string(static_cast<int>(kMaxPenalty)) + " (0 turns it off)");
-        }
-    }
+    check_option_ranges(options);
     if (source.empty()) throw InputError("nothing to translate: the source is empty");
     for (int id : source) {
         if (id < 0 || id >= config.source_vocab_size) throw InputError("source token id " + std::to_string(id) + " is outside the vocabulary");

@@ -11,6 +11,9 @@
 
 namespace s2s {
 
+// Each initializer here is the option's default everywhere: the CLI's, and
+// through the option table (option_ranges.h, which also holds each numeric
+// field's range) the WebAssembly modules' and the JavaScript API's.
 struct DecodeOptions {
     int beam_size = 1;     // 1 = greedy; at most kMaxBeamSize (limits.h, as every bound here)
     int max_length = 0;    // output tokens including <eos>; 0 = 2 * source length + 10; at most kMaxOutputLength

@@ -6,8 +6,9 @@
 //   session.loadError()           "" when the model loaded, else the reason
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
 //   session.info()                a JSON envelope with the model's header
-//   limits()                      the options' and input's limits as JSON
-//                                 (src/decode/limits.h; envelope.h)
+//   limits()                      translate's options (range, default) and
+//                                 input limit as JSON (envelope.h); the
+//                                 build writes dist/options.js from it
 //   heapStats()                   {heapBytes, usedBytes}, for the memory tests
 //                                 (heap_stats, envelope.h)
 //

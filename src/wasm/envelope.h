@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "decode/limits.h"
+#include "decode/option_ranges.h"
 #include "decode/translator.h"
 #include "model/model.h"
 
@@ -67,20 +68,14 @@ std::string guarded(Body&& body) {
     }
 }
 
-// The wrapper validates options with friendlier messages first; these
-// checks keep the module safe on its own.
+// The wrapper validates options with friendlier messages first; the
+// module's own checks (these, read_decode_options, then decode()'s range
+// checks) keep it safe on its own.
 inline int integer_option(const json& options, const char* name, int fallback) {
     auto it = options.find(name);
     if (it == options.end() || it->is_null()) return fallback;
     if (!it->is_number_integer()) throw UsageError(std::string("option ") + name + " must be a whole number");
     return it->get<int>();
-}
-
-inline float number_option(const json& options, const char* name, float fallback) {
-    auto it = options.find(name);
-    if (it == options.end() || it->is_null()) return fallback;
-    if (!it->is_number()) throw UsageError(std::string("option ") + name + " must be a number");
-    return it->get<float>();
 }
 
 inline json parse_options(const std::string& options_json) {
@@ -89,16 +84,12 @@ inline json parse_options(const std::string& options_json) {
     return options;
 }
 
-// options_json: {"beamSize", "maxLength", "alternatives", "lengthPenalty",
-// "coveragePenalty", "prefix"}, all optional. The value: to_json(Translation) (src/decode/translator.h).
+// options_json: the numeric options of the table (option_ranges.h:
+// "beamSize", "maxLength", ...) and "prefix", all optional. The value:
+// to_json(Translation) (src/decode/translator.h).
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json) {
     const json options = parse_options(options_json);
-    DecodeOptions decode;
-    decode.beam_size = integer_option(options, "beamSize", 1);
-    decode.max_length = integer_option(options, "maxLength", 0);
-    decode.alternatives = integer_option(options, "alternatives", 0);
-    decode.length_penalty = number_option(options, "lengthPenalty", DecodeOptions::kDefaultLengthPenalty);
-    decode.coverage_penalty = number_option(options, "coveragePenalty", DecodeOptions::kDefaultCoveragePenalty);
+    const DecodeOptions decode = read_decode_options(options);
     std::vector<std::string> prefix;
     if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
         prefix = it->get<std::vector<std::string>>();
@@ -107,12 +98,17 @@ inline json translate_json(const Model& model, const std::string& text, const st
     return to_json(t);
 }
 
-// The limits of translate's options and input (src/decode/limits.h) as JSON:
-// {"maxSourceTokens", "maxBeamSize", "maxLength", "maxAlternatives",
-//  "maxLengthPenalty", "maxCoveragePenalty"}. Each module binds it as
-// limits(), so the JavaScript wrapper reads the C++ numbers instead of
-// writing them again. It cannot fail: a plain JSON object, no envelope.
-inline std::string limits() { return dump(decode_limits_json()); }
+// The limits of translate's options and input as JSON: {"options": the
+// option table with each option's range and default (option_ranges_json,
+// in the table's order), "maxSourceTokens": kMaxSourceTokens}. Each module
+// binds it as limits(); the build writes it into dist/options.js
+// (scripts/write-option-ranges.mjs), so the JavaScript side reads the C++
+// numbers instead of writing them again. It cannot fail: a plain JSON
+// object, no envelope.
+inline std::string limits() {
+    nlohmann::ordered_json j = {{"options", option_ranges_json()}, {"maxSourceTokens", kMaxSourceTokens}};
+    return j.dump();
+}
 
 // The WASM heap's size and the bytes malloc has handed out and not taken
 // back: what the memory tests watch for leaks. Each module binds it as

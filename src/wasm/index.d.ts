@@ -2,7 +2,8 @@
 // modules it re-exports). The hooks for tests and benchmarks have their own
 // entry point and types: diagnostics.d.ts ('seq2seq-attention/diagnostics').
 // Ranges and model names are not repeated here: optionRanges and
-// shippedModels hold them (options.js, models.js).
+// shippedModels hold them (options.js, which the build generates from the
+// C++ option table, src/decode/option_ranges.h; models.js).
 //
 // Over 400 lines on purpose: it is the reference a user's editor shows for
 // the one entry point, translating then training, and no type checker runs
@@ -47,8 +48,8 @@ export interface OptionRange {
 }
 
 /**
- * The ranges and defaults of {@link TranslateOptions} (frozen), the one place
- * they are written, e.g. to build controls:
+ * The ranges and defaults of {@link TranslateOptions} (frozen), as the C++
+ * decoder defines and checks them, e.g. to build controls:
  * `optionRanges.lengthPenalty` is `{ min, max, default, integer }`.
  */
 export declare const optionRanges: Readonly<{

@@ -12,7 +12,7 @@
 //   run.modelBytes()               the model as a .s2s file (a view into the
 //                                  heap: copy it at once)
 //   run.info()                     options, sizes, steps done
-//   limits()                       translate's limits as JSON (envelope.h)
+//   limits()                       as the translator module's (bindings.cpp)
 //
 // Every fallible call returns an envelope (src/wasm/envelope.h). The module
 // has no threads: a step runs on the caller's thread, so callers run it in a

@@ -6,7 +6,9 @@
 import { describeValue } from './errors.js';
 import { optionRanges } from './options.js';
 
-// The options' ranges are in options.js (optionRanges); prefix is checked on its own.
+// The options' ranges and defaults are in options.js (optionRanges), which the
+// build generates from the C++ option table (src/decode/option_ranges.h);
+// prefix is checked on its own.
 const OPTION_NAMES = [...Object.keys(optionRanges), 'prefix'];
 
 // What the penalties are, for their error messages.

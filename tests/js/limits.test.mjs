@@ -1,28 +1,31 @@
-// optionRanges (src/wasm/options.js) is the JavaScript side's one copy of the
-// decoder's limits; the C++ side has its own (DecodeOptions in
-// src/decode/search.h). Until C++ exports them, this checks that the two
-// agree: the raw module, without the wrapper's checks in front of it,
-// accepts every range's ends and refuses one step past them, and its default
-// penalties are the ones optionRanges states. maxLength is the exception:
-// C++ clamps a longer one to its maximum instead of refusing it, so only its
-// maximum is translated.
+// translate's option ranges and defaults have one owner, the C++ option
+// table (src/decode/option_ranges.h); the wasm build writes them into
+// dist/options.js (scripts/write-option-ranges.mjs). This checks that the
+// file is what the built module says now (the generation ran and is not
+// stale), and that the module, without the wrapper's checks in front of it,
+// enforces exactly those ranges and uses exactly those defaults. maxLength
+// is the one option with an automatic default (null): C++ reads 0 as
+// "automatic" and caps a longer value instead of refusing it, so only its
+// ends are translated.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cleanUpModels, distDir, modelForTests, requireDist } from './helpers/models.mjs';
+import { cleanUpModels, distDir, modelForTests, requireDist, root } from './helpers/models.mjs';
 
 requireDist();
 // runtime.js is internal to the package; this test needs the raw Embind
-// session that the API keeps private.
-const { getCore } = await import(pathToFileURL(join(distDir, 'runtime.js')).href);
-const { optionRanges } = await import(pathToFileURL(join(distDir, 'options.js')).href);
+// modules that the API keeps private.
+const { getCore, getTrainCore } = await import(pathToFileURL(join(distDir, 'runtime.js')).href);
+const { optionRanges, maxSourceTokens } = await import(pathToFileURL(join(distDir, 'options.js')).href);
+const { optionRangesModule } = await import(pathToFileURL(join(root, 'scripts', 'write-option-ranges.mjs')).href);
 const SENTENCE = 'I see the cat.';
+let core;
 let session;
 
 before(async () => {
-  const core = await getCore();
+  core = await getCore();
   session = new core.Session(readFileSync(modelForTests().path));
   assert.equal(session.loadError(), '');
 });
@@ -34,15 +37,26 @@ after(() => {
 
 const raw = (options) => JSON.parse(session.translate(SENTENCE, JSON.stringify(options)));
 
+test("dist/options.js is generated from the built module's limits(), and both modules report the same", async () => {
+  const limits = JSON.parse(core.limits());
+  assert.equal(readFileSync(join(distDir, 'options.js'), 'utf8'), optionRangesModule(limits),
+    'dist/options.js is stale or hand-edited: run npm run build:wasm');
+  assert.deepEqual(optionRanges, limits.options);
+  assert.equal(maxSourceTokens, limits.maxSourceTokens);
+  assert.ok(Object.isFrozen(optionRanges) && Object.values(optionRanges).every(Object.isFrozen));
+  const trainCore = await getTrainCore();
+  assert.deepEqual(JSON.parse(trainCore.limits()), limits);
+});
+
 test('the module accepts each range of optionRanges and refuses one step beyond it', () => {
-  for (const [name, { min, max, integer }] of Object.entries(optionRanges)) {
+  for (const [name, { min, max, integer, default: fallback }] of Object.entries(optionRanges)) {
     const step = integer ? 1 : 0.01;
     const beam = name === 'lengthPenalty' || name === 'coveragePenalty' ? { beamSize: 2 } : {};
     for (const value of [min, max]) {
       const r = raw({ ...beam, [name]: value });
       assert.equal(r.ok, true, `${name} ${value}: ${r.message}`);
     }
-    if (name === 'maxLength') continue;  // C++ clamps it (see above); its minimum, 1, is the wrapper's: 0 means "default" in C++
+    if (fallback === null) continue;  // automatic (see above)
     for (const value of [min - step, max + step]) {
       const r = raw({ ...beam, [name]: value });
       assert.equal(r.ok, false, `${name} ${value} is refused by the module too`);
@@ -51,10 +65,24 @@ test('the module accepts each range of optionRanges and refuses one step beyond 
   }
 });
 
-test("the module's default penalties are optionRanges' defaults", () => {
-  const { lengthPenalty, coveragePenalty } = optionRanges;
-  const implicit = raw({ beamSize: 4 });
-  const explicit = raw({ beamSize: 4, lengthPenalty: lengthPenalty.default, coveragePenalty: coveragePenalty.default });
-  assert.equal(implicit.ok && explicit.ok, true);
-  assert.deepEqual(implicit.value, explicit.value);
+test("the module's defaults are optionRanges' defaults", () => {
+  for (const [name, { default: fallback }] of Object.entries(optionRanges)) {
+    if (fallback === null) continue;
+    // A beam, so that the penalties count; beamSize's own default on its own.
+    const base = name === 'beamSize' ? {} : { beamSize: 4 };
+    const implicit = raw(base);
+    const explicit = raw({ ...base, [name]: fallback });
+    assert.equal(implicit.ok && explicit.ok, true);
+    assert.deepEqual(implicit.value, explicit.value, `${name} left out decodes as ${name}: ${fallback}`);
+  }
+});
+
+test('the generation refuses a table the wrapper could not use, naming the option', () => {
+  const good = JSON.parse(core.limits());
+  const broken = (name, range) => ({ ...good, options: { ...good.options, [name]: range } });
+  assert.throws(() => optionRangesModule(broken('beamSize', { min: 1, max: 0, default: 1, integer: true })), /beamSize no range/);
+  assert.throws(() => optionRangesModule(broken('beamSize', { min: 1, max: 4, default: 9, integer: true })), /beamSize a default \(9\)/);
+  assert.throws(() => optionRangesModule(broken('beam-size', { min: 1, max: 4, default: 1, integer: true })), /'beam-size'/);
+  assert.throws(() => optionRangesModule({ ...good, options: {} }), /has no options/);
+  assert.match(optionRangesModule(good), /^\/\/ GENERATED/);
 });

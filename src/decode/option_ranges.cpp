@@ -1,0 +1,84 @@
+// The three uses of the option table (option_ranges.h): range checks, the
+// options JSON read into DecodeOptions, and the table exported as JSON.
+#include "decode/option_ranges.h"
+
+#include "common/error.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace s2s {
+namespace {
+
+// A number as people write it: "16", "0.2", "5".
+std::string format_number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+// A float default as written in its initializer: 0.2f is exported as 0.2,
+// not as the double it widens to (0.20000000298023224). The shortest
+// decimal that reads back as the same float.
+double as_written(float value) {
+    char text[32];
+    for (int digits = 6; digits < 9; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(value));
+        if (std::strtof(text, nullptr) == value) break;
+    }
+    return std::strtod(text, nullptr);
+}
+
+double value_of(const DecodeOptions& options, const OptionRange& range) {
+    return std::visit([&](auto field) { return static_cast<double>(options.*field); }, range.field);
+}
+
+}  // namespace
+
+void check_option_ranges(const DecodeOptions& options) {
+    for (const OptionRange& range : kOptionRanges) {
+        const double value = value_of(options, range);
+        if (range.zero_is_automatic && (value == 0 || value > range.max)) continue;  // automatic, or capped
+        if (!(value >= range.min && value <= range.max)) {  // also refuses NaN
+            throw UsageError(std::string(range.label) + " " + format_number(value) + " is out of range; use " +
+                             format_number(range.min) + " to " + format_number(range.max) + range.note);
+        }
+    }
+}
+
+DecodeOptions read_decode_options(const nlohmann::json& options) {
+    DecodeOptions decode;
+    for (const OptionRange& range : kOptionRanges) {
+        auto it = options.find(range.name);
+        if (it == options.end() || it->is_null()) continue;
+        if (std::holds_alternative<int DecodeOptions::*>(range.field)) {
+            if (!it->is_number_integer()) throw UsageError(std::string("option ") + range.name + " must be a whole number");
+            decode.*std::get<int DecodeOptions::*>(range.field) = it->get<int>();
+        } else {
+            if (!it->is_number()) throw UsageError(std::string("option ") + range.name + " must be a number");
+            decode.*std::get<float DecodeOptions::*>(range.field) = it->get<float>();
+        }
+    }
+    return decode;
+}
+
+nlohmann::ordered_json option_ranges_json() {
+    const DecodeOptions defaults;
+    nlohmann::ordered_json table = nlohmann::ordered_json::object();
+    for (const OptionRange& range : kOptionRanges) {
+        nlohmann::ordered_json entry;
+        if (auto field = std::get_if<int DecodeOptions::*>(&range.field)) {
+            entry = {{"min", static_cast<int>(range.min)}, {"max", static_cast<int>(range.max)},
+                     {"default", defaults.**field}, {"integer", true}};
+        } else {
+            entry = {{"min", range.min}, {"max", range.max},
+                     {"default", as_written(defaults.*std::get<float DecodeOptions::*>(range.field))}, {"integer", false}};
+        }
+        if (range.zero_is_automatic) entry["default"] = nullptr;
+        table[range.name] = entry;
+    }
+    return table;
+}
+
+}  // namespace s2s

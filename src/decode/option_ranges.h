@@ -1,0 +1,63 @@
+// The numeric options of a translation (DecodeOptions, search.h) as one
+// table: for each, the name the JavaScript API gives it, its field, and its
+// range. The range is written here (from the bounds of limits.h) and the
+// default is the field's initializer in DecodeOptions, each once; everything
+// else is derived from the two:
+//   - check_option_ranges: decode() refuses a value outside its range;
+//   - read_decode_options: the WebAssembly modules read translate's options
+//     JSON field by field;
+//   - option_ranges_json: {"beamSize": {"min", "max", "default", "integer"},
+//     ...}, which both modules export (limits(), src/wasm/envelope.h) and the
+//     WebAssembly build writes into dist/options.js
+//     (scripts/write-option-ranges.mjs) for the JavaScript wrapper's checks,
+//     the bin and the page's controls.
+// So a new numeric option of translate is a field of DecodeOptions and one
+// row of kOptionRanges. (Options that are not numbers, such as prefix, are
+// read on their own.)
+#pragma once
+
+#include "decode/limits.h"
+#include "decode/search.h"
+
+#include <nlohmann/json.hpp>
+
+#include <variant>
+
+namespace s2s {
+
+struct OptionRange {
+    const char* name;   // translate's option in the JavaScript API and the options JSON: "beamSize"
+    const char* label;  // the option in error messages: "beam size"
+    std::variant<int DecodeOptions::*, float DecodeOptions::*> field;  // int: whole numbers only
+    double min;
+    double max;
+    const char* note;   // said after the range when a value is refused, or ""
+    // 0, the field's default, asks for an automatic value: it is accepted
+    // and exported as default null, and a value above max is capped by the
+    // decoder rather than refused (max_length: 2 x source length + 10).
+    bool zero_is_automatic = false;
+};
+
+inline constexpr OptionRange kOptionRanges[] = {
+    {"beamSize", "beam size", &DecodeOptions::beam_size, 1, kMaxBeamSize, " (1 = greedy)"},
+    {"maxLength", "max length", &DecodeOptions::max_length, 1, kMaxOutputLength, " (0 = automatic)", true},
+    {"alternatives", "alternatives", &DecodeOptions::alternatives, 0, kMaxAlternatives, ""},
+    {"lengthPenalty", "length penalty", &DecodeOptions::length_penalty, 0, kMaxPenalty, " (0 turns it off)"},
+    {"coveragePenalty", "coverage penalty", &DecodeOptions::coverage_penalty, 0, kMaxPenalty, " (0 turns it off)"},
+};
+
+// Throws UsageError naming the first option outside its range.
+void check_option_ranges(const DecodeOptions& options);
+
+// The options of the table that `options` (a JSON object) holds, over
+// DecodeOptions' defaults; a missing or null option keeps its default.
+// Throws UsageError for a value of the wrong type (not its range: decode()
+// checks that). Keys the table does not know are left to the caller.
+DecodeOptions read_decode_options(const nlohmann::json& options);
+
+// {"beamSize": {"min": 1, "max": 16, "default": 1, "integer": true}, ...}:
+// the table in its order (ordered_json: the JavaScript side lists the
+// options in it), with each option's default read from DecodeOptions{}.
+nlohmann::ordered_json option_ranges_json();
+
+}  // namespace s2s

@@ -1,0 +1,35 @@
+// "About this model" shows what a model file's provenance records and
+// nothing else (web/provenance.js): a file that lacks its data's source or
+// licence says "not recorded" there, and is never credited to the data of
+// the shipped models; a complete one reads as its fields say.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { root } from './helpers/models.mjs';
+
+const { NOT_RECORDED, dataText, trainingText } = await import(pathToFileURL(join(root, 'web', 'provenance.js')).href);
+
+const complete = {
+  data: { source: 'Europarl v7', license: 'public domain', attribution: 'the European Parliament', file: 'ep.tsv', fnv1a64: '0123456789abcdef' },
+  training: { steps: 48000, batch_size: 64, wall_seconds: 6562 },
+  split: { train_pairs: 133848 },
+};
+
+test('a complete provenance reads as its fields say', () => {
+  assert.equal(dataText(complete), 'Europarl v7; public domain; attribution: the European Parliament (file ep.tsv, FNV-1a 0123456789abcdef)');
+  assert.equal(trainingText(complete), '48,000 steps of 64 sentence pairs, 1 h 49 min of training on a CPU, from 133,848 training pairs');
+});
+
+test('missing fields are "not recorded", never another model\'s data', () => {
+  for (const provenance of [undefined, {}, { data: {} }, { data: { source: '', license: null } }, { training: {} }]) {
+    const data = dataText(provenance);
+    assert.equal(data, `source ${NOT_RECORDED}; licence ${NOT_RECORDED}; attribution: ${NOT_RECORDED}`);
+    assert.doesNotMatch(data, /Tatoeba|CC-BY/);
+    assert.equal(trainingText(provenance), `steps ${NOT_RECORDED}, training time ${NOT_RECORDED}`);
+  }
+  // One field missing: only that one is "not recorded".
+  const noLicence = { data: { ...complete.data, license: undefined } };
+  assert.equal(dataText(noLicence), `Europarl v7; licence ${NOT_RECORDED}; attribution: the European Parliament (file ep.tsv, FNV-1a 0123456789abcdef)`);
+  assert.equal(dataText({ data: { file: 'x.tsv' } }), `source ${NOT_RECORDED}; licence ${NOT_RECORDED}; attribution: ${NOT_RECORDED} (file x.tsv, FNV-1a ${NOT_RECORDED})`);
+});

@@ -1,0 +1,57 @@
+// What the demo page's result figure and chips show (result-view.js): the
+// selected hypothesis, and its rows and columns as units, pieces or words
+// (the unit switch, state.unit), with the words the reader typed for the
+// source's unknown tokens. Data only: nothing here touches the page.
+import { pieceLabel, UNKNOWN_TOKEN } from './dom.js';
+import { page, state } from './page-state.js';
+
+/** The hypothesis the reader picked (state.hyp), or the best one. */
+export function selectedHypothesis() {
+  const { result } = state;
+  return result.hypotheses[state.hyp] ?? result.hypotheses[0] ?? result;
+}
+
+// The user's own words for the source tokens, so an unknown word's tooltip
+// can name it. The tokenizer's rules (src/text/tokenizer.h): lowercase,
+// `, . ! ?` split off, apostrophes kept. When this simple copy of them does
+// not line up with the model's tokens (always for subword pieces), no word
+// is named.
+export function originalWords(text, sourceTokens) {
+  const words = text.toLowerCase().replace(/[\u202f\u00a0]/g, ' ').replace(/([,.!?])/g, ' $1 ').split(/\s+/).filter(Boolean);
+  const tokens = sourceTokens.at(-1) === '<eos>' ? sourceTokens.slice(0, -1) : sourceTokens;
+  if (words.length !== tokens.length) return null;
+  return tokens.every((token, k) => token === UNKNOWN_TOKEN || token === words[k]) ? words : null;
+}
+
+// Every token its own word: results without word spans (none today).
+export const tokensAsWords = (tokens) => tokens.map((text, k) => ({ text, start: k, end: k + 1 }));
+
+// A row or column of the figure (and its chip). Pieces view: one token, with
+// `token` the piece as the model wrote it. Words view: one word, with
+// `token` its text. Either way [start, end) are its tokens, and `label` is
+// what the page shows: a piece without its marker, "·ing" inside a word.
+//   { token, label, start, end, continuation }
+export function pieceUnits(tokens, words) {
+  const starts = new Set(words.map((word) => word.start));
+  return tokens.map((token, k) => ({
+    token, label: pieceLabel(token, !starts.has(k)), start: k, end: k + 1, continuation: !starts.has(k),
+  }));
+}
+
+function wordUnits(words) {
+  return words.map(({ text, start, end }) => ({ token: text, label: text, start, end, continuation: false }));
+}
+
+// What the figure and the chips show, in the current unit (state.unit).
+export function figureData() {
+  const { result } = state;
+  const hypothesis = selectedHypothesis();
+  const sourceWords = result.sourceWords ?? tokensAsWords(result.sourceTokens);
+  const targetWords = hypothesis.targetWords ?? tokensAsWords(hypothesis.targetTokens);
+  const attention = hypothesis.attention ?? [];
+  if (state.unit === 'words') {
+    const words = page.wordAttention({ sourceWords, targetWords, attention });
+    return { source: wordUnits(words.sourceWords), target: wordUnits(words.targetWords), attention: words.attention };
+  }
+  return { source: pieceUnits(result.sourceTokens, sourceWords), target: pieceUnits(hypothesis.targetTokens, targetWords), attention };
+}

@@ -1,0 +1,109 @@
+// The reader's choices in the demo page's result (result-view.js draws the
+// rest): the beam's hypotheses, each of which can be shown, and the "what
+// if" alternatives at an output position, each of which can be forced.
+// app.js decides what a pick does (onPicks): both translate again or change
+// the URL.
+import { h, replaceChildren, tokenKind, pieceLabel, WORD_MARKER } from './dom.js';
+import { selectedHypothesis, pieceUnits, tokensAsWords } from './figure-data.js';
+import { describeModel, state, targetIsSubword, tokenNoun, view } from './page-state.js';
+
+let picks = { hypothesis: () => {}, alternative: () => {} }; // set by app.js (onPicks)
+
+/**
+ * What the reader's picks do: hypothesis(k) for a beam hypothesis,
+ * alternative(position, token) for a "what if" (alternative(null): back to
+ * the model's own translation).
+ */
+export function onPicks(handlers) {
+  picks = handlers;
+}
+
+function alternativesAt(position) {
+  const hypothesis = selectedHypothesis();
+  const alternatives = hypothesis.alternatives ?? (state.hyp === 0 ? state.result.alternatives : null);
+  return alternatives?.[position] ?? null;
+}
+
+// ---------------------------------------------------------------------------
+// Beam hypotheses
+
+export function renderHypotheses() {
+  const { hypotheses } = state.result;
+  if (hypotheses.length <= 1) {
+    replaceChildren(view.hypotheses);
+    return;
+  }
+  replaceChildren(view.hypotheses,
+    h('h3', {}, `The beam’s ${hypotheses.length} hypotheses`),
+    h('p', { class: 'hint' }, 'Beam search keeps the best few partial translations at every step. Pick one to see its own attention.'),
+    h('ol', {}, hypotheses.map((hypothesis, k) => h('li', {}, h('button', {
+      type: 'button', class: 'hypothesis', 'data-testid': 'hypothesis', 'data-index': k,
+      'aria-pressed': String(k === state.hyp),
+      onclick: () => picks.hypothesis(k),
+    }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: describeModel(state.model).lang }, hypothesis.text || '(empty)'),
+    h('span', { class: 'score' }, hypothesis.score.toFixed(3)))))));
+}
+
+// ---------------------------------------------------------------------------
+// What if: the top-k tokens at one output position; picking one re-decodes
+// with the tokens before it and the pick forced (the API's `prefix`). For a
+// subword model these are pieces, sent as the model wrote them (with their
+// word marker: the prefix is looked up in the target vocabulary as is).
+
+// How an alternative is shown. Without word spans to go by: a subword piece
+// without the marker continues the word before it, unless it is punctuation
+// or a special token.
+function alternativeLabel(token) {
+  const continuation = targetIsSubword() && !token.startsWith(WORD_MARKER) && tokenKind(token).kind === '' &&
+    !/^[\p{P}\p{S}]+$/u.test(token);
+  return pieceLabel(token, continuation);
+}
+
+export function renderWhatIf() {
+  const position = state.whatIf;
+  if (position === null || !state.result) {
+    view.whatIf.hidden = true;
+    replaceChildren(view.whatIf);
+    return;
+  }
+  const hypothesis = selectedHypothesis();
+  const current = hypothesis.targetTokens[position];
+  const currentLabel = pieceUnits(hypothesis.targetTokens, hypothesis.targetWords ?? tokensAsWords(hypothesis.targetTokens))[position]?.label ?? current;
+  const noun = tokenNoun();
+  const alternatives = alternativesAt(position);
+  const body = alternatives?.length
+    ? h('div', { class: 'whatif-options', role: 'group', 'aria-label': `Alternative ${tokenNoun(true)}` }, alternatives.map(({ token, probability }) => {
+      const isCurrent = token === current;
+      const label = alternativeLabel(token);
+      return h('button', {
+        type: 'button', class: `alternative${isCurrent ? ' current' : ''}`, 'data-testid': 'alternative', 'data-token': token,
+        'aria-current': isCurrent ? 'true' : null,
+        title: isCurrent ? 'What the model wrote' : `Make the model write “${label}” here and continue from it`,
+        onclick: () => picks.alternative(position, token),
+      }, h('span', { lang: describeModel(state.model).lang }, label), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
+      h('span', { class: 'bar', style: `width: ${Math.max(1, probability * 100).toFixed(1)}%` }));
+    }))
+    : h('p', {}, 'No alternatives were reported for this position.');
+  replaceChildren(view.whatIf,
+    h('h3', {}, `${noun[0].toUpperCase()}${noun.slice(1)} ${position + 1}: the model wrote “${currentLabel}”. What if it had written…`),
+    body,
+    h('div', { class: 'whatif-foot' },
+      h('span', {}, `Probabilities of the next ${noun} given the ${tokenNoun(true)} before it. The rest is decoded again after your pick.`),
+      h('span', {},
+        state.prefix.length ? h('button', { type: 'button', 'data-testid': 'whatif-reset', onclick: () => picks.alternative(null) }, 'Back to the model’s own translation') : null,
+        ' ',
+        h('button', { type: 'button', onclick: () => openWhatIf(null) }, 'Close'))));
+  view.whatIf.hidden = false;
+}
+
+// Opens (or, for the open one, closes) the alternatives at `position`, an
+// output token (a word's first piece in the words view); null closes them.
+export function openWhatIf(position) {
+  state.whatIf = state.whatIf === position ? null : position;
+  [...view.targetTokens.children].forEach((element) => {
+    const selected = state.whatIf !== null && Number(element.dataset.start) === state.whatIf;  // a chip's first token
+    element.classList.toggle('selected', selected);
+    element.setAttribute('aria-expanded', String(selected));
+  });
+  renderWhatIf();
+}
