@@ -78,7 +78,7 @@ int run_eval(const std::vector<std::string>& argv) {
     if (min_words > 0) {
         std::vector<SourceWithReferences> long_enough;
         for (auto& entry : data) {
-            if (count_words(tokenize(entry.source, TokenizerSettings{TokenizerKind::kWords, "en"})) >= min_words) {
+            if (count_english_words(entry.source) >= min_words) {
                 long_enough.push_back(std::move(entry));
             }
         }

@@ -25,16 +25,15 @@ BleuReport score_translations(const std::vector<SourceWithReferences>& data, con
                          std::to_string(hypotheses.size()) + " translations and " + std::to_string(data.size()) +
                          " sentences");
     }
-    // English words as the word tokenizer sees them: a model's own source
-    // tokens (perhaps subword pieces) must not define a sentence's length.
-    const TokenizerSettings english_words{TokenizerKind::kWords, "en"};
+    // English words, not the model's own source pieces, define a sentence's
+    // length (count_english_words).
     std::vector<std::vector<std::string>> references;
     std::vector<int> source_words;
     references.reserve(data.size());
     source_words.reserve(data.size());
     for (const SourceWithReferences& entry : data) {
         references.push_back(entry.references);
-        source_words.push_back(count_words(tokenize(entry.source, english_words)));
+        source_words.push_back(count_english_words(entry.source));
     }
     return bleu_report(hypotheses, references, source_words, bleu_tokenizer_for_language(target_language));
 }
@@ -82,7 +81,7 @@ Evaluation evaluate_translation_memory(const std::string& memory_path, double de
                                        const std::vector<SourceWithReferences>& data,
                                        const std::string& target_language) {
     const auto start = std::chrono::steady_clock::now();
-    const TokenizerSettings english{TokenizerKind::kWords, "en"};
+    const TokenizerSettings& english = english_words_tokenizer();
     std::unordered_set<std::string> held_out;
     for (const auto& entry : data) held_out.insert(token_key(entry.source, english));
     std::vector<SentencePair> stored;

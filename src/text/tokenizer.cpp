@@ -314,6 +314,13 @@ int count_words(const std::vector<std::string>& tokens) {
     return words;
 }
 
+const TokenizerSettings& english_words_tokenizer() {
+    static const TokenizerSettings english{TokenizerKind::kWords, "en"};
+    return english;
+}
+
+int count_english_words(std::string_view text) { return count_words(tokenize(text, english_words_tokenizer())); }
+
 std::vector<WordSpan> word_spans(const std::vector<std::string>& tokens, const TokenizerSettings& settings) {
     std::vector<WordSpan> spans;
     if (settings.kind != TokenizerKind::kSubwords) {

@@ -79,4 +79,13 @@ bool is_punctuation_token(std::string_view token);
 // BLEU-by-length buckets.
 int count_words(const std::vector<std::string>& tokens);
 
+// The English word tokenizer. It defines what a "word" of an English source
+// is (the length limit, the leak guards, the BLEU-by-length buckets,
+// `eval --min-words`) whatever pieces a model reads, so that a sentence has
+// the same length for every model.
+const TokenizerSettings& english_words_tokenizer();
+
+// Words of an English sentence as english_words_tokenizer() sees them.
+int count_english_words(std::string_view text);
+
 }  // namespace s2s

@@ -142,6 +142,12 @@ std::vector<int> Vocabulary::encode(const std::vector<std::string>& tokens) cons
     return ids;
 }
 
+std::vector<int> Vocabulary::encode_with_eos(const std::vector<std::string>& tokens) const {
+    std::vector<int> ids = encode(tokens);
+    ids.push_back(kEos);
+    return ids;
+}
+
 nlohmann::json Vocabulary::to_json() const { return nlohmann::json(tokens_); }
 
 Vocabulary Vocabulary::from_json(const nlohmann::json& json) {

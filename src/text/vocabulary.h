@@ -36,6 +36,8 @@ public:
     int id(std::string_view token) const;  // kUnk when absent
     const std::string& token(int id) const;  // throws std::out_of_range on a bad id
     std::vector<int> encode(const std::vector<std::string>& tokens) const;
+    // encode() followed by <eos>: a training example's side.
+    std::vector<int> encode_with_eos(const std::vector<std::string>& tokens) const;
     const std::vector<std::string>& tokens() const { return tokens_; }
 
     nlohmann::json to_json() const;  // a JSON array of the tokens

@@ -28,13 +28,6 @@ void set_vocabularies(Model& model, Vocabulary source, Vocabulary target) {
     model.target_vocabulary = std::move(target);
 }
 
-// Ids of a text's tokens followed by <eos>.
-std::vector<int> encode_with_eos(const Vocabulary& vocabulary, const std::vector<std::string>& tokens) {
-    std::vector<int> ids = vocabulary.encode(tokens);
-    ids.push_back(Vocabulary::kEos);
-    return ids;
-}
-
 int uniform(Random& random, int low, int high) {  // [low, high]
     return low + static_cast<int>(random.next() % static_cast<uint64_t>(high - low + 1));
 }
@@ -154,8 +147,8 @@ ToyTask make_date_task(int train_size, int test_size, uint64_t seed) {
     set_vocabularies(task.model, vocabulary_of(source_sentences), vocabulary_of(target_sentences));
     auto encode = [&](const std::vector<DateExample>& in, std::vector<Example>& out) {
         for (const DateExample& d : in) {
-            out.push_back({encode_with_eos(task.model.source_vocabulary, tokenize(d.text, task.model.source_tokenizer)),
-                           encode_with_eos(task.model.target_vocabulary, tokenize(d.iso, task.model.target_tokenizer))});
+            out.push_back({task.model.source_vocabulary.encode_with_eos(tokenize(d.text, task.model.source_tokenizer)),
+                           task.model.target_vocabulary.encode_with_eos(tokenize(d.iso, task.model.target_tokenizer))});
         }
     };
     encode(train, task.train);
@@ -212,8 +205,8 @@ ToyTask make_pairs_task(const std::string& tsv, bool characters, int test_every)
     for (size_t i = 0; i < pairs.size(); ++i) {
         const bool held_out = i % static_cast<size_t>(test_every) == static_cast<size_t>(test_every) - 1;
         if (held_out) task.test_sources.push_back(source_texts[i]);
-        Example e{encode_with_eos(task.model.source_vocabulary, pairs[i].first),
-                  encode_with_eos(task.model.target_vocabulary, pairs[i].second)};
+        Example e{task.model.source_vocabulary.encode_with_eos(pairs[i].first),
+                  task.model.target_vocabulary.encode_with_eos(pairs[i].second)};
         (held_out ? task.test : task.train).push_back(std::move(e));
     }
     return task;

@@ -19,9 +19,9 @@
 namespace s2s {
 namespace {
 
-// The English word tokenizer: it defines "words" (the length limit, the
-// leak guards) whatever pieces the model reads.
-const TokenizerSettings kEnglishWords{TokenizerKind::kWords, "en"};
+// The English word tokenizer (tokenizer.h) defines "words" here: the length
+// limit and the leak guards, whatever pieces the model reads.
+const TokenizerSettings& kEnglishWords = english_words_tokenizer();
 
 struct PreparedData {
     std::vector<Example> train;
@@ -49,14 +49,10 @@ Vocabulary learn_vocabulary(const std::vector<std::string>& sentences, Tokenizer
 
 // Pieces of many sentences, each distinct sentence encoded once (the data
 // repeats English sentences, one per translation).
-std::vector<int> encode_with_eos(const std::string& text, const TokenizerSettings& tokenizer, const Vocabulary& vocabulary,
-                                 std::unordered_map<std::string, std::vector<int>>& cache) {
+std::vector<int> encode_cached(const std::string& text, const TokenizerSettings& tokenizer, const Vocabulary& vocabulary,
+                               std::unordered_map<std::string, std::vector<int>>& cache) {
     auto found = cache.find(text);
-    if (found == cache.end()) {
-        std::vector<int> ids = vocabulary.encode(tokenize(text, tokenizer));
-        ids.push_back(Vocabulary::kEos);
-        found = cache.emplace(text, std::move(ids)).first;
-    }
+    if (found == cache.end()) found = cache.emplace(text, vocabulary.encode_with_eos(tokenize(text, tokenizer))).first;
     return found->second;
 }
 
@@ -108,8 +104,8 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const Training
                          size_of(model.target_tokenizer, options.target_pieces, options.max_target_vocab), options.min_frequency);
     std::unordered_map<std::string, std::vector<int>> source_cache, target_cache;
     for (size_t k = 0; k < sources.size(); ++k) {
-        out.train.push_back({encode_with_eos(sources[k], model.source_tokenizer, model.source_vocabulary, source_cache),
-                             encode_with_eos(targets[k], model.target_tokenizer, model.target_vocabulary, target_cache)});
+        out.train.push_back({encode_cached(sources[k], model.source_tokenizer, model.source_vocabulary, source_cache),
+                             encode_cached(targets[k], model.target_tokenizer, model.target_vocabulary, target_cache)});
     }
     out.dev = split.dev;
     out.train_pairs = static_cast<long>(out.train.size());
