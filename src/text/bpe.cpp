@@ -236,7 +236,10 @@ std::vector<int> piece_words(const std::vector<std::string>& pieces, std::string
             continue;
         }
         // A run of ordinary pieces: decode it, pre-tokenize it, and give
-        // each piece the pre-token its first visible byte falls in.
+        // each piece the pre-token its first visible byte falls in. Going
+        // back to text keeps pre_tokenize the one definition of a word
+        // (elisions, punctuation, numbers): word spans never grow a second
+        // set of rules that could drift from the encoder's.
         const size_t run_begin = k;
         std::string text;
         std::vector<size_t> starts;  // first byte of each piece that is not the marker's space
