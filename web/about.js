@@ -29,7 +29,7 @@ export async function showAbout(model, { again = false } = {}) {
   const rows = [
     ['about.model', t('about.modelText', {
       name: info.name ?? model, label: describeModel(model).label,
-      attention: info.hasAttention ? t('about.withAttention', { kind: config.attention }) : t('about.noAttention'),
+      attention: info.hasAttention ? t('about.withAttention', { kind: attentionName(config.attention) }) : t('about.noAttention'),
     })],
     ['about.network', t('about.networkText', {
       embedding: config.embedding_size, encoder: config.encoder_hidden_size, decoder: config.decoder_hidden_size,
@@ -45,8 +45,13 @@ export async function showAbout(model, { again = false } = {}) {
   ];
   if (provenance.created) rows.push(['about.created', provenance.created]);
   replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, t(term)),
-    h('dd', { 'data-testid': term === 'about.bleu' ? 'about-bleu' : null }, detail)]));
+    // What the file records about its data (names, licence, attribution) is shown as written.
+    h('dd', { 'data-testid': term === 'about.bleu' ? 'about-bleu' : null, translate: term === 'about.data' ? 'no' : null }, detail)]));
 }
+
+// The scoring function's name ('additive', 'dot', 'scaled-dot', 'general'), in the page's language.
+const ATTENTION_KINDS = new Set(['additive', 'dot', 'scaled-dot', 'general']);
+const attentionName = (kind) => (ATTENTION_KINDS.has(kind) ? t(`attention.${kind}`) : kind);
 
 // "BLEU 39.8 greedy, 42.1 beam 4, chrF2 60.8 (beam 4), on 3,775 held-out
 // sentences, sacreBLEU-compatible (…); by length (beam 4): …"

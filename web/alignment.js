@@ -82,7 +82,7 @@ export function renderAlignment({ sourceTokens, targetTokens, attention }, optio
   };
   const sourceLabels = sourceTokens.map((token, j) => label(token, sourceX[j], SOURCE_Y, 'col', j));
   const targetLabels = targetTokens.map((token, i) => label(token, targetX[i], TARGET_Y, 'row', i));
-  root.append(svg('g', {}, sourceLabels), svg('g', {}, targetLabels));
+  root.append(svg('g', { translate: 'no' }, sourceLabels), svg('g', { translate: 'no' }, targetLabels));
 
   function clear() {
     root.classList.remove('focused');

@@ -274,7 +274,7 @@ function wire() {
   }
   for (const sentence of EXAMPLES) {
     view.examples.append(h('button', {
-      type: 'button', class: 'example', 'data-testid': 'example', title: sentence.length > 40 ? sentence : null,
+      type: 'button', class: 'example', 'data-testid': 'example', translate: 'no', title: sentence.length > 40 ? sentence : null,
       onclick: () => {
         view.source.value = sentence;
         resetPicks({ prefix: [], step: null });

@@ -144,7 +144,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       head: h('span'),
       input: h('input', { type: 'text', 'data-testid': 'source-input', spellcheck: 'false', autocomplete: 'off' }),
       status: h('p', { class: 'status', role: 'status', 'aria-live': 'polite' }),
-      translation: h('p', { class: 'translation', 'data-testid': 'translation-output', 'aria-live': 'polite' }),
+      translation: h('p', { class: 'translation', 'data-testid': 'translation-output', 'aria-live': 'polite', translate: 'no' }),
       heatmap: h('div', { class: 'scroll' }),
       readout: h('p', { class: 'readout', 'aria-live': 'polite' }),
       foot: h('div', { class: 'foot' }),

@@ -136,7 +136,8 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
     label.setAttribute('transform', `translate(${left - LABEL_GAP}, ${top + i * CELL + CELL / 2 + FONT_SIZE * 0.35})`);
     return label;
   });
-  root.append(svg('g', { class: 'col-labels' }, columnLabels), svg('g', { class: 'row-labels' }, rowLabels));
+  // The tokens are the model's and the reader's: translate="no" (the i18n tests skip them).
+  root.append(svg('g', { class: 'col-labels', translate: 'no' }, columnLabels), svg('g', { class: 'row-labels', translate: 'no' }, rowLabels));
 
   // Cells, row by row. Few attributes per cell, since a long input makes tens
   // of thousands; the tab stop and the spoken label are added as focus moves.
@@ -180,7 +181,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   const describe = (cell) => {
     const { row, col, weight } = cellOf(cell);
     cell.setAttribute('role', 'img');
-    cell.setAttribute('aria-label', `${targetTokens[row]} to ${sourceTokens[col]}: weight ${weight.toFixed(2)}`);
+    cell.setAttribute('aria-label', tIn(language, 'heatmap.cell', { target: targetTokens[row], source: sourceTokens[col], weight: weight.toFixed(2) }));
   };
   if (cells[0]?.[0]) {
     cells[0][0].setAttribute('tabindex', 0);

@@ -47,7 +47,7 @@ export function renderLossChart(series, { width = 420 } = {}) {
     svg('text', { x: MARGIN.left, y: HEIGHT - 22, fill: '#64748b' }, '0'),
     svg('text', { x: W - MARGIN.right, y: HEIGHT - 22, 'text-anchor': 'end', fill: '#64748b' }, String(maxStep)),
     svg('text', { x: MARGIN.left + plotW / 2, y: HEIGHT - 6, 'text-anchor': 'middle', fill: '#64748b' }, t('train.lossAxis')),
-    svg('text', { x: 4, y: 12, fill: '#475569' }, 'loss'),
+    svg('text', { x: 4, y: 12, fill: '#475569' }, t('train.lossShort')),
   );
   for (const { label, color, points } of series) {
     if (points.length === 0) continue;

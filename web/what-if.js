@@ -41,7 +41,7 @@ export function renderHypotheses() {
       type: 'button', class: 'hypothesis', 'data-testid': 'hypothesis', 'data-index': k,
       'aria-pressed': String(k === state.hyp),
       onclick: () => picks.hypothesis(k),
-    }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: describeModel(state.model).lang }, hypothesis.text || t('beam.empty')),
+    }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: describeModel(state.model).lang, translate: 'no' }, hypothesis.text || t('beam.empty')),
     h('span', { class: 'score' }, hypothesis.score.toFixed(3)))))));
 }
 
@@ -81,7 +81,7 @@ export function renderWhatIf() {
         'aria-current': isCurrent ? 'true' : null,
         title: isCurrent ? t('whatif.current') : t('whatif.force', { label }),
         onclick: () => picks.alternative(position, token),
-      }, h('span', { lang: describeModel(state.model).lang }, label), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
+      }, h('span', { lang: describeModel(state.model).lang, translate: 'no' }, label), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
       h('span', { class: 'bar', style: `width: ${Math.max(1, probability * 100).toFixed(1)}%` }));
     }))
     : h('p', {}, t('whatif.none'));

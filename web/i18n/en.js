@@ -140,6 +140,7 @@ export default {
   'readout.step': 'Step {step}: writing {target}, the model looked most at {source} ({weight}).',
   'heatmap.label': 'Attention: {rows} target tokens (rows) by {cols} source tokens (columns). Use the arrow keys to move between cells.',
   'heatmap.legend': 'attention weight',
+  'heatmap.cell': '“{target}” to “{source}”: weight {weight}',
   'alignment.label': 'Attention as lines from each output word (bottom) to the source words (top); stronger lines carry more weight.',
 
   // Beam hypotheses and "what if" (what-if.js)
@@ -166,6 +167,10 @@ export default {
   'about.created': 'Created',
   'about.modelText': '{name}: {label}, {attention}',
   'about.withAttention': '{kind} attention (Bahdanau et al. 2015)',
+  'attention.additive': 'additive',
+  'attention.dot': 'dot',
+  'attention.scaled-dot': 'scaled-dot',
+  'attention.general': 'general',
   'about.noAttention': 'no attention (fixed context)',
   'about.networkText': 'embeddings of {embedding}, a bidirectional GRU encoder of 2 × {encoder}, a GRU decoder of {decoder}{attention}, a deep output of {output}',
   'about.networkAttention': ', attention of {size}',
@@ -271,6 +276,7 @@ export default {
   'train.lossLabel': 'Training loss per target token: {series}',
   'train.notStarted': 'not started',
   'train.lossAxis': 'training steps',
+  'train.lossShort': 'loss',
   'train.accuracyLabel': 'Held-out exact match by input length: {series}',
   'train.accuracyBar': '{label}, {bucket} {unit}: {percent}% exactly right',
   'train.accuracyAxis': 'input length ({unit})',
