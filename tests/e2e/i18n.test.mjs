@@ -167,13 +167,15 @@ test('?step=N selects that output row; the URL keeps step and lang', async () =>
   await page.close();
 });
 
-test('the train page in Chinese has no English UI string', async () => {
-  const page = await browser.newPage('/web/train.html?lang=zh-CN', { width: 1200, height: 900 });
+test('the train page in Chinese has no English UI string, and fits 375 px', async () => {
+  const page = await browser.newPage('/web/train.html?lang=zh-CN', { width: 375, height: 800 });
   await page.locator('[data-testid="train-probe-example"]').first().waitFor({ timeout: 30_000 });
   // The probe's inputs and the training task's symbols are data, not UI.
   await page.evaluate(() => document.querySelectorAll('#probe, #pairs, [data-testid="train-probe-example"]').forEach((e) => e.setAttribute('translate', 'no')));
   const found = (await englishOnPage(page)).filter((line) => !/december 2nd, 2026|2 dec 2026|wednesday|ISO 8601/.test(line));
   assert.deepEqual(found, []);
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  assert.ok(scroll <= client, `the train page is ${scroll} px wide in a ${client} px window`);
   assert.deepEqual(page.problems, []);
   await page.close();
 });
