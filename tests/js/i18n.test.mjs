@@ -73,9 +73,9 @@ test('the Chinese catalogue is Chinese: every string has Chinese text, or is the
   const notChinese = Object.entries(zh).filter(([key, value]) => latin(value) && !/\p{Script=Han}/u.test(value) &&
     value !== CATALOGUES.en[key] && key !== 'lang.toggle');
   assert.deepEqual(notChinese.map(([key]) => key), []);
-  // Strings equal to English are names and symbols only (PNG, SVG, the model label's arrow).
+  // The only string equal to English is the model label's pattern ('{source} → {target}').
   const same = Object.keys(zh).filter((key) => zh[key] === CATALOGUES.en[key]);
-  assert.deepEqual(same.sort(), ['actions.png', 'actions.svg', 'model.label']);
+  assert.deepEqual(same.sort(), ['model.label']);
 });
 
 test('every key the pages\' HTML names is in the catalogues', () => {
@@ -106,6 +106,15 @@ test('every key the scripts name literally is in the catalogues', () => {
   }
   assert.ok(count > 100, `only ${count} catalogue calls found`);
   assert.deepEqual(missing, []);
+});
+
+test('every catalogue key is used by a page or a script (no stale strings)', () => {
+  const sources = [...pages, ...scripts].map(read).join('\n');
+  // Keys built at run time: `reading.${lang}`, `language.${code}`, `attention.${kind}`.
+  const DYNAMIC = /^(reading|language|attention)\./;
+  const unused = Object.keys(CATALOGUES.en).filter((key) => !DYNAMIC.test(key) &&
+    !sources.includes(`'${key}'`) && !sources.includes(`"${key}"`));
+  assert.deepEqual(unused, []);
 });
 
 test('t fills placeholders, leaves unknown ones, and falls back to English, then the key', () => {

@@ -52,8 +52,6 @@ export default {
   'reading.zh': 'The Chinese output is one character per row, so one English word often lights up a short run of rows: 汤姆 (two characters) for “tom”.',
   'reading.any': 'Each row is what the model looked at while writing that output token.',
   'actions.download': 'Download the figure:',
-  'actions.png': 'PNG',
-  'actions.svg': 'SVG',
   'actions.copyLink': 'Copy link to this view',
 
   // index.html: why attention, about

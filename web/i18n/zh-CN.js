@@ -48,8 +48,6 @@ export default {
   'reading.zh': '中文输出每行一个字，所以一个英文词常常点亮连续的几行：例如 “tom” 对应两个字 汤姆。',
   'reading.any': '每一行是模型写出那个输出词元时所关注的地方。',
   'actions.download': '下载这张图：',
-  'actions.png': 'PNG',
-  'actions.svg': 'SVG',
   'actions.copyLink': '复制此视图的链接',
 
   'compare.heading': '为什么需要注意力？同一句话只经过一个固定向量',
