@@ -62,9 +62,9 @@ function aboutScores(info) {
   const both = greedy && greedy.decoding !== best.decoding ? [greedy, best] : [best];
   const chrf = best.chrf2 !== null ? t('about.scoresChrf', { chrf: best.chrf2.toFixed(1), decoding: best.decoding }) : '';
   const byLength = best.byLength.filter((b) => b.sentences > 0)
-    .map((b) => `${t('about.bucket', { bucket: b.bucket, bleu: b.bleu.toFixed(1) })}${b.chrf2 !== null ? ` (chrF2 ${b.chrf2.toFixed(1)})` : ''}`).join(', ');
+    .map((b) => `${t('about.bucket', { bucket: b.bucket, bleu: b.bleu.toFixed(1) })}${b.chrf2 !== null ? ` (chrF2 ${b.chrf2.toFixed(1)})` : ''}`).join(t('list.separator'));
   return t('about.scores', {
-    scores: both.map((s) => `${s.overall.toFixed(1)} ${s.decoding}`).join(', '), chrf, sentences: best.sentences.toLocaleString('en'),
+    scores: both.map((s) => `${s.overall.toFixed(1)} ${s.decoding}`).join(t('list.separator')), chrf, sentences: best.sentences.toLocaleString('en'),
     scorer: scorerLabel(best), byLength: byLength ? t('about.byLength', { decoding: best.decoding, buckets: byLength }) : '',
   });
 }

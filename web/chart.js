@@ -36,7 +36,7 @@ export function renderBleuChart(series, { width = 560 } = {}) {
     'font-family': 'system-ui, sans-serif', 'font-size': 12,
     'aria-label': t('chart.label', { series: series.map(({ label, devBleu }) => t('chart.seriesLabel', {
       label,
-      buckets: (devBleu?.byLength ?? []).filter((b) => b.sentences > 0).map((b) => t('about.bucket', { bucket: b.bucket, bleu: b.bleu.toFixed(1) })).join(', '),
+      buckets: (devBleu?.byLength ?? []).filter((b) => b.sentences > 0).map((b) => t('about.bucket', { bucket: b.bucket, bleu: b.bleu.toFixed(1) })).join(t('list.separator')),
     })).join('. ') }),
   });
 

@@ -25,7 +25,7 @@ export function trainingText(provenance = {}) {
   const steps = count(training.steps);
   const batch = count(training.batch_size);
   const pairs = count(provenance.split?.train_pairs);
-  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}, ` +
+  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${t('list.separator')}` +
     `${Number.isFinite(training.wall_seconds) ? t('provenance.time', { duration: formatDuration(training.wall_seconds) }) : t('provenance.timeMissing')}` +
     `${pairs ? t('provenance.pairs', { pairs }) : ''}`;
 }

@@ -103,6 +103,7 @@ export default {
   'features.noWorker': 'This browser has no Web Workers, which the page uses to translate without freezing.',
 
   // Models and languages
+  'list.separator': ', ',
   'language.en': 'English',
   'language.fr': 'French',
   'language.zh': 'Chinese',

@@ -95,6 +95,7 @@ export default {
   'features.file': '本页是以本地文件方式打开的，浏览器不会为文件启动翻译线程，也不会从文件加载模型。请改为通过网络服务器访问：运行 `npm start`，或使用任何静态网站服务器。',
   'features.noWorker': '这个浏览器不支持 Web Worker，而页面要用它在后台翻译，以免界面卡住。',
 
+  'list.separator': '，',
   'language.en': '英语',
   'language.fr': '法语',
   'language.zh': '中文',
@@ -153,7 +154,7 @@ export default {
   'about.data': '数据',
   'about.created': '创建时间',
   'about.modelText': '{name}：{label}，{attention}',
-  'about.withAttention': '{kind} 注意力（Bahdanau 等，2015）',
+  'about.withAttention': '{kind}注意力（Bahdanau 等，2015）',
   'attention.additive': '加性',
   'attention.dot': '点积',
   'attention.scaled-dot': '缩放点积',
