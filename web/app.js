@@ -212,8 +212,10 @@ function showLanguage() {
 function relabel() {
   showLanguage();
   if (!page.optionRanges) {
+    // The page stopped before its controls were set up (showFatal).
     relabelStatus();
-    return; // the page stopped before its controls were set up (showFatal)
+    if (view.result.dataset.state === 'error') replaceChildren(view.translation, t('status.cannotRun'));
+    return;
   }
   setUpModelMenu();
   setUpBeamMenu();

@@ -206,3 +206,17 @@ test('an embedded demo with lang="zh-CN" speaks Chinese on an English page, and 
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('the page\'s own error messages are Chinese too, and switch with the toggle', async () => {
+  const page = await browser.context.newPage();
+  await page.addInitScript('delete globalThis.WebAssembly');
+  await page.goto(`${browser.server.origin}/web/?lang=zh-CN`);
+  const error = page.locator('[data-testid="error"]');
+  await error.waitFor();
+  assert.match(await error.textContent(), /这个浏览器不支持 WebAssembly/);
+  assert.match(await page.locator('[data-testid="translation-output"]').textContent(), /翻译器无法在这个浏览器中运行/);
+  await page.locator('[data-testid="lang-toggle"]').click();
+  assert.match(await error.textContent(), /no WebAssembly/);
+  assert.match(await page.locator('[data-testid="translation-output"]').textContent(), /cannot run in this browser/);
+  await page.close();
+});
