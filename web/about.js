@@ -2,55 +2,69 @@
 // vocabularies, training, development scores and data: provenance.js),
 // asked of the worker once per model.
 import { h, replaceChildren } from './dom.js';
-import { LANGUAGES } from './page-models.js';
+import { languageName } from './page-models.js';
+import { t } from './i18n/index.js';
 import { describeModel, modelInfo, view } from './page-state.js';
 import { dataText, trainingText } from './provenance.js';
 import { recordedScores, scorerLabel } from './scores.js';
 
 let aboutModel = null; // the model the section describes (or is loading)
 
-/** Describes `model` (again only when it changed). */
-export async function showAbout(model) {
-  if (aboutModel === model) return;
+/** Describes `model` (again only when it changed, or when `again`: the language changed). */
+export async function showAbout(model, { again = false } = {}) {
+  if (aboutModel === model && !again) return;
   aboutModel = model;
   let info;
   try {
     info = await modelInfo(model);
   } catch (error) {
     aboutModel = null;
-    replaceChildren(view.about, h('dd', {}, `Could not read the model’s details: ${error.message}`));
+    replaceChildren(view.about, h('dd', {}, t('about.failed', { message: error.message })));
     return;
   }
   if (aboutModel !== model) return;
   const { config = {}, provenance = {} } = info;
-  const tokens = (kind) => (kind === 'bpe' ? 'subword pieces' : kind === 'characters' ? 'characters' : 'words');
-  const language = (code) => LANGUAGES[code] ?? code ?? '';
+  const tokens = (kind) => t(kind === 'bpe' ? 'about.tokens.bpe' : kind === 'characters' ? 'about.tokens.characters' : 'about.tokens.words');
+  const language = (code) => (code ? languageName(code) : '');
   const rows = [
-    ['Model', `${info.name ?? model}: ${describeModel(model).label}, ${info.hasAttention ? `${config.attention} attention (Bahdanau et al. 2015)` : 'no attention (fixed context)'}`],
-    ['Network', `embeddings of ${config.embedding_size}, a bidirectional GRU encoder of 2 × ${config.encoder_hidden_size}, a GRU decoder of ${config.decoder_hidden_size}` +
-      `${info.hasAttention ? `, attention of ${config.attention_size}` : ''}, a deep output of ${config.output_hidden_size}`],
-    ['Vocabulary', `${info.sourceVocabularySize ?? config.source_vocab_size} ${language(info.sourceLanguage)} ${tokens(info.sourceTokenizer)}, ` +
-      `${info.targetVocabularySize ?? config.target_vocab_size} ${language(info.targetLanguage)} ${tokens(info.targetTokenizer)}`],
-    ['Training', trainingText(provenance)],
-    ['Development BLEU', aboutScores(info)],
-    ['Data', dataText(provenance)],
+    ['about.model', t('about.modelText', {
+      name: info.name ?? model, label: describeModel(model).label,
+      attention: info.hasAttention ? t('about.withAttention', { kind: attentionName(config.attention) }) : t('about.noAttention'),
+    })],
+    ['about.network', t('about.networkText', {
+      embedding: config.embedding_size, encoder: config.encoder_hidden_size, decoder: config.decoder_hidden_size,
+      attention: info.hasAttention ? t('about.networkAttention', { size: config.attention_size }) : '', output: config.output_hidden_size,
+    })],
+    ['about.vocabulary', t('about.vocabularyText', {
+      sourceSize: info.sourceVocabularySize ?? config.source_vocab_size, sourceLanguage: language(info.sourceLanguage), sourceTokens: tokens(info.sourceTokenizer),
+      targetSize: info.targetVocabularySize ?? config.target_vocab_size, targetLanguage: language(info.targetLanguage), targetTokens: tokens(info.targetTokenizer),
+    })],
+    ['about.training', trainingText(provenance)],
+    ['about.bleu', aboutScores(info)],
+    ['about.data', dataText(provenance)],
   ];
-  if (provenance.created) rows.push(['Created', provenance.created]);
-  replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, term),
-    h('dd', { 'data-testid': term === 'Development BLEU' ? 'about-bleu' : null }, detail)]));
+  if (provenance.created) rows.push(['about.created', provenance.created]);
+  replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, t(term)),
+    // What the file records about its data (names, licence, attribution) is shown as written.
+    h('dd', { 'data-testid': term === 'about.bleu' ? 'about-bleu' : null, translate: term === 'about.data' ? 'no' : null }, detail)]));
 }
+
+// The scoring function's name ('additive', 'dot', 'scaled-dot', 'general'), in the page's language.
+const ATTENTION_KINDS = new Set(['additive', 'dot', 'scaled-dot', 'general']);
+const attentionName = (kind) => (ATTENTION_KINDS.has(kind) ? t(`attention.${kind}`) : kind);
 
 // "BLEU 39.8 greedy, 42.1 beam 4, chrF2 60.8 (beam 4), on 3,775 held-out
 // sentences, sacreBLEU-compatible (…); by length (beam 4): …"
 function aboutScores(info) {
   const greedy = recordedScores(info, ['dev-greedy']);
   const best = recordedScores(info);
-  if (!best) return 'not measured';
+  if (!best) return t('about.notMeasured');
   const both = greedy && greedy.decoding !== best.decoding ? [greedy, best] : [best];
-  const chrf2 = best.chrf2 !== null ? `, chrF2 ${best.chrf2.toFixed(1)} (${best.decoding})` : '';
+  const chrf = best.chrf2 !== null ? t('about.scoresChrf', { chrf: best.chrf2.toFixed(1), decoding: best.decoding }) : '';
   const byLength = best.byLength.filter((b) => b.sentences > 0)
-    .map((b) => `${b.bucket} words ${b.bleu.toFixed(1)}${b.chrf2 !== null ? ` (chrF2 ${b.chrf2.toFixed(1)})` : ''}`).join(', ');
-  return `BLEU ${both.map((s) => `${s.overall.toFixed(1)} ${s.decoding}`).join(', ')}${chrf2}, on ` +
-    `${best.sentences.toLocaleString('en')} held-out sentences; ${scorerLabel(best)}` +
-    `${byLength ? `. By length (${best.decoding}): ${byLength}` : ''}.`;
+    .map((b) => `${t('about.bucket', { bucket: b.bucket, bleu: b.bleu.toFixed(1) })}${b.chrf2 !== null ? ` (chrF2 ${b.chrf2.toFixed(1)})` : ''}`).join(t('list.separator'));
+  return t('about.scores', {
+    scores: both.map((s) => `${s.overall.toFixed(1)} ${s.decoding}`).join(t('list.separator')), chrf, sentences: best.sentences.toLocaleString('en'),
+    scorer: scorerLabel(best), byLength: byLength ? t('about.byLength', { decoding: best.decoding, buckets: byLength }) : '',
+  });
 }

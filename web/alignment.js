@@ -3,6 +3,7 @@
 // the bottom, and a line from output word t to source word i whose strength
 // is a_ti. Pointing at a word keeps only its lines.
 import { hoverLabel, svg, tokenKind } from './dom.js';
+import { lang, tIn } from './i18n/index.js';
 
 const FONT_SIZE = 16;
 const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
@@ -38,7 +39,8 @@ function rowWidth(tokens) {
 }
 
 /**
- * data: { sourceTokens, targetTokens, attention }; options.onLabel(axis, index | null)
+ * data: { sourceTokens, targetTokens, attention }; options.onLabel(axis, index | null), options.label,
+ * options.language (of its own words; default the page's)
  * Returns { element, highlight({ row, col }), clear() } like renderHeatmap.
  */
 export function renderAlignment({ sourceTokens, targetTokens, attention }, options = {}) {
@@ -48,7 +50,7 @@ export function renderAlignment({ sourceTokens, targetTokens, attention }, optio
   const root = svg('svg', {
     class: 'alignment', 'data-testid': 'attention-lines', width, height: HEIGHT, viewBox: `0 0 ${width} ${HEIGHT}`,
     'font-family': FONT_FAMILY, 'font-size': FONT_SIZE, role: 'img',
-    'aria-label': 'Attention as lines from each output word (bottom) to the source words (top); stronger lines carry more weight.',
+    'aria-label': options.label ?? tIn(options.language ?? lang(), 'alignment.label'),
   });
   root.append(svg('rect', { class: 'background', x: 0, y: 0, width, height: HEIGHT, fill: '#ffffff' }));
   const lines = svg('g', { class: 'lines', fill: 'none', stroke: LINE_COLOR, 'stroke-linecap': 'round' });
@@ -69,7 +71,7 @@ export function renderAlignment({ sourceTokens, targetTokens, attention }, optio
   root.append(lines);
 
   const label = (token, x, y, axis, index) => {
-    const { kind, title } = tokenKind(token);
+    const { kind, title } = tokenKind(token, options.language);
     const text = svg('text', {
       x, y, 'text-anchor': 'middle', class: `label ${kind}`, [`data-${axis}-label`]: index,
       fill: kind === 'unk' ? '#b45309' : kind === 'eos' ? '#6b7280' : '#1f2937', 'font-style': kind ? 'italic' : null,
@@ -80,7 +82,7 @@ export function renderAlignment({ sourceTokens, targetTokens, attention }, optio
   };
   const sourceLabels = sourceTokens.map((token, j) => label(token, sourceX[j], SOURCE_Y, 'col', j));
   const targetLabels = targetTokens.map((token, i) => label(token, targetX[i], TARGET_Y, 'row', i));
-  root.append(svg('g', {}, sourceLabels), svg('g', {}, targetLabels));
+  root.append(svg('g', { translate: 'no' }, sourceLabels), svg('g', { translate: 'no' }, targetLabels));
 
   function clear() {
     root.classList.remove('focused');

@@ -11,20 +11,21 @@
 import { h, replaceChildren, download } from './dom.js';
 import { HEATMAP_CSS, svgBlob, pngBlob } from './heatmap.js';
 import { ALIGNMENT_CSS } from './alignment.js';
-import { missingFeatures } from './features.js';
+import { missingFeature } from './features.js';
 import { getTranslator } from './translator.js';
 import { loadPackage } from './load-api.js';
 import { DEBOUNCE_MS, PAGE_MAX_BEAM, defaultModel, isShipped, loadModelList, modelLabel, pickableModels } from './page-models.js';
 import {
   ALTERNATIVES, EXAMPLES, decodeOptions, describeModel, fileName, infos, modelInfo, page, resetPicks, setStatus,
-  showError, showNotices, state, view,
+  relabelStatus, showError, showNotices, state, view,
 } from './page-state.js';
 import { penaltyFromText, readUrl, writeUrl } from './page-url.js';
-import { clearResult, figureElement, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
+import { clearResult, figureElement, relabelResult, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
 import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
-import { compareIfWanted, watchCompare } from './compare.js';
+import { compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
+import { applyStatic, lang, onLangChange, setLang, setRich, t } from './i18n/index.js';
 
 // ---------------------------------------------------------------------------
 // Controls that come from the package: the models (its list) and the beam
@@ -32,18 +33,25 @@ import { showAbout } from './about.js';
 // null means "the default", which is then not sent and not kept in the URL.
 
 function setUpModelMenu() {
+  const chosen = view.model.value;
   replaceChildren(view.model, pickableModels().map((model) => h('option', { value: model }, modelLabel(model))));
+  if (chosen) {
+    addModelOption(chosen);
+    view.model.value = chosen;
+  }
 }
 
 // A model given by URL (?model-url=) gets its own entry.
 function addModelOption(model) {
   if (isShipped(model) || [...view.model.options].some((option) => option.value === model)) return;
-  view.model.append(h('option', { value: model }, `Your model: ${fileName(model)}`));
+  view.model.append(h('option', { value: model }, t('controls.yourModel', { file: fileName(model) })));
 }
 
 function setUpBeamMenu() {
   const sizes = Array.from({ length: PAGE_MAX_BEAM }, (_, k) => k + 1);
-  replaceChildren(view.beam, sizes.map((beam) => h('option', { value: beam }, beam === 1 ? '1 (greedy)' : String(beam))));
+  const chosen = view.beam.value;
+  replaceChildren(view.beam, sizes.map((beam) => h('option', { value: beam }, beam === 1 ? t('controls.greedy', { beam }) : String(beam))));
+  if (chosen) view.beam.value = chosen;
 }
 
 function setUpPenalties() {
@@ -53,14 +61,18 @@ function setUpPenalties() {
     Object.assign(input, { min: String(min), max: String(max) });
     input.placeholder = formatPenalty(optionRanges[name].default);
   }
-  document.querySelectorAll('[data-default]').forEach((element) => {
-    element.textContent = formatPenalty(optionRanges[element.dataset.default].default);
-  });
-  document.querySelectorAll('[data-min]').forEach((element) => {
-    element.textContent = String(optionRanges[element.dataset.min].min);
-  });
-  document.querySelectorAll('[data-max]').forEach((element) => {
-    element.textContent = String(optionRanges[element.dataset.max].max);
+  showPenaltyHint();
+}
+
+// The hint under the penalties, with the package's defaults and range.
+function showPenaltyHint() {
+  const { lengthPenalty, coveragePenalty } = page.optionRanges;
+  const number = (name, text) => h('span', { [`data-${name}`]: 'lengthPenalty' }, text);
+  setRich(document.getElementById('penalty-hint'), 'penalty.hint', {
+    alpha: h('span', { 'data-default': 'lengthPenalty' }, formatPenalty(lengthPenalty.default)),
+    beta: h('span', { 'data-default': 'coveragePenalty' }, formatPenalty(coveragePenalty.default)),
+    min: number('min', String(lengthPenalty.min)),
+    max: number('max', String(lengthPenalty.max)),
   });
 }
 
@@ -72,15 +84,17 @@ function showPenalties() {
   for (const [input, value, name] of [[view.alpha, state.alpha, 'lengthPenalty'], [view.beta, state.beta, 'coveragePenalty']]) {
     input.value = formatPenalty(value ?? page.optionRanges[name].default);
     input.disabled = greedy;
-    input.title = greedy ? 'Used by beam search: choose a beam size above 1' : '';
+    input.title = greedy ? t('controls.penaltyTitle') : '';
   }
 }
 
-function showFatal(message) {
+// `problem` is a message, or { key, params } of the catalogue (redrawn in the
+// other language when the reader switches).
+function showFatal(problem) {
   for (const control of [view.source, view.model, view.beam, view.alpha, view.beta, view.translateButton]) control.disabled = true;
   view.result.dataset.state = 'error';
-  showNotices([{ testid: 'error', kind: 'error', text: message }]);
-  replaceChildren(view.translation, 'The translator cannot run in this browser.');
+  showNotices([{ testid: 'error', kind: 'error', ...(typeof problem === 'string' ? { text: problem } : problem) }]);
+  replaceChildren(view.translation, t('status.cannotRun'));
 }
 
 // ---------------------------------------------------------------------------
@@ -91,7 +105,7 @@ async function translate() {
   state.text = text;
   const request = ++page.serial;
   if (text.trim() === '') {
-    clearResult('Type an English sentence above (or pick an example) to see its translation.');
+    clearResult('status.typeSentence');
     showNotices([]);
     setStatus('');
     writeUrl();
@@ -99,8 +113,9 @@ async function translate() {
   }
   const { model, prefix } = state;
   view.result.dataset.state = 'busy';
-  const loading = isShipped(model) ? `Loading the ${describeModel(model).label} model…` : `Loading your model (${fileName(model)})…`;
-  setStatus(infos.has(model) ? 'Translating…' : loading, { busy: true });
+  const loading = isShipped(model) ? ['status.loadingModel', { label: describeModel(model).label }]
+    : ['status.loadingYourModel', { file: fileName(model) }];
+  setStatus(...(infos.has(model) ? ['status.translating', {}] : loading), { busy: true });
   const options = decodeOptions({ alternatives: ALTERNATIVES });
   if (prefix.length) options.prefix = prefix;
   try {
@@ -114,7 +129,7 @@ async function translate() {
     render();
     performance.mark('s2s:rendered');
     writeUrl();
-    setStatus(`Translated in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms, in your browser.`);
+    setStatus('status.translated', { ms: ms < 10 ? ms.toFixed(1) : Math.round(ms) });
     showAbout(model);
     compareIfWanted(text, request);
   } catch (error) {
@@ -161,7 +176,7 @@ function fileStem() {
 async function exportFigure(kind) {
   const element = figureElement();
   if (!element) {
-    setStatus('There is no heatmap to download yet.');
+    setStatus('status.noFigure');
     return;
   }
   try {
@@ -176,10 +191,46 @@ async function copyLink() {
   writeUrl();
   try {
     await navigator.clipboard.writeText(location.href);
-    setStatus('Link copied: it opens this sentence with these options.');
+    setStatus('status.linkCopied');
   } catch {
-    setStatus('Copy the address from the address bar: it holds this view.');
+    setStatus('status.copyByHand');
   }
+}
+
+// ---------------------------------------------------------------------------
+// The language (web/i18n/): the toggle switches it without a reload, and
+// everything the page says is said again.
+
+const langToggle = document.getElementById('lang-toggle');
+
+function showLanguage() {
+  applyStatic(document);
+  // The toggle names the other language, in that language.
+  langToggle.lang = lang() === 'zh-CN' ? 'en' : 'zh-CN';
+}
+
+function relabel() {
+  showLanguage();
+  if (!page.optionRanges) {
+    // The page stopped before its controls were set up (showFatal).
+    relabelStatus();
+    if (view.result.dataset.state === 'error') replaceChildren(view.translation, t('status.cannotRun'));
+    return;
+  }
+  setUpModelMenu();
+  setUpBeamMenu();
+  showPenaltyHint();
+  showPenalties();
+  relabelStatus();
+  relabelResult();
+  relabelCompare();
+  if (state.result) showAbout(state.model, { again: true });
+  writeUrl();
+}
+
+function wireLanguage() {
+  langToggle.addEventListener('click', () => setLang(lang() === 'zh-CN' ? 'en' : 'zh-CN'));
+  onLangChange(relabel);
 }
 
 // ---------------------------------------------------------------------------
@@ -187,7 +238,7 @@ async function copyLink() {
 
 function wire() {
   view.source.addEventListener('input', () => {
-    resetPicks({ prefix: [] });
+    resetPicks({ prefix: [], step: null });
     translateSoon();
   });
   view.source.addEventListener('keydown', (event) => {
@@ -199,7 +250,7 @@ function wire() {
   view.translateButton.addEventListener('click', translateNow);
   view.model.addEventListener('change', () => {
     state.model = view.model.value;
-    resetPicks({ prefix: [] });
+    resetPicks({ prefix: [], step: null });
     translateNow();
   });
   view.beam.addEventListener('change', () => {
@@ -213,7 +264,7 @@ function wire() {
       const range = page.optionRanges[name];
       const value = penaltyFromText(input.value, name);
       if (value === null && input.value.trim() !== '') {
-        setStatus(`${symbol} must be a number from ${range.min} to ${range.max}; it is back to ${formatPenalty(state[key] ?? range.default)}.`);
+        setStatus('controls.penaltyRange', { symbol, min: range.min, max: range.max, value: formatPenalty(state[key] ?? range.default) });
         showPenalties();
         return;
       }
@@ -225,10 +276,10 @@ function wire() {
   }
   for (const sentence of EXAMPLES) {
     view.examples.append(h('button', {
-      type: 'button', class: 'example', 'data-testid': 'example', title: sentence.length > 40 ? sentence : null,
+      type: 'button', class: 'example', 'data-testid': 'example', translate: 'no', title: sentence.length > 40 ? sentence : null,
       onclick: () => {
         view.source.value = sentence;
-        resetPicks({ prefix: [] });
+        resetPicks({ prefix: [], step: null });
         translateNow();
       },
     }, sentence.length > 40 ? `${sentence.slice(0, 38)}…` : sentence));
@@ -254,14 +305,16 @@ async function start() {
   window.addEventListener('unhandledrejection', (event) => showError(event.reason));
 
   document.head.append(h('style', {}, HEATMAP_CSS + ALIGNMENT_CSS));
-  const missing = missingFeatures();
+  showLanguage();
+  wireLanguage();
+  const missing = missingFeature();
   if (missing) {
-    showFatal(missing);
+    showFatal({ key: missing });
     return;
   }
   try {
     [{ optionRanges: page.optionRanges }, { wordAttention: page.wordAttention }] = await Promise.all([
-      loadPackage('options.js', 'page’s options'), loadPackage('word-attention.js', 'page’s word view'), loadModelList(),
+      loadPackage('options.js', 'what.options'), loadPackage('word-attention.js', 'what.wordView'), loadModelList(),
     ]);
   } catch (error) {
     showFatal(error?.message ?? String(error));

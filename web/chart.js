@@ -5,6 +5,7 @@
 // The fixed-context model's bars should fall faster with length: that is the
 // bottleneck of one context vector, measured.
 import { h, svg } from './dom.js';
+import { t } from './i18n/index.js';
 
 const HEIGHT = 240;
 const MARGIN = { top: 28, right: 8, bottom: 44, left: 36 };
@@ -33,8 +34,10 @@ export function renderBleuChart(series, { width = 560 } = {}) {
   const root = svg('svg', {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT, role: 'img',
     'font-family': 'system-ui, sans-serif', 'font-size': 12,
-    'aria-label': `Development BLEU by source length. ${series.map(({ label, devBleu }) =>
-      `${label}: ${(devBleu?.byLength ?? []).filter((b) => b.sentences > 0).map((b) => `${b.bucket} words ${b.bleu.toFixed(1)}`).join(', ')}`).join('. ')}`,
+    'aria-label': t('chart.label', { series: series.map(({ label, devBleu }) => t('chart.seriesLabel', {
+      label,
+      buckets: (devBleu?.byLength ?? []).filter((b) => b.sentences > 0).map((b) => t('about.bucket', { bucket: b.bucket, bleu: b.bleu.toFixed(1) })).join(t('list.separator')),
+    })).join('. ') }),
   });
 
   for (let tick = 0; tick <= top; tick += top / 5) {
@@ -52,14 +55,15 @@ export function renderBleuChart(series, { width = 560 } = {}) {
       const x = center - (barWidth * series.length) / 2 + k * barWidth;
       if (!entry || !(entry.sentences > 0)) {
         // No development sentence of this length: no score, not a score of 0.
-        root.append(svg('text', { x: x + barWidth / 2, y: y(0) - 4, 'text-anchor': 'middle', 'font-size': 11, fill: '#94a3b8' }, 'n/a'));
+        root.append(svg('text', { x: x + barWidth / 2, y: y(0) - 4, 'text-anchor': 'middle', 'font-size': 11, fill: '#94a3b8' }, t('chart.none')));
         return;
       }
       const bar = svg('rect', {
         class: 'bar', x: x + 1, y: y(entry.bleu), width: barWidth - 2, height: Math.max(0, y(0) - y(entry.bleu)),
         fill: color, rx: 2, 'data-model': label, 'data-bucket': bucket, 'data-bleu': entry.bleu,
-      }, svg('title', {}, `${label}, ${bucket} words: BLEU ${entry.bleu.toFixed(1)}` +
-        `${entry.chrf2 != null ? `, chrF2 ${entry.chrf2.toFixed(1)}` : ''} on ${entry.sentences} sentences`));
+      }, svg('title', {}, t('chart.bar', {
+        label, bucket, bleu: entry.bleu.toFixed(1), chrf: entry.chrf2 != null ? `, chrF2 ${entry.chrf2.toFixed(1)}` : '', sentences: entry.sentences,
+      })));
       root.append(bar, svg('text', {
         x: x + barWidth / 2, y: y(entry.bleu) - 4, 'text-anchor': 'middle', 'font-size': 11, fill: '#334155',
       }, entry.bleu.toFixed(1)));
@@ -67,11 +71,12 @@ export function renderBleuChart(series, { width = 560 } = {}) {
     root.append(svg('text', { x: center, y: HEIGHT - MARGIN.bottom + 18, 'text-anchor': 'middle', fill: '#334155' }, bucket));
   });
   root.append(svg('text', { x: MARGIN.left + plotWidth / 2, y: HEIGHT - 6, 'text-anchor': 'middle', fill: '#64748b' },
-    'source sentence length (words)'));
+    t('chart.axis')));
 
   const legend = h('div', { class: 'chart-legend' }, series.map(({ label, color, devBleu }) => h('span', {},
     h('i', { style: `background: ${color}` }),
-    `${label}${devBleu?.overall != null ? ` (overall BLEU ${devBleu.overall.toFixed(1)}` +
-      `${devBleu.chrf2 != null ? `, chrF2 ${devBleu.chrf2.toFixed(1)}` : ''})` : ''}`)));
+    devBleu?.overall != null
+      ? t('chart.legend', { label, bleu: devBleu.overall.toFixed(1), chrf: devBleu.chrf2 != null ? `, chrF2 ${devBleu.chrf2.toFixed(1)}` : '' })
+      : label)));
   return h('div', { class: 'bleu-chart', 'data-testid': 'bleu-chart' }, legend, root);
 }

@@ -4,9 +4,10 @@
 // package's: the shipped model with `baselineOf` and its attention twin.
 import { h, replaceChildren } from './dom.js';
 import { renderBleuChart } from './chart.js';
-import { LANGUAGES, baselineOf, languagesOf, pickableModels } from './page-models.js';
+import { baselineOf, languageName, languagesOf, pickableModels } from './page-models.js';
 import { decodeOptions, page, state, view } from './page-state.js';
 import { recordedScores, scorerLabel } from './scores.js';
+import { t } from './i18n/index.js';
 
 // The attention model that has a fixed-context baseline, and that baseline.
 function comparedModels() {
@@ -45,9 +46,8 @@ export function compareIfWanted(text, request) {
 
 async function compare(text, request) {
   const models = comparedModels();
-  const language = LANGUAGES[languagesOf(models.fixed).targetLanguage];
   view.compareNote.hidden = state.model === models.attention;
-  view.compareNote.textContent = `The fixed-context baseline translates into ${language}, so this comparison uses the ${language} models whatever the model above.`;
+  showCompareNote(models);
   const options = decodeOptions();
   // Each side on its own: a model that fails to load (or is not shipped)
   // leaves the other side's translation in place.
@@ -59,15 +59,39 @@ async function compare(text, request) {
   ]);
   if (request !== page.serial) return;
   view.compareView.dataset.text = text;
-  const show = (target, outcome) => replaceChildren(target, outcome.status === 'fulfilled'
-    ? outcome.value.text
-    : h('span', { class: 'error block' }, `Could not run this model: ${outcome.reason?.message ?? outcome.reason}`));
-  show(view.compareAttention, attention);
-  show(view.compareFixed, fixed);
+  outcomes = [attention, fixed];
+  showOutcomes();
   showChart(models);
 }
 
+let outcomes = null; // the last comparison's two results (Promise.allSettled outcomes)
+
+function showCompareNote(models) {
+  const language = languageName(languagesOf(models.fixed).targetLanguage);
+  view.compareNote.textContent = t('compare.note', { language });
+}
+
+function showOutcomes() {
+  const show = (target, outcome) => replaceChildren(target, outcome.status === 'fulfilled'
+    ? outcome.value.text
+    : h('span', { class: 'error block' }, t('compare.failed', { message: outcome.reason?.message ?? outcome.reason })));
+  show(view.compareAttention, outcomes[0]);
+  show(view.compareFixed, outcomes[1]);
+}
+
+/** Says the comparison and the chart again, in the page's language now. */
+export function relabelCompare() {
+  const models = comparedModels();
+  showCompareNote(models);
+  if (outcomes) showOutcomes();
+  if (chartShown) {
+    chartShown = false;
+    showChart(models);
+  }
+}
+
 let chartShown = false;
+let redraw = null; // draws the chart at the chart's width now (set once it is shown)
 async function showChart(models) {
   if (chartShown) return;
   chartShown = true;
@@ -75,8 +99,8 @@ async function showChart(models) {
     const [attention, fixed] = await Promise.allSettled([page.translator.info(models.attention),
       page.translator.info(models.fixed)]);
     const series = [
-      { label: 'with attention', color: '#4338ca', info: attention },
-      { label: 'fixed context', color: '#94a3b8', info: fixed },
+      { label: t('compare.seriesAttention'), color: '#4338ca', info: attention },
+      { label: t('compare.seriesFixed'), color: '#94a3b8', info: fixed },
     ].filter((s) => s.info.status === 'fulfilled').map((s) => ({ ...s, devBleu: recordedScores(s.info.value) }));
     if (series.length === 0) throw attention.reason;
     if (fixed.status !== 'fulfilled') {
@@ -84,21 +108,28 @@ async function showChart(models) {
     }
     const draw = () => replaceChildren(view.chart, renderBleuChart(series, { width: view.chart.clientWidth || 560 }));
     draw();
-    let timer = 0;
-    window.addEventListener('resize', () => {
-      clearTimeout(timer);
-      timer = setTimeout(draw, 150);
-    });
+    if (!redraw) {
+      let timer = 0;
+      window.addEventListener('resize', () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => redraw(), 150);
+      });
+    }
+    redraw = draw;
     const scores = series[0].devBleu;
     const sentences = scores?.sentences;
-    const metric = scores ? `Corpus BLEU-4, ${scorerLabel(scores)}${scores.chrf2 !== null ? ' (chrF2 beside it)' : ''}; ${scores.decoding}` : 'Corpus BLEU-4';
+    const metric = scores
+      ? t(scores.chrf2 !== null ? 'compare.metricScoredChrf' : 'compare.metricScored', { scorer: scorerLabel(scores), decoding: scores.decoding })
+      : t('compare.metric');
     if (fixed.status !== 'fulfilled') {
-      view.chartCaption.textContent = `${metric}, of the attention model on ${sentences?.toLocaleString('en') ?? 'its'} held-out Tatoeba sentences, by the number of English words. The fixed-context model could not be loaded (see above), so its bars are missing.`;
+      view.chartCaption.textContent = t('compare.captionFixedMissing', {
+        metric, sentences: sentences?.toLocaleString('en') ?? t('compare.captionSentencesUnknown'),
+      });
     } else if (sentences) {
-      view.chartCaption.textContent = `${metric}, on ${sentences.toLocaleString('en')} held-out Tatoeba sentences (never seen in training), grouped by the number of English words. Both models have the same data, sizes and training budget.`;
+      view.chartCaption.textContent = t('compare.caption', { metric, sentences: sentences.toLocaleString('en') });
     }
   } catch (error) {
     chartShown = false;
-    replaceChildren(view.chart, h('p', { class: 'error' }, `Could not read the models’ scores: ${error.message}`));
+    replaceChildren(view.chart, h('p', { class: 'error' }, t('compare.scoresFailed', { message: error.message })));
   }
 }

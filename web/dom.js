@@ -2,6 +2,8 @@
 // attribute goes through setAttribute, so text from the user (the sentence,
 // the model's tokens) is always shown as text and never parsed as markup.
 // Nothing in the page uses innerHTML.
+import { lang, tIn } from './i18n/index.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function build(element, attributes, children) {
@@ -45,13 +47,11 @@ export function replaceChildren(element, ...children) {
 /** Special tokens of the model, shown differently from words. */
 export const UNKNOWN_TOKEN = '<unk>';
 export const END_TOKEN = '<eos>';
-export const UNKNOWN_TITLE = 'Unknown word: not in the model\u2019s vocabulary, so the model sees only "<unk>"';
-export const END_TITLE = 'End of sentence: the model emits it to stop, and attends from it too';
 
-/** The class and tooltip of a token: 'unk', 'eos' or ''. */
-export function tokenKind(token) {
-  if (token === UNKNOWN_TOKEN) return { kind: 'unk', title: UNKNOWN_TITLE };
-  if (token === END_TOKEN) return { kind: 'eos', title: END_TITLE };
+/** The class and tooltip (in `language`, default the page's) of a token: 'unk', 'eos' or ''. */
+export function tokenKind(token, language = lang()) {
+  if (token === UNKNOWN_TOKEN) return { kind: 'unk', title: tIn(language, 'token.unknown') };
+  if (token === END_TOKEN) return { kind: 'eos', title: tIn(language, 'token.end') };
   return { kind: '', title: null };
 }
 

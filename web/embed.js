@@ -1,21 +1,31 @@
 // <seq2seq-attention-demo>: the demo as one tag, for tutorials.
 //
 //   <script type="module" src="https://YOUR-HOST/web/embed.js"></script>
-//   <seq2seq-attention-demo model="en-fr" text="i love deep learning ."></seq2seq-attention-demo>
+//   <seq2seq-attention-demo sentence="i love deep learning ." model="en-fr" lang="zh-CN" step="3"></seq2seq-attention-demo>
 //
-// Attributes: model (a model the page's menu offers, e.g. en-zh; default
-// en-fr: page-models.js), text (the sentence), beam (1 to PAGE_MAX_BEAM;
-// default 1), readonly (hides the sentence box). Changing an attribute
-// translates again. The element draws the translation and its attention
-// heatmap inside its own Shadow DOM, so the host page's CSS and the
-// element's cannot disturb each other. All elements on a page share one
-// Web Worker (and so one copy of each model).
+// Attributes (all optional):
+//   sentence  the English sentence (`text` is its older name; sentence wins)
+//   model     a model the page's menu offers, e.g. en-zh (default en-fr: page-models.js)
+//   view      heatmap (default) or lines; `step` is reserved for the
+//             step-through panel and shows the heatmap until it exists
+//   step      output step N (1-based): its row of the figure is selected and
+//             the readout says where the model looked while writing it
+//   beam      1 to PAGE_MAX_BEAM (default 1)
+//   lang      en or zh-CN: the element's own words (default the page's
+//             language, web/i18n/); the model's output is never translated
+//   readonly  hides the sentence box
+// Changing an attribute draws again (and translates again when the sentence,
+// model or beam changed). The element draws inside its own Shadow DOM, so
+// the host page's CSS and the element's cannot disturb each other. All
+// elements on a page share one Web Worker (and so one copy of each model).
 import { h, pieceLabels, replaceChildren } from './dom.js';
 import { renderHeatmap, HEATMAP_CSS } from './heatmap.js';
+import { renderAlignment, ALIGNMENT_CSS } from './alignment.js';
 import { missingFeatures } from './features.js';
+import { lang as pageLang, normalizeLang, onLangChange, rich, tIn } from './i18n/index.js';
 import { getTranslator } from './translator.js';
 import {
-  DEBOUNCE_MS, MAX_OUTPUT_TOKENS, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels,
+  DEBOUNCE_MS, MAX_OUTPUT_TOKENS, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels, stepFromText,
 } from './page-models.js';
 
 // The package's list of models (dist/models.js), before any element is
@@ -49,32 +59,48 @@ input:focus-visible, .cell:focus-visible { outline: 3px solid #f59e0b; outline-o
 .notice { background: #fffbeb; border: 1px solid #fcd34d; border-radius: 6px; padding: 6px 8px; font-size: 13px; }
 .foot { font-size: 11px; color: #94a3b8; margin-top: 6px; }
 .foot a { color: inherit; }
+.readout b { font-weight: 600; }
 ${HEATMAP_CSS}
+${ALIGNMENT_CSS}
 `;
 
+// Attributes whose change needs a new translation; the others only redraw.
+const TRANSLATING = new Set(['model', 'sentence', 'text', 'beam']);
+
 class Seq2SeqAttentionDemo extends HTMLElement {
-  static observedAttributes = ['model', 'text', 'beam', 'readonly'];
+  static observedAttributes = ['model', 'sentence', 'text', 'beam', 'readonly', 'view', 'step', 'lang'];
 
   #parts = null;
   #serial = 0;
   #timer = 0;
+  #shown = null; // the last translation drawn: { text, result }
+  #stopListening = null;
 
   connectedCallback() {
     if (!this.#parts) this.#build();
+    // Without its own lang attribute the element speaks the page's language.
+    this.#stopListening = onLangChange(() => {
+      if (!this.hasAttribute('lang')) this.#relabel();
+    });
     this.#translate();
   }
 
   disconnectedCallback() {
     clearTimeout(this.#timer);
+    this.#stopListening?.();
     this.#serial += 1; // drop answers that arrive after removal
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (!this.#parts || oldValue === newValue) return;
-    if (name === 'text') this.#parts.input.value = newValue ?? '';
+    if (name === 'sentence' || name === 'text') this.#parts.input.value = this.sentence;
     if (name === 'readonly') this.#parts.input.hidden = this.hasAttribute('readonly');
-    this.#update();
-    this.#translate();
+    if (TRANSLATING.has(name)) {
+      this.#update();
+      this.#translate();
+    } else {
+      this.#relabel();
+    }
   }
 
   get model() {
@@ -87,45 +113,92 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     return pageBeam(this.getAttribute('beam') ?? 1) ?? 1;
   }
 
+  /** The sentence: the `sentence` attribute, else the older `text`. */
+  get sentence() {
+    return this.getAttribute('sentence') ?? this.getAttribute('text') ?? '';
+  }
+
+  /** The element's language: its lang attribute when it is one of ours, else the page's. */
+  get language() {
+    return normalizeLang(this.getAttribute('lang')) ?? pageLang();
+  }
+
+  /** 'heatmap' or 'lines' ('step' shows the heatmap until the step-through panel exists). */
+  get view() {
+    return this.getAttribute('view') === 'lines' ? 'lines' : 'heatmap';
+  }
+
+  /** The selected output step (1-based), or null. */
+  get step() {
+    return stepFromText(this.getAttribute('step'));
+  }
+
+  #t(key, params) {
+    return tIn(this.language, key, params);
+  }
+
   #build() {
     const root = this.attachShadow({ mode: 'open' });
     const parts = {
       label: h('span'),
-      input: h('input', {
-        type: 'text', 'data-testid': 'source-input', 'aria-label': 'English sentence', spellcheck: 'false', autocomplete: 'off',
-        placeholder: 'Type an English sentence',
-      }),
+      head: h('span'),
+      input: h('input', { type: 'text', 'data-testid': 'source-input', spellcheck: 'false', autocomplete: 'off' }),
       status: h('p', { class: 'status', role: 'status', 'aria-live': 'polite' }),
-      translation: h('p', { class: 'translation', 'data-testid': 'translation-output', 'aria-live': 'polite' }),
+      translation: h('p', { class: 'translation', 'data-testid': 'translation-output', 'aria-live': 'polite', translate: 'no' }),
       heatmap: h('div', { class: 'scroll' }),
       readout: h('p', { class: 'readout', 'aria-live': 'polite' }),
+      foot: h('div', { class: 'foot' }),
+      card: null,
     };
-    parts.input.value = this.getAttribute('text') ?? '';
+    parts.input.value = this.sentence;
     parts.input.hidden = this.hasAttribute('readonly');
     parts.input.addEventListener('input', () => {
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#translate(), DEBOUNCE_MS);
     });
-    root.append(
-      h('style', {}, STYLE),
-      h('div', { class: 'card', part: 'card' },
-        h('div', { class: 'head' }, parts.label, h('span', {}, 'Attention: rows are output words, columns your words')),
-        parts.input, parts.status, parts.translation, parts.heatmap, parts.readout,
-        h('div', { class: 'foot' }, 'seq2seq-attention, running in your browser · ',
-          h('a', { href: HOME, target: '_blank', rel: 'noopener' }, 'full demo'),
-          ' · data: Tatoeba (CC-BY 2.0 FR)')));
+    parts.card = h('div', { class: 'card', part: 'card' },
+      h('div', { class: 'head' }, parts.label, parts.head),
+      parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.foot);
+    root.append(h('style', {}, STYLE), parts.card);
     this.#parts = parts;
+    this.#relabel();
+  }
+
+  // The element's own words, in its language now, and the figure drawn again.
+  #relabel() {
+    const parts = this.#parts;
+    parts.card.lang = this.language;
+    parts.input.setAttribute('aria-label', this.#t('embed.inputLabel'));
+    parts.input.placeholder = this.#t('embed.placeholder');
+    parts.head.textContent = this.#t('embed.head');
+    replaceChildren(parts.foot, rich('embed.foot', { home: HOME }, this.language));
+    // rich() keeps only same-site or https links: the full demo's address is set here.
+    parts.foot.querySelector('a')?.setAttribute('href', HOME);
+    parts.foot.querySelector('a')?.setAttribute('target', '_blank');
+    parts.foot.querySelector('a')?.setAttribute('rel', 'noopener');
     this.#update();
+    if (this.#shown) this.#render(this.#shown.text, this.#shown.result);
+    else if (parts.status.dataset.key) this.#say(parts.status.dataset.key, JSON.parse(parts.status.dataset.params ?? '{}'));
   }
 
   #update() {
     if (listFailure) return;
-    replaceChildren(this.#parts.label, h('b', {}, modelLabel(this.model)), this.beam > 1 ? ` · beam ${this.beam}` : '');
+    replaceChildren(this.#parts.label, h('b', {}, modelLabel(this.model, this.language)),
+      this.beam > 1 ? this.#t('embed.beam', { beam: this.beam }) : '');
+  }
+
+  // The status line: a catalogue key (kept, so that a new language says it again).
+  #say(key, params = {}, kind = null) {
+    const status = this.#parts.status;
+    status.dataset.key = key;
+    status.dataset.params = JSON.stringify(params);
+    const text = this.#t(key, params);
+    replaceChildren(status, kind ? h('span', { class: kind, role: kind === 'error' ? 'alert' : null }, text) : text);
   }
 
   async #translate() {
     const parts = this.#parts;
-    const missing = missingFeatures() ?? listFailure?.message;
+    const missing = missingFeatures(this.language) ?? listFailure?.message;
     if (missing) {
       replaceChildren(parts.status, h('span', { class: 'error', role: 'alert' }, missing));
       return;
@@ -133,19 +206,21 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     const text = parts.input.value;
     const request = ++this.#serial;
     if (text.trim() === '') {
+      this.#shown = null;
       replaceChildren(parts.translation);
       replaceChildren(parts.heatmap);
-      replaceChildren(parts.status, 'Type an English sentence to translate it.');
+      this.#say('embed.type');
       return;
     }
-    parts.status.textContent = 'Translating…';
+    this.#say('status.translating');
     try {
       const { value } = await getTranslator().translate(this.model, text, { beamSize: this.beam, maxLength: MAX_OUTPUT_TOKENS });
       if (request !== this.#serial) return;
+      this.#shown = { text, result: value };
       this.#render(text, value);
     } catch (error) {
       if (request !== this.#serial) return;
-      replaceChildren(parts.status, h('span', { class: 'error', role: 'alert' }, `Could not translate: ${error.message}`));
+      this.#say('embed.failed', { message: error.message }, 'error');
     }
   }
 
@@ -154,9 +229,8 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     parts.translation.dataset.text = text;
     parts.translation.lang = languagesOf(this.model).targetLanguage;
     replaceChildren(parts.translation, result.text);
-    replaceChildren(parts.status, result.truncated
-      ? h('span', { class: 'notice' }, 'Long text: only its beginning was translated.')
-      : '');
+    if (result.truncated) this.#say('embed.truncated', {}, 'notice');
+    else this.#say('', {});
     replaceChildren(parts.readout, '\u00a0');
     if (!result.attention.length) {
       replaceChildren(parts.heatmap);
@@ -165,12 +239,35 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     // Subword pieces without their word marker; a piece inside a word as "·ing".
     const sourceTokens = pieceLabels(result.sourceTokens, result.sourceWords);
     const targetTokens = pieceLabels(result.targetTokens, result.targetWords);
-    const heatmap = renderHeatmap({ sourceTokens, targetTokens, attention: result.attention }, {
-      onHover: (cell) => replaceChildren(parts.readout, cell
-        ? `“${targetTokens[cell.row]}” ← “${sourceTokens[cell.col]}”: ${cell.weight.toFixed(3)}`
-        : '\u00a0'),
+    const data = { sourceTokens, targetTokens, attention: result.attention };
+    const language = this.language;
+    const readCell = (row, col) => this.#t('embed.readout', {
+      target: targetTokens[row], source: sourceTokens[col], weight: result.attention[row][col].toFixed(3),
     });
-    replaceChildren(parts.heatmap, heatmap.element);
+    // The selected step: its row lit, and where it looked most in the readout.
+    const step = this.step === null ? null : Math.min(this.step, targetTokens.length) - 1;
+    const showStep = () => {
+      if (step === null) {
+        replaceChildren(parts.readout, '\u00a0');
+        return;
+      }
+      figure.highlight({ row: step });
+      const weights = result.attention[step];
+      const top = weights.indexOf(Math.max(...weights));
+      replaceChildren(parts.readout, rich('readout.step', {
+        step: step + 1, target: h('b', {}, `“${targetTokens[step]}”`), source: h('b', {}, `“${sourceTokens[top]}”`),
+        weight: weights[top].toFixed(2),
+      }, language));
+    };
+    const figure = this.view === 'lines'
+      ? renderAlignment(data, { language, onLabel: (axis, index) => (index === null ? showStep() : null) })
+      : renderHeatmap(data, {
+        language,
+        onHover: (cell) => (cell ? replaceChildren(parts.readout, readCell(cell.row, cell.col)) : showStep()),
+      });
+    parts.heatmap.dataset.step = step === null ? '' : String(step + 1);
+    replaceChildren(parts.heatmap, figure.element);
+    showStep();
   }
 }
 

@@ -1,5 +1,6 @@
 // What the page needs from the browser, checked before anything loads, so a
 // browser without it gets a sentence saying what is missing, not a blank page.
+import { lang, tIn } from './i18n/index.js';
 
 // The smallest module that uses a SIMD instruction, assembled by hand:
 //   (module (func (result v128) i32.const 0 i8x16.splat))
@@ -14,28 +15,23 @@ const SIMD_PROBE = new Uint8Array([
   0x0b, // end
 ]);
 
-/** null when everything is there, else a message for the user. */
-export function missingFeatures() {
-  if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') {
-    return 'This browser has no WebAssembly (or it is turned off), and the translator is a WebAssembly module. ' +
-      'Try a current Chrome, Edge, Firefox or Safari.';
-  }
+/** null when everything is there, else the catalogue key (web/i18n/) of what is missing. */
+export function missingFeature() {
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') return 'features.noWasm';
   let simd = false;
   try {
     simd = WebAssembly.validate(SIMD_PROBE);
   } catch {
     simd = false;
   }
-  if (!simd) {
-    return 'This browser supports WebAssembly but not WebAssembly SIMD, which the translator is built with ' +
-      '(Chrome 91+, Firefox 89+, Safari 16.4+). Please update the browser.';
-  }
-  if (globalThis.location?.protocol === 'file:') {
-    return 'This page was opened from a file, and browsers do not start its translation worker or load its model from files. ' +
-      'Serve the folder instead: `npm start` does, or any static web server.';
-  }
-  if (typeof Worker !== 'function') {
-    return 'This browser has no Web Workers, which the page uses to translate without freezing.';
-  }
+  if (!simd) return 'features.noSimd';
+  if (globalThis.location?.protocol === 'file:') return 'features.file';
+  if (typeof Worker !== 'function') return 'features.noWorker';
   return null;
+}
+
+/** null when everything is there, else a message for the user, in `language` (default: the page's). */
+export function missingFeatures(language = lang()) {
+  const key = missingFeature();
+  return key ? tIn(language, key) : null;
 }

@@ -7,6 +7,7 @@
 // fonts and label styles are SVG attributes, not CSS, so an exported SVG or
 // PNG looks the same as the page; CSS only adds the hover/focus highlight.
 import { hoverLabel, svg, tokenKind } from './dom.js';
+import { lang, tIn } from './i18n/index.js';
 
 const CELL = 34; // px per cell: a comfortable target for a finger tap
 const FONT_SIZE = 13;
@@ -62,8 +63,8 @@ function textWidth(text) {
 
 // A token label: text plus, for <unk>, a dashed box so it stands out even in
 // an exported grey-scale image, and a <title> tooltip explaining it.
-function tokenLabel(token, { anchor, index, axis }) {
-  const { kind, title } = tokenKind(token);
+function tokenLabel(token, { anchor, index, axis, language }) {
+  const { kind, title } = tokenKind(token, language);
   const width = textWidth(token);
   const group = svg('g', { class: `label ${axis}-label ${kind}`, [`data-${axis}-label`]: index });
   if (kind === 'unk') {
@@ -90,12 +91,14 @@ function tokenLabel(token, { anchor, index, axis }) {
  *   onHover(cell | null): cell = { row, col, weight } when a cell is hovered or focused,
  *   onLabel(axis, index | null): a row or column label is hovered,
  *   testid: data-testid of the <svg> (default 'attention-heatmap'),
+ *   language: of its own words (legend, tooltips; default the page's, web/i18n/),
  * }
  * Returns { element, highlight({row, col}) , clear() }.
  */
 export function renderHeatmap({ sourceTokens, targetTokens, attention }, options = {}) {
   const S = sourceTokens.length;
   const T = targetTokens.length;
+  const language = options.language ?? lang();
   const rowLabelWidth = Math.max(24, ...targetTokens.map(textWidth)) + LABEL_GAP + 8;
   const colLabelWidth = Math.max(24, ...sourceTokens.map(textWidth)) + 8;
   // Column labels are rotated -45°: their height and their overhang to the
@@ -119,21 +122,22 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
     'font-family': FONT_FAMILY,
     'font-size': FONT_SIZE,
     role: 'group',
-    'aria-label': options.label ?? `Attention: ${T} target tokens (rows) by ${S} source tokens (columns). Use the arrow keys to move between cells.`,
+    'aria-label': options.label ?? tIn(language, 'heatmap.label', { rows: T, cols: S }),
   });
   root.append(svg('rect', { class: 'background', x: 0, y: 0, width, height, fill: '#ffffff' }));
 
   const columnLabels = sourceTokens.map((token, j) => {
-    const label = tokenLabel(token, { anchor: 'start', index: j, axis: 'col' });
+    const label = tokenLabel(token, { anchor: 'start', index: j, axis: 'col', language });
     label.setAttribute('transform', `translate(${left + j * CELL + CELL / 2 + 4}, ${top - LABEL_GAP}) rotate(-45)`);
     return label;
   });
   const rowLabels = targetTokens.map((token, i) => {
-    const label = tokenLabel(token, { anchor: 'end', index: i, axis: 'row' });
+    const label = tokenLabel(token, { anchor: 'end', index: i, axis: 'row', language });
     label.setAttribute('transform', `translate(${left - LABEL_GAP}, ${top + i * CELL + CELL / 2 + FONT_SIZE * 0.35})`);
     return label;
   });
-  root.append(svg('g', { class: 'col-labels' }, columnLabels), svg('g', { class: 'row-labels' }, rowLabels));
+  // The tokens are the model's and the reader's: translate="no" (the i18n tests skip them).
+  root.append(svg('g', { class: 'col-labels', translate: 'no' }, columnLabels), svg('g', { class: 'row-labels', translate: 'no' }, rowLabels));
 
   // Cells, row by row. Few attributes per cell, since a long input makes tens
   // of thousands; the tab stop and the spoken label are added as focus moves.
@@ -177,7 +181,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   const describe = (cell) => {
     const { row, col, weight } = cellOf(cell);
     cell.setAttribute('role', 'img');
-    cell.setAttribute('aria-label', `${targetTokens[row]} to ${sourceTokens[col]}: weight ${weight.toFixed(2)}`);
+    cell.setAttribute('aria-label', tIn(language, 'heatmap.cell', { target: targetTokens[row], source: sourceTokens[col], weight: weight.toFixed(2) }));
   };
   if (cells[0]?.[0]) {
     cells[0][0].setAttribute('tabindex', 0);
@@ -191,7 +195,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   const ring = svg('rect', { class: 'ring', width: CELL + 1, height: CELL + 1, visibility: 'hidden' });
   root.append(rowBand, colBand, ring);
 
-  root.append(legend(left, top + gridHeight + 14));
+  root.append(legend(left, top + gridHeight + 14, tIn(language, 'heatmap.legend')));
 
   function clear() {
     for (const element of [rowBand, colBand, ring]) element.setAttribute('visibility', 'hidden');
@@ -267,7 +271,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
 
 // The colour scale's legend: 20 steps from 0 to 1 with ticks. Plain rects
 // rather than a gradient, so exports need no url(#id) references.
-function legend(x, y) {
+function legend(x, y, title) {
   const steps = 20;
   const width = 200;
   const group = svg('g', { class: 'legend', transform: `translate(${x}, ${y})`, 'aria-hidden': 'true' });
@@ -281,7 +285,7 @@ function legend(x, y) {
       svg('text', { x: tick * width, y: 26, 'text-anchor': 'middle', 'font-size': 11, fill: '#475569' }, String(tick)),
     );
   }
-  group.append(svg('text', { x: width + 10, y: 9, 'font-size': 11, fill: '#475569' }, 'attention weight'));
+  group.append(svg('text', { x: width + 10, y: 9, 'font-size': 11, fill: '#475569' }, title));
   return group;
 }
 
@@ -317,7 +321,7 @@ export async function pngBlob(element, scale = 2) {
     image.decoding = 'sync';
     await new Promise((resolve, reject) => {
       image.onload = resolve;
-      image.onerror = () => reject(new Error('the browser could not draw the SVG to an image'));
+      image.onerror = () => reject(new Error(tIn(lang(), 'error.pngDraw')));
       image.src = url;
     });
     const canvas = document.createElement('canvas');
@@ -327,7 +331,7 @@ export async function pngBlob(element, scale = 2) {
     context.scale(scale, scale);
     context.drawImage(image, 0, 0, width, height);
     return await new Promise((resolve, reject) => canvas.toBlob(
-      (blob) => (blob ? resolve(blob) : reject(new Error('the browser could not encode the PNG'))), 'image/png'));
+      (blob) => (blob ? resolve(blob) : reject(new Error(tIn(lang(), 'error.pngEncode')))), 'image/png'));
   } finally {
     URL.revokeObjectURL(url);
   }

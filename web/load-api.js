@@ -4,15 +4,16 @@
 // embeddable element. Each is imported on first use, once per page or
 // worker, with one message saying how to build and serve dist/ when that
 // fails.
+import { t } from './i18n/index.js';
+
 const loaded = new Map(); // file -> Promise<module>
 
-/** dist/FILE, imported once; `what` names what needs it in the failure's message. */
+/** dist/FILE, imported once; `what` (a catalogue key, or plain words) names what needs it in the failure's message. */
 export function loadPackage(file, what) {
   if (!loaded.has(file)) {
     loaded.set(file, import(`../dist/${file}`).catch((cause) => {
       loaded.delete(file);
-      throw new Error(`could not load the ${what} (dist/${file}): ${cause?.message ?? cause}. ` +
-        'Build it with `npm run build:wasm` (or `npm start`), and serve the repository root so that /web/ and /dist/ are siblings.');
+      throw new Error(t('error.packageMissing', { what: t(what), file, message: cause?.message ?? cause }));
     }));
   }
   return loaded.get(file);

@@ -5,8 +5,14 @@
 // rest: it rejects with a message saying how to build dist/ when it is
 // missing.
 import { loadPackage } from './load-api.js';
+import { lang, tIn } from './i18n/index.js';
 
-export const LANGUAGES = { en: 'English', fr: 'French', zh: 'Chinese' };
+const NAMED_LANGUAGES = new Set(['en', 'fr', 'zh']);
+
+/** A language's name ('fr' → 'French', or 法语 in Chinese); the code itself for one the catalogues do not name. */
+export function languageName(code, language = lang()) {
+  return NAMED_LANGUAGES.has(code) ? tIn(language, `language.${code}`) : code;
+}
 
 // The page's own limits, under the API's (optionRanges): beams up to 8 keep
 // the list of hypotheses short enough to read, and 150 output tokens bound
@@ -19,7 +25,7 @@ let models = null; // dist/models.js, once loaded
 
 /** Loads the package's list of models (dist/models.js), once. */
 export async function loadModelList() {
-  models ??= await loadPackage('models.js', 'list of models');
+  models ??= await loadPackage('models.js', 'what.modelList');
   return models;
 }
 
@@ -48,14 +54,21 @@ export function languagesOf(model) {
   return models.modelCatalog[model];
 }
 
-/** 'English → French'. */
-export function modelLabel(model) {
+/** 'English → French' (in `language`, default the page's). */
+export function modelLabel(model, language = lang()) {
   const { sourceLanguage, targetLanguage } = languagesOf(model);
-  return `${LANGUAGES[sourceLanguage] ?? sourceLanguage} → ${LANGUAGES[targetLanguage] ?? targetLanguage}`;
+  return tIn(language, 'model.label', { source: languageName(sourceLanguage, language), target: languageName(targetLanguage, language) });
 }
 
 /** A beam size from text (a URL or an attribute): a whole number from 1 to PAGE_MAX_BEAM, else null. */
 export function pageBeam(text) {
   const beam = Number(text);
   return Number.isInteger(beam) && beam >= 1 && beam <= PAGE_MAX_BEAM ? beam : null;
+}
+
+/** An output step from text (a URL or an attribute): a whole number from 1 up, else null. */
+export function stepFromText(text) {
+  if (text === null || text === undefined || String(text).trim() === '') return null;
+  const step = Number(text);
+  return Number.isInteger(step) && step >= 1 ? step : null;
 }

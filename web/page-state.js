@@ -4,7 +4,8 @@
 // other modules draw from these (result-view.js, compare.js, about.js);
 // app.js changes them in response to the reader.
 import { h, replaceChildren } from './dom.js';
-import { LANGUAGES, MAX_OUTPUT_TOKENS, isShipped, languagesOf, modelLabel } from './page-models.js';
+import { MAX_OUTPUT_TOKENS, isShipped, languageName, languagesOf, modelLabel } from './page-models.js';
+import { rich, t } from './i18n/index.js';
 
 export const EXAMPLES = [
   'i love deep learning .',
@@ -63,7 +64,8 @@ export const state = {
   whatIf: null, // the output position whose alternatives are open
   view: DEFAULTS.view, // 'heatmap' or 'lines'
   unit: DEFAULTS.unit, // the figure's rows and columns: 'pieces' (tokens) or 'words'
-  urlWarning: null, // a part of the URL the page could not follow
+  step: null, // the output row (1-based) selected from the URL (?step=), until the reader points elsewhere
+  urlWarning: null, // a part of the URL the page could not follow: { key, params } of the catalogue
   result: null, // the last translation (the API's plain object)
   ms: 0,
 };
@@ -71,12 +73,13 @@ export const state = {
 /**
  * What the reader picked in the last result (a beam hypothesis, an open
  * "what if", forced tokens) stops applying when the input or an option
- * changes: the one reset for all of them. `prefix` stays unless given (a new
- * beam size or penalty keeps the forced tokens; a new sentence or model
- * drops them).
+ * changes: the one reset for all of them. `prefix` and `step` stay unless
+ * given (a new beam size or penalty keeps the forced tokens and the URL's
+ * step; a new sentence or model drops them).
  */
-export function resetPicks({ prefix = state.prefix, hyp = 0 } = {}) {
+export function resetPicks({ prefix = state.prefix, hyp = 0, step = state.step } = {}) {
   state.prefix = prefix;
+  state.step = step;
   state.hyp = hyp;
   state.whatIf = null;
 }
@@ -110,19 +113,16 @@ export const infos = new Map(); // model -> its info (from the worker), once loa
 // What the page says about a model: for the shipped ones, their languages
 // and how to read their attention; for a model by URL, its file name and the
 // target language its info records.
-const READINGS = {
-  fr: 'A diagonal means both languages keep the same word order; a French adjective after its noun shows up as a crossing.',
-  zh: 'The Chinese output is one character per row, so one English word often lights up a short run of rows: 汤姆 (two characters) for “tom”.',
-};
-const ANY_READING = 'Each row is what the model looked at while writing that output token.';
+const READINGS = new Set(['fr', 'zh']); // target languages with their own note (reading.fr, reading.zh)
 export function describeModel(model) {
   if (isShipped(model)) {
     const lang = languagesOf(model).targetLanguage;
-    return { label: modelLabel(model), target: LANGUAGES[lang] ?? lang, lang, reading: READINGS[lang] ?? ANY_READING };
+    return { label: modelLabel(model), target: languageName(lang), lang, reading: t(READINGS.has(lang) ? `reading.${lang}` : 'reading.any') };
   }
   const lang = infos.get(model)?.targetLanguage ?? '';
   return {
-    label: `your model (${fileName(model)})`, target: LANGUAGES[lang] ?? (lang || 'Output'), lang, reading: ANY_READING,
+    label: t('model.yours', { file: fileName(model) }), target: lang ? languageName(lang) : t('model.output'), lang,
+    reading: t('reading.any'),
   };
 }
 
@@ -151,24 +151,39 @@ export function targetIsSubword() {
 // The noun for one token of this model: pieces for subword models.
 export function tokenNoun(plural = false) {
   const subword = infos.get(state.model)?.sourceTokenizer === 'bpe';
-  return subword ? (plural ? 'pieces' : 'piece') : (plural ? 'words' : 'word');
+  return t(subword ? (plural ? 'noun.pieces' : 'noun.piece') : (plural ? 'noun.words' : 'noun.word'));
 }
 
 // ---------------------------------------------------------------------------
 // Status, notices, errors
 
-export function setStatus(text, { busy = false } = {}) {
-  view.status.textContent = text;
+// The status line and the notices keep what they say as catalogue keys, so
+// that relabel() can say it again in the other language.
+let status = { key: '', params: {}, busy: false };
+let notices = [];
+
+/** The status line: `key` of the catalogue ('' for none) with its params. */
+export function setStatus(key, params = {}, { busy = false } = {}) {
+  status = { key, params, busy };
+  view.status.textContent = key ? t(key, params) : '';
   view.status.classList.toggle('busy', busy);
 }
 
-export function showNotices(notices) {
-  replaceChildren(view.notices, notices.map(({ testid, text, kind = 'notice' }) =>
-    h('p', { class: kind, 'data-testid': testid, role: kind === 'error' ? 'alert' : null }, text)));
+/** Notices under the controls: each { testid, kind, key, params } (catalogue) or { testid, kind, text } (as is). */
+export function showNotices(list) {
+  notices = list;
+  replaceChildren(view.notices, list.map(({ testid, text, key, params = {}, kind = 'notice' }) =>
+    h('p', { class: kind, 'data-testid': testid, role: kind === 'error' ? 'alert' : null }, key ? rich(key, params) : text)));
+}
+
+/** Says the status line and the notices again, in the page's language now. */
+export function relabelStatus() {
+  setStatus(status.key, status.params, { busy: status.busy });
+  showNotices(notices);
 }
 
 export function showError(error) {
   view.result.dataset.state = 'error';
   setStatus('');
-  showNotices([{ testid: 'error', kind: 'error', text: `Something went wrong: ${error?.message ?? error}` }]);
+  showNotices([{ testid: 'error', kind: 'error', key: 'error.generic', params: { message: error?.message ?? String(error) } }]);
 }

@@ -1,14 +1,21 @@
 // The demo page's state in its URL, so that a link reproduces the view:
-//   ?text=…&model=en-zh&beam=4&alpha=0.6&beta=0&hyp=1&prefix=je+vois&view=lines&unit=words
-// (defaults omitted), or model-url=PATH instead of model.
+//   ?text=…&model=en-zh&beam=4&alpha=0.6&beta=0&hyp=1&prefix=je+vois&view=lines&unit=words&step=3&lang=zh-CN
+// (defaults omitted), or model-url=PATH instead of model. `sentence=` is
+// read as another name for `text=` (the embed element's attribute); `step=N`
+// selects output row N (1-based) of the figure, as if pointed at, until the
+// reader points elsewhere (the step-through panel of issue 17 will open at
+// it); `view=step` is accepted and shows the heatmap with that row selected.
+// `lang` (en or zh-CN) is written when it differs from what the reader's
+// browser asks for (web/i18n/index.js reads it).
 //
 // ?model-url=PATH opens the page with the model file at PATH (relative to the
 // page, or absolute) instead of a shipped one: a model you trained with
 // `seq2seq train`, served next to the page. Only URLs on the page's own
 // origin are accepted, so a link can never make the page fetch another
 // site's file. The browser tests open a small subword model this way.
-import { defaultModel, isShipped, pageBeam, pickableModels, PAGE_MAX_BEAM } from './page-models.js';
+import { defaultModel, isShipped, pageBeam, pickableModels, stepFromText, PAGE_MAX_BEAM } from './page-models.js';
 import { DEFAULTS, page, state } from './page-state.js';
+import { browserLang, lang } from './i18n/index.js';
 
 /** Sets `state` from the URL; returns its text, or null when it has none. */
 export function readUrl() {
@@ -24,7 +31,7 @@ export function readUrl() {
       // not a URL: reported below
     }
     if (url?.origin === location.origin) state.model = url.href;
-    else state.urlWarning = `model-url must be a file on this site (${location.origin}), not ${url?.origin ?? JSON.stringify(modelUrl)}; the page opened a shipped model instead.`;
+    else state.urlWarning = { key: 'error.modelUrl', params: { origin: location.origin, given: url?.origin ?? JSON.stringify(modelUrl) } };
   }
   state.beam = pageBeam(params.get('beam')) ?? state.beam;
   state.alpha = penaltyFromText(params.get('alpha'), 'lengthPenalty');
@@ -35,7 +42,9 @@ export function readUrl() {
   const prefix = params.get('prefix');
   if (prefix) state.prefix = prefix.split(' ').filter(Boolean);
   if (params.get('view') === 'lines') state.view = 'lines';
-  return params.has('text') ? params.get('text') : null;
+  state.step = stepFromText(params.get('step'));
+  if (params.has('text')) return params.get('text');
+  return params.has('sentence') ? params.get('sentence') : null;
 }
 
 /** Writes `state` into the URL (replacing the history entry). */
@@ -51,6 +60,8 @@ export function writeUrl() {
   if (state.prefix.length) params.set('prefix', state.prefix.join(' '));
   if (state.view !== DEFAULTS.view) params.set('view', state.view);
   if (state.unit !== DEFAULTS.unit) params.set('unit', state.unit);
+  if (state.step !== null) params.set('step', String(state.step));
+  if (lang() !== browserLang()) params.set('lang', lang());
   const query = params.toString();
   const url = `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
   if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(null, '', url);

@@ -3,13 +3,18 @@
 // field it lacks is shown as "not recorded", never filled in with what the
 // shipped models happen to say (a model trained on other data must not be
 // credited to Tatoeba). Text only, with no DOM, so Node tests it
-// (tests/js/provenance.test.mjs).
+// (tests/js/provenance.test.mjs). In the page's language (web/i18n/;
+// English in Node).
+import { t } from './i18n/index.js';
+
+/** "not recorded", as English says it (the tests' reference). */
 export const NOT_RECORDED = 'not recorded';
 
 function formatDuration(seconds) {
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.round((seconds % 3600) / 60);
-  return hours ? `${hours} h ${minutes} min` : minutes ? `${minutes} min` : `${Math.round(seconds)} s`;
+  return hours ? t('provenance.hours', { hours, minutes }) : minutes ? t('provenance.minutes', { minutes })
+    : t('provenance.seconds', { seconds: Math.round(seconds) });
 }
 
 const count = (value) => (Number.isFinite(value) ? value.toLocaleString('en') : null);
@@ -20,9 +25,9 @@ export function trainingText(provenance = {}) {
   const steps = count(training.steps);
   const batch = count(training.batch_size);
   const pairs = count(provenance.split?.train_pairs);
-  return `${steps ? `${steps} steps` : `steps ${NOT_RECORDED}`}${batch ? ` of ${batch} sentence pairs` : ''}, ` +
-    `${Number.isFinite(training.wall_seconds) ? `${formatDuration(training.wall_seconds)} of training on a CPU` : `training time ${NOT_RECORDED}`}` +
-    `${pairs ? `, from ${pairs} training pairs` : ''}`;
+  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${t('list.separator')}` +
+    `${Number.isFinite(training.wall_seconds) ? t('provenance.time', { duration: formatDuration(training.wall_seconds) }) : t('provenance.timeMissing')}` +
+    `${pairs ? t('provenance.pairs', { pairs }) : ''}`;
 }
 
 /** "SOURCE; LICENCE; attribution: WHO (file F, FNV-1a H)", each part "not recorded" when the file lacks it. */
@@ -30,7 +35,11 @@ export function dataText(provenance = {}) {
   const data = provenance.data ?? {};
   const field = (value) => (typeof value === 'string' && value.trim() !== '' ? value : null);
   const file = field(data.file);
-  return `${field(data.source) ?? `source ${NOT_RECORDED}`}; ${field(data.license) ?? `licence ${NOT_RECORDED}`}; ` +
-    `attribution: ${field(data.attribution) ?? NOT_RECORDED}` +
-    `${file ? ` (file ${file}, FNV-1a ${field(data.fnv1a64) ?? NOT_RECORDED})` : ''}`;
+  const notRecorded = t('provenance.notRecorded');
+  return t('provenance.data', {
+    source: field(data.source) ?? t('provenance.sourceMissing'),
+    licence: field(data.license) ?? t('provenance.licenceMissing'),
+    attribution: field(data.attribution) ?? notRecorded,
+    file: file ? t('provenance.file', { file, hash: field(data.fnv1a64) ?? notRecorded }) : '',
+  });
 }

@@ -16,6 +16,7 @@ import { renderAlignment } from './alignment.js';
 import { figureData, originalWords, selectedHypothesis } from './figure-data.js';
 import { describeModel, infos, showNotices, state, tokenNoun, view } from './page-state.js';
 import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
+import { rich, t } from './i18n/index.js';
 
 let figure = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
 let shown = null; // what the figure and the chips show: { source: Unit[], target: Unit[], attention } (see figureData)
@@ -25,11 +26,14 @@ export function figureElement() {
   return figure?.element ?? null;
 }
 
-/** Empties the result, with `message` where the translation goes. */
-export function clearResult(message) {
+let emptyMessage = ''; // the catalogue key shown while there is no result
+
+/** Empties the result, with the catalogue's `key` where the translation goes. */
+export function clearResult(key) {
   state.result = null;
+  emptyMessage = key;
   view.result.dataset.state = 'empty';
-  replaceChildren(view.translation, message);
+  replaceChildren(view.translation, t(key));
   for (const name of ['text', 'model', 'beam', 'hyp', 'prefix']) view.translation.removeAttribute(`data-${name}`);
   replaceChildren(view.meta);
   replaceChildren(view.sourceTokens);
@@ -62,7 +66,7 @@ function chip(unit, { index, testid, title, button = false }) {
     'data-token': unit.token,
     'data-start': unit.start,
     'data-end': unit.end,
-    title: title ?? (unit.continuation ? `Part of a word: this piece continues the one before it` : kindTitle),
+    title: title ?? (unit.continuation ? t('token.continuation') : kindTitle),
   }, unit.label);
 }
 
@@ -80,21 +84,22 @@ export function render() {
     unit: state.unit,
   });
   view.translation.lang = info.lang;
-  replaceChildren(view.translation, hypothesis.text || '(empty translation)');
+  replaceChildren(view.translation, hypothesis.text || t('result.empty'));
   const finished = hypothesis.finished !== false;
   replaceChildren(view.meta,
-    `Score ${hypothesis.score.toFixed(3)} (log-probability with the length and coverage penalties)`,
-    result.hypotheses.length > 1 ? ` · hypothesis ${state.hyp + 1} of ${result.hypotheses.length}` : '',
-    state.prefix.length ? ` · first ${state.prefix.length} ${tokenNoun(state.prefix.length > 1)} chosen by you` : '');
+    t('result.score', { score: hypothesis.score.toFixed(3) }),
+    result.hypotheses.length > 1 ? t('result.hypothesisOf', { k: state.hyp + 1, n: result.hypotheses.length }) : '',
+    state.prefix.length ? t('result.chosenByYou', { count: state.prefix.length, noun: tokenNoun(state.prefix.length > 1) }) : '');
 
   const notices = [];
-  if (state.urlWarning) notices.push({ testid: 'notice-url', text: state.urlWarning });
+  if (state.urlWarning) notices.push({ testid: 'notice-url', ...state.urlWarning });
   if (result.truncated) {
-    const noun = tokenNoun() === 'piece' ? 'pieces' : 'words and punctuation marks';
-    notices.push({ testid: 'notice-truncated', text: `Your text is long: the model reads at most ${result.sourceTokens.length - 1} ${noun}, so only the beginning was translated.` });
+    const subword = infos.get(state.model)?.sourceTokenizer === 'bpe';
+    notices.push({ testid: 'notice-truncated', key: 'notice.truncated',
+      params: { count: result.sourceTokens.length - 1, noun: t(subword ? 'noun.pieces' : 'noun.wordsAndPunctuation') } });
   }
   if (!finished) {
-    notices.push({ testid: 'notice-unfinished', text: `The translation was cut at ${hypothesis.targetTokens.length} ${tokenNoun(true)} before the model ended it.` });
+    notices.push({ testid: 'notice-unfinished', key: 'notice.unfinished', params: { count: hypothesis.targetTokens.length, noun: tokenNoun(true) } });
   }
   showNotices(notices);
 
@@ -114,13 +119,13 @@ function renderChips() {
   replaceChildren(view.sourceTokens, shown.source.map((unit, j) => chip(unit, {
     index: j, testid: 'source-token',
     title: unit.token === UNKNOWN_TOKEN && words && unit.end - unit.start === 1
-      ? `Unknown word “${words[unit.start]}”: not in the model’s vocabulary, so the model sees only <unk>` : undefined,
+      ? t('token.unknownWord', { word: words[unit.start] }) : undefined,
   })));
   replaceChildren(view.targetTokens, shown.target.map((unit, i) => {
     const element = chip(unit, { index: i, testid: 'target-token', button: true });
     if (unit.start < state.prefix.length) {
       element.classList.add('forced');
-      element.title = `${element.title ? `${element.title}. ` : ''}Chosen by you (what if)`;
+      element.title = `${element.title ? `${element.title}. ` : ''}${t('token.forced')}`;
     }
     const selected = state.whatIf !== null && unit.start === state.whatIf;
     element.classList.toggle('selected', selected);
@@ -147,23 +152,40 @@ export function renderFigure() {
       : renderHeatmap(data, {
         onHover: (cell) => (cell ? showCell(cell) : clearHighlights()),
         onLabel,
-        label: `Attention between ${state.unit}: ${data.targetTokens.length} output ${state.unit} (rows) by ${data.sourceTokens.length} source ${state.unit} (columns). Use the arrow keys to move between cells.`,
+        label: t('figure.label', { unit: t(`switch.${state.unit}`), rows: data.targetTokens.length, cols: data.sourceTokens.length }),
       });
     figure.element.dataset.unit = state.unit;
     replaceChildren(view.heatmap, figure.element);
+    showStep();
   } else {
     figure = null;
-    replaceChildren(view.heatmap, h('p', { class: 'hint' }, 'This model has no attention: it reads one fixed summary of the sentence at every step.'));
+    replaceChildren(view.heatmap, h('p', { class: 'hint' }, t('figure.noAttention')));
   }
+}
+
+// The output row the URL selected (?step=N, 1-based), shown as if pointed at.
+function showStep() {
+  const row = stepRow();
+  if (row === null) return;
+  showRow(row);
+  const weights = weightsOfRow(row);
+  const top = weights.indexOf(Math.max(...weights));
+  view.readout.dataset.step = String(row + 1);
+  replaceChildren(view.readout, rich('readout.step', {
+    step: row + 1, target: quoted(shown.target[row]), source: quoted(shown.source[top]), weight: weights[top].toFixed(2),
+  }));
+}
+
+// state.step as a row of the shown figure (the last row when the step is past
+// the end), or null.
+function stepRow() {
+  if (state.step === null || !shown?.attention.length) return null;
+  return Math.min(state.step, shown.attention.length) - 1;
 }
 
 function showUnitHint() {
   const subword = infos.get(state.model)?.sourceTokenizer === 'bpe' || infos.get(state.model)?.targetTokenizer === 'bpe';
-  view.unitHint.textContent = !subword
-    ? 'This model reads and writes whole words, so pieces and words are the same.'
-    : state.unit === 'pieces'
-      ? `The model reads and writes subword pieces; “·” marks a piece that continues the word before it.`
-      : 'Words: a word’s columns are its pieces’ weights summed, its row the mean of its pieces’ rows, so each row still sums to 1.';
+  view.unitHint.textContent = t(!subword ? 'unit.sameHint' : state.unit === 'pieces' ? 'unit.piecesHint' : 'unit.wordsHint');
 }
 
 function weightsOfRow(row) {
@@ -196,7 +218,9 @@ function clearHighlights() {
   tint(view.sourceTokens, null);
   tint(view.targetTokens, null);
   figure?.clear();
+  delete view.readout.dataset.step;
   replaceChildren(view.readout, '\u00a0');
+  showStep(); // the URL's step stays selected when nothing else is pointed at
 }
 
 const quoted = (unit) => h('b', {}, `“${unit.label}”`);
@@ -205,8 +229,9 @@ function showCell({ row, col }) {
   const weight = shown.attention[row][col];
   tint(view.sourceTokens, weightsOfRow(row), col);
   tint(view.targetTokens, null, row);
-  replaceChildren(view.readout, 'Writing ', quoted(shown.target[row]), ', the model gave ',
-    quoted(shown.source[col]), ` a weight of ${weight.toFixed(3)} (${Math.round(weight * 100)}% of its attention).`);
+  replaceChildren(view.readout, rich('readout.cell', {
+    target: quoted(shown.target[row]), source: quoted(shown.source[col]), weight: weight.toFixed(3), percent: Math.round(weight * 100),
+  }));
 }
 
 function showRow(row) {
@@ -215,8 +240,9 @@ function showRow(row) {
   figure?.highlight({ row });
   tint(view.sourceTokens, weights);
   tint(view.targetTokens, null, row);
-  replaceChildren(view.readout, 'Writing ', quoted(shown.target[row]), ', the model looked most at ',
-    quoted(shown.source[top]), ` (${weights[top].toFixed(2)}).`);
+  replaceChildren(view.readout, rich('readout.row', {
+    target: quoted(shown.target[row]), source: quoted(shown.source[top]), weight: weights[top].toFixed(2),
+  }));
 }
 
 function showColumn(col) {
@@ -225,8 +251,15 @@ function showColumn(col) {
   figure?.highlight({ col });
   tint(view.targetTokens, weights);
   tint(view.sourceTokens, null, col);
-  replaceChildren(view.readout, quoted(shown.source[col]), ' drew the most attention when the model wrote ',
-    quoted(shown.target[top]), ` (${weights[top].toFixed(2)}).`);
+  replaceChildren(view.readout, rich('readout.column', {
+    source: quoted(shown.source[col]), target: quoted(shown.target[top]), weight: weights[top].toFixed(2),
+  }));
+}
+
+/** Draws the result (or the empty message) again, in the page's language now. */
+export function relabelResult() {
+  if (state.result) render();
+  else if (emptyMessage) replaceChildren(view.translation, t(emptyMessage));
 }
 
 /** Pointing at (or focusing) a chip highlights its row or column; clicking an output chip opens its "what if". */

@@ -6,11 +6,13 @@
 // sacreBLEU-compatible scorer carries its signature and chrF2; earlier ones
 // (today's shipped files) have neither, and are labelled as what they are.
 // Returns { overall, chrf2, sentences, byLength, decoding, sacrebleu } or null.
+import { t } from './i18n/index.js';
+
 export function recordedScores(info, keys = ['dev-beam4', 'dev-greedy']) {
   const provenance = info?.provenance ?? {};
   const report = keys.map((key) => provenance.evaluations?.[key]).find((r) => r?.overall);
-  if (report) return scoresOf(report, report.beam > 1 ? `beam ${report.beam}` : 'greedy');
-  return provenance.dev_bleu?.overall ? scoresOf(provenance.dev_bleu, 'greedy, at the end of training') : null;
+  if (report) return scoresOf(report, report.beam > 1 ? t('scores.beam', { beam: report.beam }) : t('scores.greedy'));
+  return provenance.dev_bleu?.overall ? scoresOf(provenance.dev_bleu, t('scores.greedyEnd')) : null;
 }
 
 function scoresOf(report, decoding) {
@@ -25,7 +27,4 @@ function scoresOf(report, decoding) {
   };
 }
 
-const SACREBLEU_LABEL = 'sacreBLEU-compatible (13a, or zh for Chinese), lowercased';
-export const scorerLabel = (scores) => (scores.sacrebleu
-  ? SACREBLEU_LABEL
-  : 'measured on the model’s own tokens (the earlier scorer, not sacreBLEU-compatible)');
+export const scorerLabel = (scores) => t(scores.sacrebleu ? 'scores.sacrebleu' : 'scores.ownTokens');

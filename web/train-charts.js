@@ -2,6 +2,7 @@
 // and its fixed-context twin, and their held-out exact match by input length
 // (the fixed vector's bottleneck shows up as bars that fall with length).
 import { h, svg } from './dom.js';
+import { t } from './i18n/index.js';
 
 const HEIGHT = 200;
 const MARGIN = { top: 14, right: 12, bottom: 40, left: 44 };
@@ -32,7 +33,9 @@ export function renderLossChart(series, { width = 420 } = {}) {
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
   const x = (step) => MARGIN.left + (plotW * step) / maxStep;
   const y = (loss) => MARGIN.top + (plotH * (hi - Math.log10(Math.max(loss, 10 ** lo)))) / (hi - lo);
-  const root = frame(W, `Training loss per target token: ${series.map((s) => `${s.label} ${s.points.length ? s.points.at(-1)[1].toFixed(3) : 'not started'}`).join(', ')}`);
+  const root = frame(W, t('train.lossLabel', {
+    series: series.map((s) => `${s.label} ${s.points.length ? s.points.at(-1)[1].toFixed(3) : t('train.notStarted')}`).join(', '),
+  }));
   for (let e = Math.ceil(lo); e <= Math.floor(hi); e++) {
     root.append(
       svg('line', { x1: MARGIN.left, x2: W - MARGIN.right, y1: y(10 ** e), y2: y(10 ** e), stroke: '#e2e8f0' }),
@@ -43,8 +46,8 @@ export function renderLossChart(series, { width = 420 } = {}) {
     svg('line', { x1: MARGIN.left, x2: W - MARGIN.right, y1: MARGIN.top + plotH, y2: MARGIN.top + plotH, stroke: '#94a3b8' }),
     svg('text', { x: MARGIN.left, y: HEIGHT - 22, fill: '#64748b' }, '0'),
     svg('text', { x: W - MARGIN.right, y: HEIGHT - 22, 'text-anchor': 'end', fill: '#64748b' }, String(maxStep)),
-    svg('text', { x: MARGIN.left + plotW / 2, y: HEIGHT - 6, 'text-anchor': 'middle', fill: '#64748b' }, 'training steps'),
-    svg('text', { x: 4, y: 12, fill: '#475569' }, 'loss'),
+    svg('text', { x: MARGIN.left + plotW / 2, y: HEIGHT - 6, 'text-anchor': 'middle', fill: '#64748b' }, t('train.lossAxis')),
+    svg('text', { x: 4, y: 12, fill: '#475569' }, t('train.lossShort')),
   );
   for (const { label, color, points } of series) {
     if (points.length === 0) continue;
@@ -78,8 +81,9 @@ export function renderAccuracyChart(series, { width = 420, unit = 'tokens' } = {
   const y = (value) => MARGIN.top + plotH * (1 - value);
   const groupW = plotW / Math.max(1, buckets.length);
   const barW = Math.min(36, (groupW * 0.8) / Math.max(1, series.length));
-  const root = frame(W, `Held-out exact match by input length: ${series.map((s) =>
-    `${s.label}: ${buckets.map((b) => `${b.label} ${unit} ${Math.round(100 * (accuracy(s.evaluation, b) ?? 0))}%`).join(', ')}`).join('. ')}`);
+  const root = frame(W, t('train.accuracyLabel', {
+    series: series.map((s) => `${s.label}: ${buckets.map((b) => `${b.label} ${unit} ${Math.round(100 * (accuracy(s.evaluation, b) ?? 0))}%`).join(', ')}`).join('. '),
+  }));
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
     root.append(
       svg('line', { x1: MARGIN.left, x2: W - MARGIN.right, y1: y(tick), y2: y(tick), stroke: tick === 0 ? '#94a3b8' : '#e2e8f0' }),
@@ -95,10 +99,10 @@ export function renderAccuracyChart(series, { width = 420, unit = 'tokens' } = {
       root.append(svg('rect', {
         class: 'bar', x: x + 1, y: y(value), width: barW - 2, height: Math.max(0, y(0) - y(value)), fill: color, rx: 2,
         'data-model': label, 'data-bucket': bucket.label, 'data-accuracy': value.toFixed(4),
-      }, svg('title', {}, `${label}, ${bucket.label} ${unit}: ${Math.round(value * 100)}% exactly right`)));
+      }, svg('title', {}, t('train.accuracyBar', { label, bucket: bucket.label, unit, percent: Math.round(value * 100) }))));
     });
     root.append(svg('text', { x: center, y: HEIGHT - MARGIN.bottom + 16, 'text-anchor': 'middle', fill: '#334155' }, bucket.label));
   });
-  root.append(svg('text', { x: MARGIN.left + plotW / 2, y: HEIGHT - 6, 'text-anchor': 'middle', fill: '#64748b' }, `input length (${unit})`));
+  root.append(svg('text', { x: MARGIN.left + plotW / 2, y: HEIGHT - 6, 'text-anchor': 'middle', fill: '#64748b' }, t('train.accuracyAxis', { unit })));
   return h('div', { class: 'train-chart', 'data-testid': 'train-accuracy-chart' }, legend(series), root);
 }

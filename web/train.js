@@ -7,31 +7,26 @@ import { missingFeatures } from './features.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderAccuracyChart, renderLossChart } from './train-charts.js';
 import { startWorker } from './start-worker.js';
+import { applyStatic, browserLang, lang, onLangChange, setLang, t } from './i18n/index.js';
 
 const COLORS = { attention: '#4338ca', fixed: '#d97706' };
-const LABELS = { attention: 'With attention', fixed: 'Fixed context' };
+const LABELS = { attention: 'train.labelAttention', fixed: 'train.labelFixed' }; // catalogue keys (web/i18n/)
 
 const TASKS = {
   reversal: {
     probe: 'a b c d e f g h',
-    unit: 'symbols',
-    explain: 'Sequences of 3 to 12 symbols (a to h); the output is the input backwards. To write the first output ' +
-      'symbol the model needs the last input symbol: attention learns to look there, so its heatmap becomes the ' +
-      'anti-diagonal. The fixed-context model must remember the whole sequence in one vector of 64 numbers.',
+    unit: 'train.unitSymbols',
+    explain: 'train.explainReversal',
   },
   dates: {
     probe: 'december 2nd, 2026',
-    unit: 'characters',
-    explain: 'Dates written six ways ("december 2nd, 2026", "2 dec 2026", "12/02/2026", "wednesday, december 2, ' +
-      '2026", ...) become ISO 8601, character by character. Watch the year digits of the output find the year in ' +
-      'the input, then the month, then the day, wherever the format put them.',
+    unit: 'train.unitCharacters',
+    explain: 'train.explainDates',
   },
   pairs: {
     probe: '',
-    unit: 'tokens',
-    explain: 'Your own task: paste lines of input, a tab, then the output. The sample below spells numbers out; a few ' +
-      'hundred pairs of a consistent rule learn best. The model is small (it trains in your browser), so keep the ' +
-      'inputs short.',
+    unit: 'train.unitTokens',
+    explain: 'train.explainPairs',
   },
 };
 
@@ -160,23 +155,26 @@ function draw() {
   const allReady = active().every((k) => runs[k].ready);
   view.start.disabled = !allReady || anyRunning || active().every((k) => runs[k].finished);
   view.pause.disabled = !anyRunning;
-  view.start.textContent = attention.steps > 0 ? 'Continue' : 'Start';
+  view.start.textContent = t(attention.steps > 0 ? 'train.continue' : 'train.start');
 
   if (error) {
     view.status.dataset.state = 'error';
-    replaceChildren(view.status, `Training stopped: ${error}`);
+    replaceChildren(view.status, t('train.stopped', { error }));
   } else if (!allReady) {
     view.status.dataset.state = 'loading';
-    replaceChildren(view.status, 'Preparing the task and two fresh models…');
+    replaceChildren(view.status, t('train.preparing'));
   } else {
     view.status.dataset.state = anyRunning ? 'running' : attention.finished ? 'finished' : 'paused';
     const parts = active().map((k) => {
       const r = runs[k];
-      const exact = r.evaluation ? ` · exact match ${percent(r.evaluation.exactMatch)}` : '';
-      return `${LABELS[k]}: step ${r.steps}/${r.totalSteps}${r.loss !== null ? ` · loss ${r.loss.toFixed(3)}` : ''}${exact}`;
+      return t('train.runStatus', {
+        label: t(LABELS[k]), steps: r.steps, total: r.totalSteps,
+        loss: r.loss !== null ? t('train.loss', { loss: r.loss.toFixed(3) }) : '',
+        exact: r.evaluation ? t('train.exact', { percent: percent(r.evaluation.exactMatch) }) : '',
+      });
     });
-    const state = anyRunning ? 'Training' : attention.finished ? 'Finished' : attention.steps > 0 ? 'Paused' : 'Ready';
-    replaceChildren(view.status, h('strong', {}, state), ' — ', parts.join('  |  '));
+    const state = anyRunning ? 'train.stateTraining' : attention.finished ? 'train.stateFinished' : attention.steps > 0 ? 'train.statePaused' : 'train.stateReady';
+    replaceChildren(view.status, h('strong', {}, t(state)), ' — ', parts.join('  |  '));
   }
   view.status.dataset.stepsAttention = attention.steps;
   view.status.dataset.exactAttention = attention.evaluation?.exactMatch ?? '';
@@ -186,16 +184,16 @@ function draw() {
     const r = runs[kind];
     const shown = kind === 'attention' || view.withFixed.checked;
     view.output[kind].closest('figure').hidden = !shown;
-    replaceChildren(view.rate[kind], r.running && r.rate > 0 ? `${Math.round(r.rate)} steps/s` : '');
+    replaceChildren(view.rate[kind], r.running && r.rate > 0 ? t('train.rate', { rate: Math.round(r.rate) }) : '');
     view.output[kind].dataset.steps = r.probeSteps ?? 0;
-    replaceChildren(view.output[kind], r.probe ? joinTokens(r.probe.targetTokens) || '(nothing yet)' : '');
+    replaceChildren(view.output[kind], r.probe ? joinTokens(r.probe.targetTokens) || t('train.nothingYet') : '');
   }
 
   if (attention.probe && attention.probe !== drawnProbe && attention.probe.attention.length > 0) {
     drawnProbe = attention.probe;
     const map = renderHeatmap(attention.probe, {
       testid: 'train-heatmap',
-      label: `Attention of the model being trained, at step ${attention.probeSteps}: rows are output tokens, columns input tokens.`,
+      label: t('train.heatmapLabel', { steps: attention.probeSteps }),
     });
     map.element.dataset.steps = attention.probeSteps;
     replaceChildren(view.heatmap, map.element);
@@ -206,17 +204,20 @@ function draw() {
 
   const width = Math.min(560, view.lossChart.parentElement.clientWidth || 420);
   const chartWidth = width > 700 ? width / 2 - 12 : width;
-  const series = active().map((k) => ({ label: LABELS[k], color: COLORS[k], points: runs[k].losses, evaluation: runs[k].evaluation }));
+  const series = active().map((k) => ({ label: t(LABELS[k]), color: COLORS[k], points: runs[k].losses, evaluation: runs[k].evaluation }));
   replaceChildren(view.lossChart, renderLossChart(series, { width: chartWidth }));
-  replaceChildren(view.accuracyChart, renderAccuracyChart(series, { width: chartWidth, unit: TASKS[view.task.value].unit }));
+  replaceChildren(view.accuracyChart, renderAccuracyChart(series, { width: chartWidth, unit: t(TASKS[view.task.value].unit) }));
 }
 
-function showProbeExamples(probes) {
-  replaceChildren(view.probeExamples, h('span', { class: 'examples-label' }, 'Held-out'),
+let probes = []; // the held-out examples shown under the probe
+
+function showProbeExamples(list = probes) {
+  probes = list;
+  replaceChildren(view.probeExamples, h('span', { class: 'examples-label' }, t('train.heldOut')),
     probes.map((p) => h('button', {
       type: 'button', class: 'example', 'data-testid': 'train-probe-example',
       onclick: () => setProbe(p.source),
-      title: `expected: ${p.target}`,
+      title: t('train.expected', { target: p.target }),
     }, p.source)));
 }
 
@@ -239,7 +240,7 @@ function trainerOptions(kind) {
 function create() {
   const task = view.task.value;
   view.pairsBox.hidden = task !== 'pairs';
-  replaceChildren(view.explain, TASKS[task].explain);
+  replaceChildren(view.explain, t(TASKS[task].explain));
   if (task !== 'pairs' || view.probe.value === '' || view.probe.dataset.task !== task) {
     view.probe.value = TASKS[task].probe || (task === 'pairs' ? view.pairs.value.split('\n')[9]?.split('\t')[0] ?? '' : '');
   }
@@ -285,7 +286,31 @@ function wire() {
   window.addEventListener('resize', scheduleDraw);
 }
 
+// The language (web/i18n/): the toggle switches it without a reload; the
+// URL's ?lang= follows it when it differs from what the browser asks for.
+function showLanguage() {
+  applyStatic(document);
+  document.getElementById('lang-toggle').lang = lang() === 'zh-CN' ? 'en' : 'zh-CN';
+}
+
+function wireLanguage() {
+  document.getElementById('lang-toggle').addEventListener('click', () => setLang(lang() === 'zh-CN' ? 'en' : 'zh-CN'));
+  onLangChange(() => {
+    showLanguage();
+    const url = new URL(location.href);
+    if (lang() === browserLang()) url.searchParams.delete('lang');
+    else url.searchParams.set('lang', lang());
+    history.replaceState(null, '', url);
+    replaceChildren(view.explain, t(TASKS[view.task.value].explain));
+    showProbeExamples();
+    drawnProbe = null; // the heatmap too: its legend and description
+    scheduleDraw();
+  });
+}
+
 function main() {
+  showLanguage();
+  wireLanguage();
   const missing = missingFeatures();
   if (missing) {
     for (const control of [view.task, view.start, view.pause, view.reset]) control.disabled = true;

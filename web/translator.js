@@ -4,6 +4,7 @@
 //   const translator = getTranslator();
 //   const { value, ms } = await translator.request({ type: 'translate', model: 'en-fr', text, options });
 import { startWorker, watchStart } from './start-worker.js';
+import { t } from './i18n/index.js';
 
 const workerUrl = new URL('./worker.js', import.meta.url);
 
@@ -29,7 +30,7 @@ class Translator {
       if (ok) waiting.resolve({ value, ms });
       else waiting.reject(new Error(error));
     });
-    this.#worker.addEventListener('messageerror', () => this.#fail(new Error('the translation worker sent a message that could not be read')));
+    this.#worker.addEventListener('messageerror', () => this.#fail(new Error(t('error.workerMessage'))));
   }
 
   #fail(error) {

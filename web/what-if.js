@@ -6,6 +6,7 @@
 import { h, replaceChildren, tokenKind, pieceLabel, WORD_MARKER } from './dom.js';
 import { selectedHypothesis, pieceUnits, tokensAsWords } from './figure-data.js';
 import { describeModel, state, targetIsSubword, tokenNoun, view } from './page-state.js';
+import { t } from './i18n/index.js';
 
 let picks = { hypothesis: () => {}, alternative: () => {} }; // set by app.js (onPicks)
 
@@ -34,13 +35,13 @@ export function renderHypotheses() {
     return;
   }
   replaceChildren(view.hypotheses,
-    h('h3', {}, `The beam’s ${hypotheses.length} hypotheses`),
-    h('p', { class: 'hint' }, 'Beam search keeps the best few partial translations at every step. Pick one to see its own attention.'),
+    h('h3', {}, t('beam.heading', { n: hypotheses.length })),
+    h('p', { class: 'hint' }, t('beam.hint')),
     h('ol', {}, hypotheses.map((hypothesis, k) => h('li', {}, h('button', {
       type: 'button', class: 'hypothesis', 'data-testid': 'hypothesis', 'data-index': k,
       'aria-pressed': String(k === state.hyp),
       onclick: () => picks.hypothesis(k),
-    }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: describeModel(state.model).lang }, hypothesis.text || '(empty)'),
+    }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: describeModel(state.model).lang, translate: 'no' }, hypothesis.text || t('beam.empty')),
     h('span', { class: 'score' }, hypothesis.score.toFixed(3)))))));
 }
 
@@ -72,27 +73,27 @@ export function renderWhatIf() {
   const noun = tokenNoun();
   const alternatives = alternativesAt(position);
   const body = alternatives?.length
-    ? h('div', { class: 'whatif-options', role: 'group', 'aria-label': `Alternative ${tokenNoun(true)}` }, alternatives.map(({ token, probability }) => {
+    ? h('div', { class: 'whatif-options', role: 'group', 'aria-label': t('whatif.listLabel', { noun: tokenNoun(true) }) }, alternatives.map(({ token, probability }) => {
       const isCurrent = token === current;
       const label = alternativeLabel(token);
       return h('button', {
         type: 'button', class: `alternative${isCurrent ? ' current' : ''}`, 'data-testid': 'alternative', 'data-token': token,
         'aria-current': isCurrent ? 'true' : null,
-        title: isCurrent ? 'What the model wrote' : `Make the model write “${label}” here and continue from it`,
+        title: isCurrent ? t('whatif.current') : t('whatif.force', { label }),
         onclick: () => picks.alternative(position, token),
-      }, h('span', { lang: describeModel(state.model).lang }, label), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
+      }, h('span', { lang: describeModel(state.model).lang, translate: 'no' }, label), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
       h('span', { class: 'bar', style: `width: ${Math.max(1, probability * 100).toFixed(1)}%` }));
     }))
-    : h('p', {}, 'No alternatives were reported for this position.');
+    : h('p', {}, t('whatif.none'));
   replaceChildren(view.whatIf,
-    h('h3', {}, `${noun[0].toUpperCase()}${noun.slice(1)} ${position + 1}: the model wrote “${currentLabel}”. What if it had written…`),
+    h('h3', {}, t('whatif.heading', { Noun: `${noun[0].toUpperCase()}${noun.slice(1)}`, position: position + 1, label: currentLabel })),
     body,
     h('div', { class: 'whatif-foot' },
-      h('span', {}, `Probabilities of the next ${noun} given the ${tokenNoun(true)} before it. The rest is decoded again after your pick.`),
+      h('span', {}, t('whatif.foot', { noun, nouns: tokenNoun(true) })),
       h('span', {},
-        state.prefix.length ? h('button', { type: 'button', 'data-testid': 'whatif-reset', onclick: () => picks.alternative(null) }, 'Back to the model’s own translation') : null,
+        state.prefix.length ? h('button', { type: 'button', 'data-testid': 'whatif-reset', onclick: () => picks.alternative(null) }, t('whatif.reset')) : null,
         ' ',
-        h('button', { type: 'button', onclick: () => openWhatIf(null) }, 'Close'))));
+        h('button', { type: 'button', onclick: () => openWhatIf(null) }, t('whatif.close')))));
   view.whatIf.hidden = false;
 }
 

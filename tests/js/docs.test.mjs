@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { root } from './helpers/models.mjs';
 
-const documents = ['README.md', 'models/README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const documents = ['README.md', 'README.zh-CN.md', 'models/README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const text = (file) => readFileSync(join(root, file), 'utf8');
 const TOP = /^(src|web|tests|scripts|bench|models|docs|bin|cmake|dist|\.ci)\//;
 // Placeholders and patterns, not paths: `models/NAME.s2s`, `tests/fuzz/TARGET.dict`, `src/**/*.cpp`.
@@ -33,6 +33,27 @@ function namedPaths(file) {
   }
   return [...paths].map((p) => p.replace(/\/$/, ''));
 }
+
+// The first ```sh block of a README: its commands, without their comments.
+const setUpCommands = (file) => text(file).match(/```sh\n([\s\S]*?)```/)[1].split('\n')
+  .map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+const embedSnippet = (file) => text(file).match(/```html\n([\s\S]*?)```/)?.[1] ?? '';
+
+test('README.zh-CN.md gives the same two set-up commands and the same embed snippet as README.md', () => {
+  assert.deepEqual(setUpCommands('README.zh-CN.md'), setUpCommands('README.md'));
+  assert.deepEqual(setUpCommands('README.md'), ['npm start', 'npm test']);
+  assert.ok(embedSnippet('README.md').includes('<seq2seq-attention-demo'), 'README.md has no embed snippet');
+  assert.equal(embedSnippet('README.zh-CN.md'), embedSnippet('README.md'));
+  assert.match(text('README.zh-CN.md'), /\]\(README\.md\)/, 'README.zh-CN.md links to README.md');
+});
+
+test('the embed snippet uses only attributes the element observes', () => {
+  const observed = text('web/embed.js').match(/observedAttributes = \[([^\]]*)\]/)[1].match(/'([\w-]+)'/g).map((a) => a.slice(1, -1));
+  const element = embedSnippet('README.md').match(/<seq2seq-attention-demo([^>]*)>/)[1];
+  const used = [...element.matchAll(/([\w-]+)(?:="[^"]*")?/g)].map((m) => m[1]);
+  assert.deepEqual(used.filter((name) => !observed.includes(name)), []);
+  for (const name of ['sentence', 'model', 'view', 'step', 'lang', 'beam', 'readonly']) assert.ok(observed.includes(name), name);
+});
 
 test('README.md stays short enough to read in five minutes (at most 350 lines)', () => {
   const lines = text('README.md').split('\n').length;

@@ -48,14 +48,14 @@ after(() => {
 
 test('the tarball holds dist/, models/, web/ (the embeddable page), the bin and the types, and nothing from the source tree', (t) => {
   const files = packed.files.map((f) => f.path);
-  for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/s2s-core.js',
+  for (const file of ['package.json', 'README.md', 'README.zh-CN.md', 'web/i18n/zh-CN.js', 'dist/index.js', 'dist/index.d.ts', 'dist/s2s-core.js',
     'dist/s2s-core.wasm', 'bin/seq2seq-attention.js', 'web/embed.js', 'web/index.html']) {
     assert.ok(files.includes(file), `${file} is packed`);
   }
   const shipped = readdirSync(join(root, 'models')).filter((f) => f.endsWith('.s2s'));
   for (const model of shipped) assert.ok(files.includes(`models/${model}`), `models/${model} is packed`);
   assert.ok(files.some((f) => f.startsWith('models/')), 'models/ is packed');
-  for (const file of files) assert.match(file, /^(package\.json|README\.md|LICENSE|dist\/|models\/|bin\/|web\/)/, `${file} should not be packed`);
+  for (const file of files) assert.match(file, /^(package\.json|README(\.zh-CN)?\.md|LICENSE|dist\/|models\/|bin\/|web\/)/, `${file} should not be packed`);
   t.diagnostic(`${packed.filename}: ${files.length} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked`);
 });
 
