@@ -36,11 +36,14 @@ public:
     // copies a byte at a time in JavaScript (bench/history.md).
     explicit Session(const emscripten::val& bytes) {
         const std::string envelope = guarded([&] {
-            std::vector<uint8_t> copy(bytes["length"].as<size_t>());
-            emscripten::val(emscripten::typed_memory_view(copy.size(), copy.data())).call<void>("set", bytes);
+            // Uninitialized (not a std::vector): zeroing megabytes that
+            // set() overwrites at once costs a cold page several ms.
+            const auto size = bytes["length"].as<size_t>();
+            const std::unique_ptr<uint8_t[]> copy(new uint8_t[size]);
+            emscripten::val(emscripten::typed_memory_view(size, copy.get())).call<void>("set", bytes);
             // Translation only: the int8 copies of the decoder step's
             // matrices without their float values (model.h, LoadFor).
-            model_ = std::make_unique<Model>(model_from_bytes(copy.data(), copy.size(), LoadFor::kTranslation));
+            model_ = std::make_unique<Model>(model_from_bytes(copy.get(), size, LoadFor::kTranslation));
             return json(nullptr);
         });
         if (!model_) load_error_ = envelope;
@@ -65,11 +68,7 @@ public:
     std::string info() const {
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            json header = model_header(*model_);
-            header.erase("source_vocabulary");
-            header.erase("target_vocabulary");
-            header["source_vocabulary_size"] = model_->source_vocabulary.size();
-            header["target_vocabulary_size"] = model_->target_vocabulary.size();
+            json header = model_header_without_vocabularies(*model_);
             for (const char* side : {"source_tokenizer", "target_tokenizer"}) {
                 auto tokenizer = header.find(side);
                 if (tokenizer == header.end() || !tokenizer->is_object()) continue;

@@ -5,8 +5,14 @@
  * Starts downloading and compiling the translation runtime now, so that a
  * later `loadModel()` only parses its model (it starts the runtime itself
  * otherwise). Rejects with an Error saying why the runtime cannot start.
+ *
+ * `module`: s2s-core.wasm compiled elsewhere (e.g. `WebAssembly.compileStreaming`
+ * on a page, posted to its worker); the runtime then only instantiates it.
+ * Ignored once the runtime has started; a module of another build is dropped
+ * and the file loaded instead. Rejects with a TypeError for anything that is not a
+ * `WebAssembly.Module`.
  */
-export declare function preloadRuntime(): Promise<void>;
+export declare function preloadRuntime(options?: { module?: WebAssembly.Module | null }): Promise<void>;
 
 /**
  * The WebAssembly heap's size and the bytes malloc holds (`usedBytes`), e.g.
