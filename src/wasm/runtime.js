@@ -40,36 +40,36 @@ function lazyModule(loadFactory, wasmFile, what, compiled = () => null) {
 
 async function instantiate(loadFactory, wasmFile, module) {
   const createModule = await loadFactory();
-  const wasmUrl = new URL(`./${wasmFile}`, import.meta.url);
-  if (!(module instanceof WebAssembly.Module)) {
-    if (isNode) return createModule({ wasmBinary: await readNodeFile(wasmUrl) });
-    return createModule({ locateFile: (file) => new URL(file, import.meta.url).href });
+  if (module instanceof WebAssembly.Module) {
+    // A module that does not fit (another build's: a LinkError, or one
+    // without this runtime's classes) is not fatal: the file is loaded as
+    // without one, in a fresh instance of the factory.
+    try {
+      const core = await startFromModule(createModule, module);
+      if (typeof core.Session === 'function' && typeof core.heapStats === 'function') return core;
+    } catch {
+      // fall through to the file
+    }
   }
-  // Emscripten's hook for an instance made elsewhere: it hands over the
-  // imports (only known inside the factory). A module that does not fit them
-  // (another build's: a LinkError) is not fatal: the file is loaded as
-  // without one. A failure here rejects `failed`, since emscripten 3.1.6
-  // would otherwise wait forever for receiveInstance.
+  const wasmUrl = new URL(`./${wasmFile}`, import.meta.url);
+  if (isNode) return createModule({ wasmBinary: await readNodeFile(wasmUrl) });
+  return createModule({ locateFile: (file) => new URL(file, import.meta.url).href });
+}
+
+// Emscripten's hook for an instance made elsewhere: it hands over the
+// imports (only known inside the factory) and takes the instance. A failure
+// rejects `failed`, since emscripten 3.1.6 would otherwise wait forever for
+// receiveInstance.
+function startFromModule(createModule, module) {
   let fail;
   const failed = new Promise((_, reject) => { fail = reject; });
   const started = createModule({
     instantiateWasm(imports, receiveInstance) {
-      WebAssembly.instantiate(module, imports)
-        .then((instance) => receiveInstance(instance, module))
-        .catch(() => instantiateFile(wasmUrl, imports).then(({ instance, module: made }) => receiveInstance(instance, made)))
-        .catch(fail);
+      WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module)).catch(fail);
       return {};  // asynchronous: the exports come through receiveInstance
     },
   });
   return Promise.race([started, failed]);
-}
-
-// Fetches (browsers) or reads (Node) a .wasm file and instantiates it.
-async function instantiateFile(url, imports) {
-  if (isNode) return WebAssembly.instantiate(await readNodeFile(url), imports);
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url.href}`);
-  return WebAssembly.instantiate(await response.arrayBuffer(), imports);
 }
 
 // The module useCompiledCore() was given, until the runtime starts.

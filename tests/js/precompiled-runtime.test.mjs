@@ -49,7 +49,7 @@ test('preloadRuntime({ module }) instantiates that module, and models load and t
   assert.ok(r.rows > 0);
 });
 
-test('a module of another build (the trainer\\'s) does not fit: the runtime loads its own file and works', () => {
+test("a module of another build (the trainer's) does not fit: the runtime loads its own file and works", () => {
   const r = inFreshProcess(`
     await diagnostics.preloadRuntime({ module: await compile('s2s-train.wasm') });
     const model = await api.loadModel(modelPath);
