@@ -58,8 +58,15 @@ let receiveWasm = null;
 const postedWasm = new URLSearchParams(self.location.search).get('wasm') === 'posted'
   ? new Promise((resolve) => { receiveWasm = resolve; })
   : Promise.resolve(null);
+// Once started, it runs a tiny model (warmUp) so that the browser compiles
+// the loading and translating code while the model is still downloading,
+// not when it arrives.
 const runtime = postedWasm.then((module) => loadPackage('diagnostics.js', 'translator')
-  .then(({ preloadRuntime }) => preloadRuntime({ module })));
+  .then(async ({ preloadRuntime, warmUp }) => {
+    await preloadRuntime({ module });
+    await warmUp().catch(() => false);
+    performance.mark('s2s:warmed-up');
+  }));
 
 function getModel(name) {
   if (!models.has(name)) {

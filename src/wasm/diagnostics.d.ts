@@ -20,3 +20,11 @@ export declare function preloadRuntime(options?: { module?: WebAssembly.Module |
  * models of `loadModel()` live in.
  */
 export declare function memoryStats(): Promise<{ heapBytes: number; usedBytes: number }>;
+
+/**
+ * Runs a tiny built-in model once (load and translate) so that a browser,
+ * which compiles each WebAssembly function on its first call, has compiled
+ * the loading and translating code before the real model arrives (a worker
+ * calls it while its model downloads). Resolves to true when it ran.
+ */
+export declare function warmUp(): Promise<boolean>;

@@ -30,3 +30,16 @@ export async function memoryStats() {
   const core = await getCore();
   return JSON.parse(core.heapStats());
 }
+
+/**
+ * Runs a tiny built-in model once (load and translate), so that a browser,
+ * which compiles each WebAssembly function on its first call, has compiled
+ * the loading and translating code before the real model arrives. For a
+ * worker to call while its model downloads. Starts the runtime if needed;
+ * resolves to true when it ran, false when it could not (no harm done: the
+ * real load reports any real problem).
+ */
+export async function warmUp() {
+  const core = await getCore();
+  return typeof core.warmUp === 'function' && core.warmUp() === '';
+}
