@@ -3,7 +3,8 @@
 // page's worker does with the module index.html compiled: the module is the
 // one instantiated, a module of another build falls back to the file, and
 // anything else is refused with a message. The runtime is one per process,
-// so each case runs in its own Node process.
+// so each case runs in its own Node process. warmUp() (the worker runs it
+// while its model downloads) is checked here too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -80,4 +81,17 @@ test('a module given after the runtime started is ignored: the same runtime, no 
     return { instantiated, same: (await diagnostics.memoryStats()).heapBytes === before.heapBytes };`);
   assert.equal(r.instantiated, 0);
   assert.equal(r.same, true);
+});
+
+test('warmUp() runs its tiny model, keeps nothing in the heap, and a real model loads after it', () => {
+  const r = inFreshProcess(`
+    await diagnostics.preloadRuntime();
+    const before = (await diagnostics.memoryStats()).usedBytes;
+    const ran = await diagnostics.warmUp();
+    const after = (await diagnostics.memoryStats()).usedBytes;
+    const model = await api.loadModel(modelPath);
+    return { ran, before, after, text: model.translate('I see the cat.').text };`);
+  assert.equal(r.ran, true);
+  assert.equal(r.after, r.before, 'warmUp left bytes allocated in the heap');
+  assert.ok(r.text.length > 0);
 });
