@@ -188,7 +188,9 @@ const steps = [
   ['the model is loaded', 's2s:model-loaded:en-fr'],
   ['the page has the first translation', 's2s:result-received'],
 ];
-const oldCommit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim();
+// The old copy's commit, when it is a checkout of its own (not a folder inside this one).
+const oldTop = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim();
+const oldCommit = oldTop === builds[0].dir ? spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim() : '';
 const newCommit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim();
 const lines = [
   '# Cold start, old against new',
