@@ -60,10 +60,13 @@ const postedWasm = new URLSearchParams(self.location.search).get('wasm') === 'po
   : Promise.resolve(null);
 // Once started, it runs a tiny model (warmUp) so that the browser compiles
 // the loading and translating code while the model is still downloading,
-// not when it arrives.
+// not when it arrives; unless a model's bytes are already here (loading
+// them compiles the same code, and the tiny model would only delay it).
+let bytesArrived = false;
 const runtime = postedWasm.then((module) => loadPackage('diagnostics.js', 'translator')
   .then(async ({ preloadRuntime, warmUp }) => {
     await preloadRuntime({ module });
+    if (bytesArrived) return;
     await warmUp().catch(() => false);
     performance.mark('s2s:warmed-up');
   }));
@@ -112,6 +115,7 @@ self.addEventListener('message', async (event) => {
     return;
   }
   if (type === 'model-bytes') {
+    bytesArrived ||= bytes instanceof ArrayBuffer;
     expectBytes(model).resolve(bytes instanceof ArrayBuffer ? bytes : null);
     return;
   }
