@@ -71,6 +71,7 @@ export function report(r, beams) {
   const coldSteps = [
     ['the page starts the worker and the model download (index.html)', 's2s:worker-created'],
     ['the worker\'s module runs (worker.js)', 's2s:worker-started'],
+    ['the page has compiled the WebAssembly module (index.html, compileStreaming)', 's2s:wasm-compiled'],
     ['the page has the model\'s bytes', 's2s:model-downloaded'],
     ['the worker has the API and the bytes; loading starts', 's2s:loading:en-fr'],
     ['the model is loaded (the runtime compiled meanwhile)', 's2s:model-loaded:en-fr'],

@@ -2,7 +2,9 @@
 # Configures (once) and builds dist/ (the wasm preset, cmake/wasm.cmake):
 # the WebAssembly modules (s2s-core.js/.wasm, s2s-train.js/.wasm:
 # emscripten), the hand-written wrapper copied from src/wasm/, and
-# options.js generated from the C++ option table. Incremental: with nothing
+# options.js generated from the C++ option table, and the demo page's
+# translation worker bundled into one file (dist/translator-worker.js,
+# scripts/bundle-worker.mjs). Incremental: with nothing
 # changed it only checks timestamps. `npm run build:wasm` runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,3 +28,4 @@ if ! grep -qs 'CMAKE_TOOLCHAIN_FILE.*Emscripten.cmake' build/wasm/CMakeCache.txt
   emcmake cmake --preset wasm >/dev/null
 fi
 cmake --build --preset wasm
+node scripts/bundle-worker.mjs dist

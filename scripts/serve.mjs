@@ -9,6 +9,11 @@
 // The end-to-end tests import `startServer` and start it on port 0; their
 // `mounts` option serves another folder at a URL prefix (they put a folder of
 // small test models at /models/ while the shipped models are missing).
+//
+// Repeat visits: every file is sent with Cache-Control: no-cache and an ETag
+// (its size and modification time), so a browser asks again each time and
+// gets 304 Not Modified, without the body, until the file changes: a new
+// model or build is never served stale.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -93,14 +98,25 @@ function handler(root, mounts) {
         info = await stat(file);
       }
       if (!info.isFile()) throw new Error('not a file');
+      const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+      const common = {
+        'Cache-Control': 'no-cache',
+        ETag: etag,
+        'Access-Control-Allow-Origin': '*',
+      };
+      if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
+        response.writeHead(304, common);
+        response.end();
+        return;
+      }
       response.writeHead(200, {
         'Content-Type': MIME_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
         'Content-Length': info.size,
-        'Cache-Control': 'no-cache',
+        ...common,
         'X-Content-Type-Options': 'nosniff',
-        // Public static files: let pages on other origins embed the demo
-        // (a cross-origin module script, its worker and its fetches need CORS).
-        'Access-Control-Allow-Origin': '*',
+        // (Access-Control-Allow-Origin in `common`: public static files, so
+        // pages on other origins can embed the demo; a cross-origin module
+        // script, its worker and its fetches need CORS.)
       });
       if (request.method === 'HEAD') {
         response.end();

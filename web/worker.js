@@ -4,6 +4,7 @@
 //               { id, type: 'info', model }
 //               { type: 'warm', model, prefetch }   load the model now (sent by index.html before the page's modules run)
 //               { type: 'model-bytes', model, bytes }   the bytes index.html downloaded for a 'warm' with prefetch
+//               { type: 'wasm-module', module }   s2s-core.wasm compiled by index.html (null if that failed)
 // Messages out: { id, ok: true, value, ms } or { id, ok: false, error }
 //
 // Models are loaded once per worker, by shipped name, relative to the
@@ -11,6 +12,11 @@
 // served), or by an absolute URL on the page's own origin (the page's
 // ?model-url=, for your own model file); every request names its model, so
 // one worker serves the page and any number of embedded demos.
+//
+// The demo page runs this file bundled with its imports into one module,
+// dist/translator-worker.js (scripts/bundle-worker.mjs, run by
+// `npm run build:wasm`), so the worker starts without fetching a module
+// graph: rebuild after changing it or anything it imports.
 import { getApi, loadPackage } from './load-api.js';
 
 const models = new Map(); // name -> Promise<Model>
@@ -44,10 +50,33 @@ function modelSource(name, shippedModels) {
   }
 }
 
+// index.html compiles s2s-core.wasm itself (WebAssembly.compileStreaming,
+// while the model downloads) and posts the module; ?wasm=posted in this
+// worker's URL says it will, and the runtime waits for it. Otherwise the
+// runtime fetches and compiles the file itself, starting now.
+let receiveWasm = null;
+const postedWasm = new URLSearchParams(self.location.search).get('wasm') === 'posted'
+  ? new Promise((resolve) => { receiveWasm = resolve; })
+  : Promise.resolve(null);
+// Once started, it runs a tiny model (warmUp) so that the browser compiles
+// the loading and translating code while the model is still downloading,
+// not when it arrives; unless a model's bytes are already here (loading
+// them compiles the same code, and the tiny model would only delay it).
+let bytesArrived = false;
+const runtime = postedWasm.then((module) => loadPackage('diagnostics.js', 'translator')
+  .then(async ({ preloadRuntime, warmUp }) => {
+    await preloadRuntime({ module });
+    if (bytesArrived) return;
+    await warmUp().catch(() => false);
+    performance.mark('s2s:warmed-up');
+  }));
+
 function getModel(name) {
   if (!models.has(name)) {
     const bytes = prefetched.get(name)?.bytes ?? null;
-    const loading = Promise.all([getApi('translator'), bytes]).then(([{ loadModel, shippedModels }, prefetchedBytes]) => {
+    // After the runtime's start (a failure is loadModel's to report).
+    const started = runtime.catch(() => {});
+    const loading = Promise.all([getApi('translator'), bytes, started]).then(([{ loadModel, shippedModels }, prefetchedBytes]) => {
       const source = modelSource(name, shippedModels);
       if (source === null) throw new Error(`unknown model ${JSON.stringify(name)}: give a shipped name or a URL on this site`);
       performance.mark(`s2s:loading:${name}`);
@@ -79,7 +108,14 @@ async function handle({ type, model, text, options }) {
 
 self.addEventListener('message', async (event) => {
   const { id, type, model, prefetch, bytes } = event.data ?? {};
+  if (type === 'wasm-module') {
+    const module = event.data.module instanceof WebAssembly.Module ? event.data.module : null;
+    if (module) performance.mark('s2s:wasm-received');
+    receiveWasm?.(module);
+    return;
+  }
   if (type === 'model-bytes') {
+    bytesArrived ||= bytes instanceof ArrayBuffer;
     expectBytes(model).resolve(bytes instanceof ArrayBuffer ? bytes : null);
     return;
   }
@@ -97,8 +133,8 @@ self.addEventListener('message', async (event) => {
 performance.mark('s2s:worker-started');
 // Every request needs the API and its runtime: start both now, before the
 // first message (a failure is reported to that request). The runtime's early
-// start is a diagnostics hook of the package (dist/diagnostics.js), which
-// shares the API's runtime.
+// start (above) is a diagnostics hook of the package (dist/diagnostics.js),
+// which shares the API's runtime.
 getApi('translator').catch(() => {});
-loadPackage('diagnostics.js', 'translator').then(({ preloadRuntime }) => preloadRuntime()).catch(() => {});
+runtime.catch(() => {});
 self.postMessage({ type: 'ready' });

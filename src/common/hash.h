@@ -5,6 +5,7 @@
 //                format version 3 on, over every byte
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -14,18 +15,6 @@ namespace s2s {
 
 // 64-bit FNV-1a (Fowler, Noll, Vo): tiny, portable and byte-order-free.
 inline constexpr uint64_t kFnv1a64OffsetBasis = 0xcbf29ce484222325ULL;
-
-// `seed` continues a hash over more bytes (pass the previous result).
-inline uint64_t fnv1a64(const void* data, size_t size, uint64_t seed = kFnv1a64OffsetBasis) {
-    constexpr uint64_t kPrime = 0x100000001b3ULL;
-    const auto* bytes = static_cast<const uint8_t*>(data);
-    uint64_t hash = seed;
-    for (size_t i = 0; i < size; ++i) {
-        hash ^= bytes[i];
-        hash *= kPrime;
-    }
-    return hash;
-}
 
 // word_hash64: a checksum at memory speed. FNV-1a's chain of one multiply
 // per byte runs at well under 1 GB/s; a model file is checked on every load
@@ -75,6 +64,32 @@ inline uint64_t word_round(uint64_t lane, uint64_t word) {
     return rotl64(lane + word * kWordHashK1, 31) * kWordHashK2;
 }
 
+// The hashes below walk a large buffer (a whole model file) in chunks of
+// this many bytes, one call each: in WASM a browser first runs a function as
+// quickly compiled baseline code and swaps in optimized code only between
+// calls, so a single call over megabytes would run unoptimized throughout.
+// The result is the same as one pass.
+inline constexpr size_t kHashChunk = size_t{1} << 16;
+
+// `stripes` 32-byte stripes of word_hash64: four independent multiply chains.
+[[gnu::noinline]] inline void word_hash_stripes(uint64_t* lane, const uint8_t* bytes, size_t stripes) {
+    for (size_t i = 0; i < stripes; ++i, bytes += 32) {
+        lane[0] = word_round(lane[0], load_le64(bytes));
+        lane[1] = word_round(lane[1], load_le64(bytes + 8));
+        lane[2] = word_round(lane[2], load_le64(bytes + 16));
+        lane[3] = word_round(lane[3], load_le64(bytes + 24));
+    }
+}
+
+[[gnu::noinline]] inline uint64_t fnv1a64_chunk(const uint8_t* bytes, size_t size, uint64_t hash) {
+    constexpr uint64_t kPrime = 0x100000001b3ULL;
+    for (size_t i = 0; i < size; ++i) {
+        hash ^= bytes[i];
+        hash *= kPrime;
+    }
+    return hash;
+}
+
 inline uint64_t fmix64(uint64_t h) {
     h ^= h >> 33;
     h *= 0xFF51AFD7ED558CCDULL;
@@ -86,16 +101,24 @@ inline uint64_t fmix64(uint64_t h) {
 
 }  // namespace hash_detail
 
+// `seed` continues a hash over more bytes (pass the previous result).
+inline uint64_t fnv1a64(const void* data, size_t size, uint64_t seed = kFnv1a64OffsetBasis) {
+    const auto* bytes = static_cast<const uint8_t*>(data);
+    uint64_t hash = seed;
+    for (size_t at = 0; at < size; at += hash_detail::kHashChunk) {  // in chunks: see kHashChunk
+        hash = hash_detail::fnv1a64_chunk(bytes + at, std::min(size - at, hash_detail::kHashChunk), hash);
+    }
+    return hash;
+}
+
 inline uint64_t word_hash64(const void* data, size_t size) {
     using namespace hash_detail;
     const auto* bytes = static_cast<const uint8_t*>(data);
     uint64_t lane[4] = {kWordHashK1, 2 * kWordHashK1, 3 * kWordHashK1, 4 * kWordHashK1};
     size_t at = 0;
-    for (; size - at >= 32; at += 32) {  // 32-byte stripes: four independent multiply chains
-        lane[0] = word_round(lane[0], load_le64(bytes + at));
-        lane[1] = word_round(lane[1], load_le64(bytes + at + 8));
-        lane[2] = word_round(lane[2], load_le64(bytes + at + 16));
-        lane[3] = word_round(lane[3], load_le64(bytes + at + 24));
+    // 32-byte stripes, kHashChunk bytes per call (see word_hash_stripes).
+    for (; size - at >= 32; at += std::min(size - at, kHashChunk) / 32 * 32) {
+        word_hash_stripes(lane, bytes + at, std::min(size - at, kHashChunk) / 32);
     }
     for (; size - at >= 8; at += 8) lane[(at / 8) % 4] = word_round(lane[(at / 8) % 4], load_le64(bytes + at));
     if (size > at) {

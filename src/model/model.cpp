@@ -70,6 +70,18 @@ nlohmann::json model_header(const Model& model) {
     };
 }
 
+nlohmann::json model_header_without_vocabularies(const Model& model) {
+    return {
+        {"format", kFormatName},
+        {"config", to_json(model.config)},
+        {"source_tokenizer", to_json(model.source_tokenizer)},
+        {"target_tokenizer", to_json(model.target_tokenizer)},
+        {"source_vocabulary_size", model.source_vocabulary.size()},
+        {"target_vocabulary_size", model.target_vocabulary.size()},
+        {"provenance", model.provenance},
+    };
+}
+
 namespace {
 
 // The tensors of `model` as the file stores them; `storage` keeps the
@@ -124,7 +136,7 @@ void save_model(const Model& model, const std::string& path, TensorDtype dtype) 
 
 namespace {
 
-Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes, LoadFor purpose) {
+Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor purpose) {
     const nlohmann::json& header = layout.header;
     const auto& format = require(header, "format");
     if (!format.is_string() || format.get<std::string>() != kFormatName) {
@@ -134,8 +146,13 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes, Loa
     model.config = model_config_from_json(require(header, "config"));
     model.source_tokenizer = tokenizer_settings_from_json(require(header, "source_tokenizer"));
     model.target_tokenizer = tokenizer_settings_from_json(require(header, "target_tokenizer"));
-    model.source_vocabulary = Vocabulary::from_json(require(header, "source_vocabulary"));
-    model.target_vocabulary = Vocabulary::from_json(require(header, "target_vocabulary"));
+    if (layout.vocabularies_separate) {  // read without JSON (header_vocabularies.cpp)
+        model.source_vocabulary = Vocabulary::from_tokens(std::move(layout.source_vocabulary));
+        model.target_vocabulary = Vocabulary::from_tokens(std::move(layout.target_vocabulary));
+    } else {
+        model.source_vocabulary = Vocabulary::from_json(require(header, "source_vocabulary"));
+        model.target_vocabulary = Vocabulary::from_json(require(header, "target_vocabulary"));
+    }
     check_subword_vocabulary(model.source_tokenizer, model.source_vocabulary, "source");
     check_subword_vocabulary(model.target_tokenizer, model.target_vocabulary, "target");
     if (model.source_vocabulary.size() != model.config.source_vocab_size ||
@@ -211,7 +228,7 @@ Model model_from_layout(const ModelFileLayout& layout, const uint8_t* bytes, Loa
 }  // namespace
 
 Model model_from_bytes(const uint8_t* bytes, size_t size, LoadFor purpose) {
-    Model model = model_from_layout(read_model_layout(bytes, size), bytes, purpose);
+    Model model = model_from_layout(read_model_layout(bytes, size, /*separate_vocabularies=*/true), bytes, purpose);
     model.translation_only = purpose == LoadFor::kTranslation;
     return model;
 }

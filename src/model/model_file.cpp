@@ -60,9 +60,10 @@ std::vector<TensorLayout> read_table(Reader& reader, uint32_t version) {
 
 // Format versions 1 and 2: the checksum after the table covers the tensor
 // data only; the checks run in the order they always have.
-ModelFileLayout read_layout_checked_data(Reader& reader, uint32_t version, const uint8_t* bytes, size_t size) {
+ModelFileLayout read_layout_checked_data(Reader& reader, uint32_t version, const uint8_t* bytes, size_t size,
+                                         bool separate_vocabularies) {
     ModelFileLayout layout;
-    layout.header = parse_header(read_header_text(reader));
+    read_header_into(layout, read_header_text(reader), separate_vocabularies);
     layout.tensors = read_table(reader, version);
     const std::vector<TensorLayout>& entries = layout.tensors;
     const uint64_t recorded_checksum = reader.u64("the data checksum");
@@ -88,7 +89,7 @@ ModelFileLayout read_layout_checked_data(Reader& reader, uint32_t version, const
 // of a file whose checksum differs is reported as the checksum mismatch:
 // the damage, not its consequence. The header is parsed only once the
 // checksum matches.
-ModelFileLayout read_layout_checked_whole(Reader& reader, const uint8_t* bytes, size_t size) {
+ModelFileLayout read_layout_checked_whole(Reader& reader, const uint8_t* bytes, size_t size, bool separate_vocabularies) {
     const FileChecksum checksum = check_file_checksum(bytes, size);
     ModelFileLayout layout;
     std::string_view header_text;
@@ -107,7 +108,7 @@ ModelFileLayout read_layout_checked_whole(Reader& reader, const uint8_t* bytes, 
     }
     // The walk needs the checksum's 8 bytes, so here it either matches or differs.
     if (checksum == FileChecksum::kDiffers) throw_checksum_mismatch(bytes, size);
-    layout.header = parse_header(header_text);
+    read_header_into(layout, header_text, separate_vocabularies);
     check_padding(bytes, layout.tensors, data_start);
     return layout;
 }
@@ -189,12 +190,12 @@ std::vector<uint8_t> encode_model_file(const nlohmann::json& header, const std::
     return out;
 }
 
-ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size) {
+ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size, bool separate_vocabularies) {
     Reader reader(bytes, size);
     const uint32_t version = check_magic_and_version(reader, bytes, size);
-    if (version >= kWholeFileChecksumVersion) return read_layout_checked_whole(reader, bytes, size);
+    if (version >= kWholeFileChecksumVersion) return read_layout_checked_whole(reader, bytes, size, separate_vocabularies);
     try {
-        return read_layout_checked_data(reader, version, bytes, size);
+        return read_layout_checked_data(reader, version, bytes, size, separate_vocabularies);
     } catch (const ModelFileError&) {
         // A version 3 file whose version field was damaged to 1 or 2 fails
         // as an older file; say what happened instead. (Never true of a real

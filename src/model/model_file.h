@@ -123,10 +123,18 @@ struct TensorLayout {
 struct ModelFileLayout {
     nlohmann::json header;
     std::vector<TensorLayout> tensors;  // in file order
+    // With read_model_layout's separate_vocabularies, when the quick path
+    // took them: the two vocabularies' tokens (the header holds [] for each).
+    bool vocabularies_separate = false;
+    std::vector<std::string> source_vocabulary;
+    std::vector<std::string> target_vocabulary;
 };
 // Every check of decode_model_file but those of the values themselves.
 // Throws ModelFileError. `bytes` must outlive the decode_tensor_values calls.
-ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size);
+// `separate_vocabularies`: read the header's two vocabularies into the
+// layout's vectors instead of JSON when the quick path can (a model load
+// does; see header_vocabularies.cpp); the checks are the same.
+ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size, bool separate_vocabularies = false);
 // Decodes one tensor of a file read_model_layout accepted into `out`
 // (rows * cols floats), row-major, or column-major (Eigen's default order)
 // when `column_major`. Throws ModelFileError for a value the format does not

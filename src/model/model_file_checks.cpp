@@ -161,6 +161,31 @@ nlohmann::json parse_header(std::string_view text) {
     return header;
 }
 
+void read_header_into(ModelFileLayout& layout, std::string_view text, bool separate_vocabularies) {
+    if (separate_vocabularies && json_nesting_depth(text.data(), text.size()) <= kMaxHeaderDepth) {
+        std::string rest;
+        std::vector<std::string> source, target;
+        if (split_header_vocabularies(text, rest, source, target)) {
+            nlohmann::json header = nlohmann::json::parse(rest, nullptr, /*allow_exceptions=*/false);
+            const auto empty_array = [&](const char* key) {
+                auto it = header.is_object() ? header.find(key) : header.end();
+                return it != header.end() && it->is_array() && it->empty();
+            };
+            // Taken only when what is left is a valid object holding the two
+            // emptied arrays at its top level; otherwise the full parse below
+            // decides (and words any error as always).
+            if (empty_array("source_vocabulary") && empty_array("target_vocabulary")) {
+                layout.header = std::move(header);
+                layout.source_vocabulary = std::move(source);
+                layout.target_vocabulary = std::move(target);
+                layout.vocabularies_separate = true;
+                return;
+            }
+        }
+    }
+    layout.header = parse_header(text);
+}
+
 TensorLayout read_table_entry(Reader& reader, uint32_t version, uint32_t index, std::unordered_set<std::string>& seen) {
     const std::string where = "tensor table entry " + std::to_string(index + 1);
     TensorLayout entry;

@@ -224,6 +224,22 @@ void check_version_field_damage(const uint8_t* bytes, size_t size, uint32_t vers
 std::string_view read_header_text(Reader& reader);
 // Checks that the header is a JSON object of bounded depth and parses it.
 nlohmann::json parse_header(std::string_view text);
+// parse_header into `layout`; with `separate_vocabularies`, the two
+// vocabularies go to layout.source_vocabulary/target_vocabulary (the header
+// then holds [] for each) when split_header_vocabularies can take them out.
+void read_header_into(ModelFileLayout& layout, std::string_view text, bool separate_vocabularies);
+
+// ---------------------------------------------------------------------------
+// header_vocabularies.cpp.
+
+// Takes the arrays "source_vocabulary" and "target_vocabulary" out of the
+// header's JSON text into `source` and `target`, and writes the text with
+// [] in their place to `rest`. Returns false, with no judgement on the
+// text's validity, when it cannot (JSON outside its strict subset: \u
+// escapes, a repeated key, anything unusual); the caller then parses the
+// whole text.
+bool split_header_vocabularies(std::string_view text, std::string& rest, std::vector<std::string>& source,
+                               std::vector<std::string>& target);
 // Reads table entry `index` (0-based) and checks its name (valid, not in
 // `seen`, which it joins), dtype (known, allowed in `version`), shape and
 // byte size.

@@ -6,10 +6,16 @@
 #include "model/model_file_internal.h"
 
 #include "common/error.h"
+#include "common/hash.h"  // kHashChunk
 #include "model/float16.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 namespace s2s {
 namespace model_file_detail {
@@ -100,6 +106,30 @@ namespace {
     }
 }
 
+// The index of the first int8 -128 (byte 0x80) among `count` values, or
+// `count`. In WASM, 16 bytes a step with SIMD (a library memchr is a byte
+// loop there), over one chunk per call (see kHashChunk in common/hash.h:
+// optimized code takes over between calls).
+[[gnu::noinline]] size_t find_int8_min_chunk(const int8_t* values, size_t count) {
+    size_t at = 0;
+#if defined(__wasm_simd128__)
+    const v128_t min = wasm_i8x16_splat(-128);
+    for (; count - at >= 16; at += 16) {
+        if (wasm_v128_any_true(wasm_i8x16_eq(wasm_v128_load(values + at), min))) break;
+    }
+#endif
+    const void* found = std::memchr(values + at, 0x80, count - at);
+    return found == nullptr ? count : static_cast<size_t>(static_cast<const int8_t*>(found) - values);
+}
+size_t find_int8_min(const int8_t* values, size_t count) {
+    for (size_t at = 0; at < count; at += hash_detail::kHashChunk) {
+        const size_t chunk = std::min(count - at, hash_detail::kHashChunk);
+        const size_t found = find_int8_min_chunk(values + at, chunk);
+        if (found < chunk) return at + found;
+    }
+    return count;
+}
+
 }  // namespace
 
 const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& entry, float* scales) {
@@ -120,8 +150,7 @@ void check_int8_tensor(const uint8_t* bytes, const TensorLayout& entry) {
                                  std::to_string(kMaxInt8Scale) + "; " + kDamaged);
         }
     }
-    if (const void* found = std::memchr(values, 0x80, rows * cols)) {
-        const auto at = static_cast<size_t>(static_cast<const int8_t*>(found) - values);
+    if (const size_t at = find_int8_min(values, rows * cols); at < rows * cols) {
         throw ModelFileError(tensor + " holds int8 value -128 at row " + std::to_string(at / cols) + ", column " +
                              std::to_string(at % cols) + "; values are -127 to 127; " + kDamaged);
     }

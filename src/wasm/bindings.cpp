@@ -11,6 +11,9 @@
 //                                 build writes dist/options.js from it
 //   heapStats()                   {heapBytes, usedBytes}, for the memory tests
 //                                 (heap_stats, envelope.h)
+//   warmUp()                      runs a tiny model once so the browser
+//                                 compiles the loading and translating code
+//                                 early ("" or a failure envelope)
 //
 // Every call that can fail returns a JSON envelope instead of throwing
 // (src/wasm/envelope.h), which the wrapper turns into an ordinary Error.
@@ -36,11 +39,14 @@ public:
     // copies a byte at a time in JavaScript (bench/history.md).
     explicit Session(const emscripten::val& bytes) {
         const std::string envelope = guarded([&] {
-            std::vector<uint8_t> copy(bytes["length"].as<size_t>());
-            emscripten::val(emscripten::typed_memory_view(copy.size(), copy.data())).call<void>("set", bytes);
+            // Uninitialized (not a std::vector): zeroing megabytes that
+            // set() overwrites at once costs a cold page several ms.
+            const auto size = bytes["length"].as<size_t>();
+            const std::unique_ptr<uint8_t[]> copy(new uint8_t[size]);
+            emscripten::val(emscripten::typed_memory_view(size, copy.get())).call<void>("set", bytes);
             // Translation only: the int8 copies of the decoder step's
             // matrices without their float values (model.h, LoadFor).
-            model_ = std::make_unique<Model>(model_from_bytes(copy.data(), copy.size(), LoadFor::kTranslation));
+            model_ = std::make_unique<Model>(model_from_bytes(copy.get(), size, LoadFor::kTranslation));
             return json(nullptr);
         });
         if (!model_) load_error_ = envelope;
@@ -65,11 +71,7 @@ public:
     std::string info() const {
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            json header = model_header(*model_);
-            header.erase("source_vocabulary");
-            header.erase("target_vocabulary");
-            header["source_vocabulary_size"] = model_->source_vocabulary.size();
-            header["target_vocabulary_size"] = model_->target_vocabulary.size();
+            json header = model_header_without_vocabularies(*model_);
             for (const char* side : {"source_tokenizer", "target_tokenizer"}) {
                 auto tokenizer = header.find(side);
                 if (tokenizer == header.end() || !tokenizer->is_object()) continue;
@@ -88,6 +90,35 @@ private:
     std::string load_error_;
 };
 
+// Loads and runs a tiny model made here (random int8 weights, a few
+// placeholder words): in a browser each WebAssembly function is compiled
+// the first time it is called, on the calling thread, so a worker that calls
+// this while the real model still downloads has compiled the loading and
+// translating code by the time the model arrives. Returns "" when it ran, or
+// the failure envelope (never expected; the real load reports any problem).
+std::string warm_up() {
+    std::string envelope = guarded([] {
+        Model model;
+        model.config.source_vocab_size = 12;
+        model.config.target_vocab_size = 12;
+        model.config.embedding_size = 16;
+        model.config.encoder_hidden_size = 16;
+        model.config.decoder_hidden_size = 32;
+        model.config.attention_size = 16;
+        model.config.output_hidden_size = 16;
+        std::vector<std::string> tokens = {"<pad>", "<unk>", "<bos>", "<eos>", "a", "b", "c", "d", "e", "f", "g", "."};
+        model.source_vocabulary = Vocabulary::from_tokens(tokens);
+        model.target_vocabulary = Vocabulary::from_tokens(tokens);
+        model.params = random_parameters(model.config, 1);
+        const std::vector<uint8_t> bytes = serialize_model(model, TensorDtype::kInt8);
+        const Model loaded = model_from_bytes(bytes.data(), bytes.size(), LoadFor::kTranslation);
+        translate_json(loaded, "a b c .", "{}");
+        translate_json(loaded, "a b c .", R"({"beamSize": 4})");
+        return json(nullptr);
+    });
+    return envelope.find("\"ok\":true") != std::string::npos ? std::string() : envelope;
+}
+
 }  // namespace s2s::wasm
 
 EMSCRIPTEN_BINDINGS(seq2seq_attention) {
@@ -99,4 +130,5 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .function("info", &s2s::wasm::Session::info);
     function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);
+    function("warmUp", &s2s::wasm::warm_up);
 }

@@ -48,7 +48,7 @@ function assertStillWorks() {
 
 test('the API exports what users need and no diagnostics (those are in seq2seq-attention/diagnostics)', () => {
   assert.deepEqual(Object.keys(api).sort(), ['createTrainer', 'loadModel', 'optionRanges', 'shippedModels', 'train', 'wordAttention']);
-  assert.deepEqual(Object.keys(diagnostics).sort(), ['memoryStats', 'preloadRuntime']);
+  assert.deepEqual(Object.keys(diagnostics).sort(), ['memoryStats', 'preloadRuntime', 'warmUp']);
 });
 
 test('translate returns the contract shape, with attention rows summing to 1', () => {

@@ -1,0 +1,225 @@
+// Cold start, old build against new, side by side in one run:
+//
+//   node bench/cold-start.mjs --old DIR [--loads 7]
+//
+// DIR is a copy of the repository at the commit to compare against, built
+// (its web/, dist/ and models/; scripts/serve.mjs when it has one). Make one
+// with: git worktree add /tmp/s2s-old REV && (cd /tmp/s2s-old && npm ci &&
+// bash scripts/build-wasm.sh && ln -sfn "$OLDPWD/models" models), or copy
+// web/ and dist/ of a build. Both load the same model file (this
+// repository's models/en-fr.s2s, or S2S_COLD_MODEL=PATH) so only the code
+// differs. Each figure alternates old and new load by load (the order
+// flipped every round), so a machine that gets busier or quieter affects both
+// alike; medians of --loads each:
+//   - the demo page's cold load (a fresh browser context: empty cache, new
+//     worker) to the first heatmap cell, with its step marks, and a repeat
+//     visit (the same context, loaded again);
+//   - in Chromium: the runtime's start and loadModel(bytes) (model parse);
+//   - in Node (a fresh process each): runtime start, model parse, ready to
+//     translate (import of the API to a loaded model), first translation.
+// Writes bench/cold-start.md and prints it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// --child ROOT MODEL: one Node measurement in this fresh process (JSON out).
+if (process.argv[2] === '--child') {
+  const [dir, modelPath] = process.argv.slice(3);
+  const t0 = performance.now();
+  const [api, diagnostics] = await Promise.all([import(pathToFileURL(join(dir, 'dist', 'index.js'))),
+    import(pathToFileURL(join(dir, 'dist', 'diagnostics.js')))]);
+  const t1 = performance.now();
+  await diagnostics.preloadRuntime();
+  const t2 = performance.now();
+  const bytes = new Uint8Array(readFileSync(modelPath));
+  const t3 = performance.now();
+  const model = await api.loadModel(bytes);
+  const t4 = performance.now();
+  model.translate('I love deep learning.');
+  const t5 = performance.now();
+  console.log(JSON.stringify({ importMs: t1 - t0, runtimeMs: t2 - t1, parseMs: t4 - t3, readyMs: t4 - t0 - (t3 - t2), firstTranslationMs: t5 - t4 }));
+  process.exit(0);
+}
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const oldRoot = option('--old', process.env.S2S_OLD_ROOT);
+const loads = Number(option('--loads', 7));
+const modelPath = resolve(process.env.S2S_COLD_MODEL ?? join(root, 'models', 'en-fr.s2s'));
+if (!oldRoot || !existsSync(join(oldRoot, 'dist', 'index.js')) || !existsSync(join(oldRoot, 'web', 'index.html'))) {
+  console.error('cold-start: give --old DIR, a built copy of the repository to compare against (web/ and dist/; see this file\'s header)');
+  process.exit(2);
+}
+for (const file of [join(root, 'dist', 'translator-worker.js'), modelPath]) {
+  if (!existsSync(file)) {
+    console.error(`cold-start: ${file} is missing; build with \`bash scripts/build-wasm.sh\``);
+    process.exit(2);
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const builds = [{ name: 'old', dir: resolve(oldRoot) }, { name: 'new', dir: root }];
+const log = (message) => process.stderr.write(`cold-start: ${message}\n`);
+// Both orders in turn: round i runs old first when i is even.
+const inTurn = (i) => (i % 2 ? [...builds].reverse() : builds);
+
+// ---------------------------------------------------------------------------
+// Node: a fresh process per measurement.
+for (const b of builds) b.node = [];
+for (let i = 0; i < loads; ++i) {
+  for (const b of inTurn(i)) {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', b.dir, modelPath], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`the Node measurement of ${b.name} failed: ${r.stderr}`);
+    b.node.push(JSON.parse(r.stdout.trim().split('\n').pop()));
+  }
+}
+log('Node done');
+
+// ---------------------------------------------------------------------------
+// Chromium.
+const { launchChromium } = await import('../tests/js/helpers/chromium.mjs');
+for (const b of builds) {
+  const serve = existsSync(join(b.dir, 'scripts', 'serve.mjs')) ? join(b.dir, 'scripts', 'serve.mjs') : join(root, 'scripts', 'serve.mjs');
+  const { startServer } = await import(pathToFileURL(serve));
+  b.server = await startServer({ root: b.dir, port: 0, mounts: { '/models/': dirname(modelPath) } });
+  b.page = [];
+  b.repeat = [];
+  b.chromium = [];
+}
+const { browser, close } = await launchChromium();
+
+const FIRST_CELL = () => {
+  const cell = '[data-testid="attention-heatmap"] [data-row]';
+  const observer = new MutationObserver(() => {
+    if (window.__s2sFirstCell === undefined && document.querySelector(cell)) {
+      window.__s2sFirstCell = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+};
+
+async function pageLoad(page, url, workers) {
+  await page.goto(url);
+  await page.waitForFunction(() => window.__s2sFirstCell !== undefined, null, { timeout: 60_000, polling: 20 });
+  const timing = await page.evaluate(() => ({ firstCellMs: window.__s2sFirstCell, timeOrigin: performance.timeOrigin,
+    marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])) }));
+  const worker = workers.at(-1);
+  if (worker) {
+    try {
+      const w = await worker.evaluate(() => ({ timeOrigin: performance.timeOrigin,
+        marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])) }));
+      for (const [name, t] of Object.entries(w.marks)) timing.marks[name] ??= t + w.timeOrigin - timing.timeOrigin;
+    } catch {
+      // the worker is gone: its marks are missing from this load
+    }
+  }
+  return timing;
+}
+
+try {
+  const url = (b) => `${b.server.url}?text=${encodeURIComponent('I love deep learning.')}`;
+  for (let i = 0; i < loads; ++i) {
+    log(`page loads ${i + 1}/${loads}`);
+    for (const b of inTurn(i)) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const workers = [];
+      page.on('worker', (w) => workers.push(w));
+      await page.addInitScript(FIRST_CELL);
+      b.page.push(await pageLoad(page, url(b), workers));
+      b.repeat.push(await pageLoad(page, url(b), workers));  // a repeat visit: same context, its HTTP cache
+      await context.close();
+    }
+  }
+  for (let i = 0; i < loads; ++i) {
+    log(`Chromium loadModel ${i + 1}/${loads}`);
+    for (const b of inTurn(i)) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.route('**/__cold-start.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>cold start</title>' }));
+      await page.goto(`${b.server.origin}/__cold-start.html`);
+      b.chromium.push(await page.evaluate(async () => {
+        const t0 = performance.now();
+        const [api, diagnostics] = await Promise.all([import('/dist/index.js'), import('/dist/diagnostics.js')]);
+        await diagnostics.preloadRuntime();
+        const t1 = performance.now();
+        const bytes = new Uint8Array(await (await fetch('/models/en-fr.s2s')).arrayBuffer());
+        const t2 = performance.now();
+        const model = await api.loadModel(bytes);
+        const t3 = performance.now();
+        model.translate('I love deep learning.');
+        return { runtimeMs: t1 - t0, parseMs: t3 - t2, firstTranslationMs: performance.now() - t3 };
+      }));
+      await context.close();
+    }
+  }
+} finally {
+  await close();
+  for (const b of builds) await b.server.close();
+}
+
+// ---------------------------------------------------------------------------
+// Report.
+const fmt = (x) => (x === undefined || Number.isNaN(x) ? '–' : Math.round(x).toLocaleString('en'));
+const med = (list, key) => median(list.map((x) => x[key]).filter((x) => x !== undefined));
+const row = (label, pick) => {
+  const [o, n] = builds.map(pick);
+  return `| ${label} | ${fmt(o)} | ${fmt(n)} | ${o && n ? (o / n).toFixed(2) : '–'} |`;
+};
+const markMedian = (b, list, mark) => {
+  const xs = b[list].map((l) => l.marks[mark]).filter((x) => x !== undefined);
+  return xs.length ? median(xs) : undefined;
+};
+const steps = [
+  ['the page starts the worker and the downloads', 's2s:worker-created'],
+  ['the worker\'s module runs', 's2s:worker-started'],
+  ['the page has compiled the WebAssembly module (new only)', 's2s:wasm-compiled'],
+  ['the worker has run the tiny warm-up model (new only)', 's2s:warmed-up'],
+  ['the page has the model\'s bytes', 's2s:model-downloaded'],
+  ['the worker starts loading the model', 's2s:loading:en-fr'],
+  ['the model is loaded', 's2s:model-loaded:en-fr'],
+  ['the page has the first translation', 's2s:result-received'],
+];
+// The old copy's commit, when it is a checkout of its own (not a folder inside this one).
+const oldTop = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim();
+const oldCommit = oldTop === builds[0].dir ? spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim() : '';
+const newCommit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim();
+const lines = [
+  '# Cold start, old against new',
+  '',
+  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs --old ${oldRoot} --loads ${loads}\`: old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${modelPath.replace(`${root}/`, '')}.`,
+  `Machine: ${cpus()[0]?.model} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end (another process may be busy on a core: compare old and new within this run, not across runs).`,
+  `Each figure is the median of ${loads}, old and new measured in turn (order flipped each round).`,
+  '',
+  '| ms (median) | old | new | old / new |',
+  '|---|---:|---:|---:|',
+  row('**cold page load to the first heatmap cell**', (b) => med(b.page, 'firstCellMs')),
+  row('repeat visit (same context) to the first heatmap cell', (b) => med(b.repeat, 'firstCellMs')),
+  row('Chromium: start the runtime (import + compile + instantiate)', (b) => med(b.chromium, 'runtimeMs')),
+  row('**Chromium: model parse** (loadModel of the bytes)', (b) => med(b.chromium, 'parseMs')),
+  row('Chromium: first translation (~5 words)', (b) => med(b.chromium, 'firstTranslationMs')),
+  row('Node: start the runtime', (b) => med(b.node, 'runtimeMs')),
+  row('**Node: model parse**', (b) => med(b.node, 'parseMs')),
+  row('**Node: ready to translate** (import → model loaded, without reading the file)', (b) => med(b.node, 'readyMs')),
+  row('Node: first translation (~5 words)', (b) => med(b.node, 'firstTranslationMs')),
+  '',
+  'The cold page load step by step (median ms since navigation start; marks of web/index.html, web/worker.js, web/app.js):',
+  '',
+  '| step | old | new |',
+  '|---|---:|---:|',
+  ...steps.map(([label, mark]) => `| ${label} | ${fmt(markMedian(builds[0], 'page', mark))} | ${fmt(markMedian(builds[1], 'page', mark))} |`),
+  `| the first heatmap cell is in the DOM | ${fmt(med(builds[0].page, 'firstCellMs'))} | ${fmt(med(builds[1].page, 'firstCellMs'))} |`,
+  '',
+  `All cold loads (ms): old ${builds[0].page.map((l) => fmt(l.firstCellMs)).join(', ')}; new ${builds[1].page.map((l) => fmt(l.firstCellMs)).join(', ')}.`,
+  '',
+];
+writeFileSync(join(root, 'bench', 'cold-start.md'), `${lines.join('\n')}`);
+console.log(lines.join('\n'));

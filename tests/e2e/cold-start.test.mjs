@@ -1,0 +1,92 @@
+// The demo page's fast start (issue 19) in Chromium: index.html compiles
+// s2s-core.wasm itself (WebAssembly.compileStreaming, while the model
+// downloads) and posts the module to the worker, which is one bundled file
+// (dist/translator-worker.js). Checked: the page boots through that path,
+// and still boots when compileStreaming is missing or the server sends the
+// .wasm with another MIME type (it compiles from the bytes instead).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startBrowser, waitForTranslation } from './helpers.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+// Opens the page with `prepare(page)` run first; returns what it fetched,
+// the page's and the worker's performance marks, and its problems.
+async function boot(prepare = async () => {}) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  const requests = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  const workers = [];
+  page.on('worker', (worker) => workers.push(worker));
+  await prepare(page);
+  await page.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('i love deep learning .')}`);
+  await waitForTranslation(page, 'i love deep learning .');
+  await page.locator('#result [data-testid="attention-heatmap"] [data-row]').first().waitFor();
+  const marks = (target) => target.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
+  const result = { page, problems, requests, workers: workers.map((w) => new URL(w.url()).pathname),
+    pageMarks: await marks(page), workerMarks: workers.length ? await marks(workers[0]) : [] };
+  await page.close();
+  return result;
+}
+
+const count = (list, path) => list.filter((p) => p === path).length;
+
+test('the page boots through the compiled-module path: one bundled worker, the page\'s module posted to it', async () => {
+  const r = await boot();
+  assert.deepEqual(r.problems, []);
+  assert.deepEqual(r.workers, ['/dist/translator-worker.js']);
+  assert.ok(r.pageMarks.includes('s2s:wasm-compiled'), `page marks: ${r.pageMarks}`);
+  assert.ok(r.workerMarks.includes('s2s:wasm-received'), `worker marks: ${r.workerMarks}`);
+  // Fetched once, by the page: the worker instantiated the posted module.
+  assert.equal(count(r.requests, '/dist/s2s-core.wasm'), 1, r.requests.join('\n'));
+  // The bundle holds the API: the worker fetched no module graph (the page
+  // itself imports load-api.js and dist/'s plain-data modules).
+  for (const file of ['/dist/index.js', '/dist/runtime.js', '/dist/s2s-core.js', '/web/worker.js']) {
+    assert.equal(count(r.requests, file), 0, `${file} was fetched:\n${r.requests.join('\n')}`);
+  }
+});
+
+test('without WebAssembly.compileStreaming the page compiles from the bytes and still boots', async () => {
+  const r = await boot((page) => page.addInitScript(() => { delete WebAssembly.compileStreaming; }));
+  assert.deepEqual(r.problems, []);
+  assert.ok(r.workerMarks.includes('s2s:wasm-received'), `worker marks: ${r.workerMarks}`);
+  assert.equal(count(r.requests, '/dist/s2s-core.wasm'), 1, r.requests.join('\n'));
+});
+
+test('a .wasm served with the wrong MIME type: compileStreaming refuses it, the page compiles the bytes', async () => {
+  let served = 0;
+  const r = await boot((page) => page.route('**/dist/s2s-core.wasm', async (route) => {
+    served += 1;
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+  }));
+  assert.deepEqual(r.problems, []);
+  assert.ok(served >= 2, `served ${served} times: compileStreaming's try, then the bytes`);
+  assert.ok(r.workerMarks.includes('s2s:wasm-received'), `worker marks: ${r.workerMarks}`);
+});
+
+test('when the page cannot compile the module at all, the worker loads the file itself', async () => {
+  let served = 0;
+  const r = await boot((page) => page.route('**/dist/s2s-core.wasm', async (route) => {
+    served += 1;
+    // The page's two tries fail; the worker's own fetch (the third) works.
+    if (served <= 2) await route.fulfill({ status: 503, body: 'busy' });
+    else await route.continue();
+  }));
+  assert.deepEqual(r.problems.filter((p) => !p.includes('503')), []);
+  assert.ok(!r.workerMarks.includes('s2s:wasm-received'), `worker marks: ${r.workerMarks}`);
+  assert.ok(served >= 2, `served ${served} times`);
+});
