@@ -5,8 +5,8 @@
 // modes and puts them beside the WASM and TensorFlow.js figures.
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/decode_flags.h"
 #include "common/error.h"
-#include "decode/limits.h"
 #include "decode/translator.h"
 #include "model/tensor.h"
 #include "text/parallel_corpus.h"
@@ -212,8 +212,7 @@ int run_bench(const std::vector<std::string>& argv) {
             }
             if (sentences.empty()) throw DataError("no sentences in " + args.string("sentences", ""));
         }
-        DecodeOptions options;
-        options.beam_size = static_cast<int>(args.integer("beam", 1, 1, kMaxBeamSize));
+        DecodeOptions options = read_decode_flags(args);
         const long repeat = args.integer("repeat", 20, 1, 1000000);
 
         long words = 0;

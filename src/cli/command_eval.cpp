@@ -2,8 +2,8 @@
 // the translation-memory baseline) on a TSV file.
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/decode_flags.h"
 #include "common/error.h"
-#include "decode/limits.h"
 #include "eval/evaluate.h"
 #include "eval/translation_memory.h"
 
@@ -15,7 +15,8 @@
 namespace s2s::cli {
 
 namespace {
-constexpr const char* kHelp = R"(usage: seq2seq eval --model PATH --data TSV [--beam N] [--limit N] [--threads N] [--json] [--hypotheses FILE] [--record KEY]
+std::string help() {
+    return R"(usage: seq2seq eval --model PATH --data TSV [--beam N] [--limit N] [--threads N] [--json] [--hypotheses FILE] [--record KEY]
        seq2seq eval --memory DATA --target-language fr|zh --dev-fraction F --split-seed N --data TSV [...]
 
 Translates every distinct English sentence of a TSV file (English <tab>
@@ -26,9 +27,9 @@ references, sacreBLEU's 13a tokenizer (zh for Chinese), lowercased,
 exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
   --model PATH        a .s2s model file
   --data TSV          the evaluation pairs
-  --beam N            beam size (default 1)
-  --length-penalty A  beam search: GNMT length normalization alpha (default 1.0)
-  --coverage-penalty B  beam search: GNMT coverage penalty beta (default 0.2)
+  --beam N            beam size, )" + decode_flag_range("beamSize") + " " + decode_flag_default("beamSize") + R"(
+  --length-penalty A  beam search: GNMT length normalization alpha )" + decode_flag_default("lengthPenalty") + R"(
+  --coverage-penalty B  beam search: GNMT coverage penalty beta )" + decode_flag_default("coveragePenalty") + R"(
   --min-words N       only sentences of at least N English words
   --limit N           only the first N distinct sentences
   --threads N         sentences translated in parallel (default 2)
@@ -44,6 +45,7 @@ the translation-memory baseline instead of a model:
   --target-language L fr (default) or zh: BLEU tokenizes zh with sacreBLEU's zh
                       tokenizer, anything else with 13a
 )";
+}
 
 void print_report(const BleuReport& report, const std::string& target_language, double seconds) {
     const CorpusScore& overall = report.overall;
@@ -66,7 +68,7 @@ int run_eval(const std::vector<std::string>& argv) {
                      "dev-fraction", "split-seed", "length-penalty", "coverage-penalty", "min-words"},
                     {"json", "help"});
     if (args.has("help")) {
-        std::fputs(kHelp, stdout);
+        std::fputs(help().c_str(), stdout);
         return 0;
     }
     if (args.has("model") == args.has("memory")) {
@@ -87,12 +89,7 @@ int run_eval(const std::vector<std::string>& argv) {
     const long limit = args.integer("limit", 0, 0, 100000000);
     if (limit > 0 && static_cast<long>(data.size()) > limit) data.resize(limit);
     if (data.empty()) throw DataError("no sentence pairs in " + data_path);
-    DecodeOptions options;
-    options.beam_size = static_cast<int>(args.integer("beam", 1, 1, kMaxBeamSize));
-    options.length_penalty = static_cast<float>(
-        args.real("length-penalty", DecodeOptions::kDefaultLengthPenalty, 0.0, kMaxPenalty));
-    options.coverage_penalty = static_cast<float>(
-        args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, kMaxPenalty));
+    DecodeOptions options = read_decode_flags(args);
     Evaluation evaluation;
     Model model;
     std::string target_language;

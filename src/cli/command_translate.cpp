@@ -1,8 +1,8 @@
 // seq2seq translate: one source line on stdin gives one line on stdout.
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/decode_flags.h"
 #include "common/error.h"
-#include "decode/limits.h"
 #include "decode/translator.h"
 
 #include <cstdio>
@@ -12,7 +12,7 @@
 namespace s2s::cli {
 
 namespace {
-// The bounds in the text come from limits.h, like the checks.
+// Ranges and defaults in the text come from the option table, like the checks.
 std::string help() {
     return R"(usage: seq2seq translate --model PATH [--beam N] [--max-length N] [--alternatives N] [--json]
 
@@ -21,11 +21,11 @@ input line to stdout: the translation, or with --json a JSON object with
 text, sourceTokens, targetTokens, attention (rows = target tokens, columns =
 source tokens, each row sums to 1), score and the beam's hypotheses.
   --model PATH        a .s2s model file (for example models/en-fr.s2s)
-  --beam N            beam size, 1 (greedy, default) to )" + std::to_string(kMaxBeamSize) + R"(
+  --beam N            beam size, )" + decode_flag_range("beamSize") + R"( (1 = greedy) )" + decode_flag_default("beamSize") + R"(
   --max-length N      most output tokens (default: 2 x source length + 10)
-  --length-penalty A  beam search: GNMT length normalization alpha (default 1.0)
-  --coverage-penalty B  beam search: GNMT coverage penalty beta (default 0.2)
-  --alternatives N    with --json, the N most likely tokens at each position
+  --length-penalty A  beam search: GNMT length normalization alpha )" + decode_flag_default("lengthPenalty") + R"(
+  --coverage-penalty B  beam search: GNMT coverage penalty beta )" + decode_flag_default("coveragePenalty") + R"(
+  --alternatives N    with --json, the N most likely tokens at each position, )" + decode_flag_range("alternatives") + R"(
   --json              one JSON object per line
 )";
 }
@@ -42,15 +42,8 @@ int run_translate(const std::vector<std::string>& argv) {
         throw UsageError("`seq2seq translate` reads its sentences from stdin; unexpected argument '" +
                          args.positional()[0] + "' (try: echo \"Go.\" | seq2seq translate --model models/en-fr.s2s)");
     }
+    const DecodeOptions options = read_decode_flags(args);
     const Model model = load_model(args.required("model"));
-    DecodeOptions options;
-    options.beam_size = static_cast<int>(args.integer("beam", 1, 1, kMaxBeamSize));
-    options.max_length = static_cast<int>(args.integer("max-length", 0, 0, kMaxOutputLength));
-    options.alternatives = static_cast<int>(args.integer("alternatives", 0, 0, kMaxAlternatives));
-    options.length_penalty = static_cast<float>(
-        args.real("length-penalty", DecodeOptions::kDefaultLengthPenalty, 0.0, kMaxPenalty));
-    options.coverage_penalty = static_cast<float>(
-        args.real("coverage-penalty", DecodeOptions::kDefaultCoveragePenalty, 0.0, kMaxPenalty));
     const bool json = args.has("json");
     std::string line;
     while (std::getline(std::cin, line)) {
