@@ -6,6 +6,9 @@
 //               { type: 'model-bytes', model, bytes }   the bytes index.html downloaded for a 'warm' with prefetch
 //               { type: 'wasm-module', module }   s2s-core.wasm compiled by index.html (null if that failed)
 // Messages out: { id, ok: true, value, ms } or { id, ok: false, error }
+// A translate request's options go to model.translate as they are (beamSize,
+// temperature, trace, beamTree, ...: the API checks them); a trace's
+// Float32Arrays share one buffer, which postMessage clones once.
 //
 // Models are loaded once per worker, by shipped name, relative to the
 // package's dist/index.js (so /models/NAME.s2s when the repository root is

@@ -14,26 +14,38 @@ namespace s2s::cli {
 namespace {
 // Ranges and defaults in the text come from the option table, like the checks.
 std::string help() {
-    return R"(usage: seq2seq translate --model PATH [--beam N] [--max-length N] [--alternatives N] [--json]
+    return R"(usage: seq2seq translate --model PATH [--beam N] [--max-length N] [--alternatives N] [--temperature T]
+                         [--json] [--trace] [--beam-tree]
 
 Reads English sentences from stdin, one per line, and writes one line per
 input line to stdout: the translation, or with --json a JSON object with
 text, sourceTokens, targetTokens, attention (rows = target tokens, columns =
-source tokens, each row sums to 1), score and the beam's hypotheses.
+source tokens, each row sums to 1), coverage (attention received by each
+source token) and possiblyDropped (source tokens with coverage under 0.1),
+score and the beam's hypotheses.
   --model PATH        a .s2s model file (for example models/en-fr.s2s)
   --beam N            beam size, )" + decode_flag_range("beamSize") + R"( (1 = greedy) )" + decode_flag_default("beamSize") + R"(
   --max-length N      most output tokens (default: 2 x source length + 10)
   --length-penalty A  beam search: GNMT length normalization alpha )" + decode_flag_default("lengthPenalty") + R"(
   --coverage-penalty B  beam search: GNMT coverage penalty beta )" + decode_flag_default("coveragePenalty") + R"(
   --alternatives N    with --json, the N most likely tokens at each position, )" + decode_flag_range("alternatives") + R"(
+  --temperature T     the attention softmax's tau, a_t = softmax(e_t / T), )" + decode_flag_range("temperature") + R"(
+                      (small: nearly hard alignment; large: nearly uniform) )" + decode_flag_default("temperature") + R"(
   --json              one JSON object per line
+  --trace             with the decoder trace of the chosen translation (implies
+                      --json): per output step s_{t-1}, the query, scores e_t,
+                      weights a_t, context c_t and the 5 likeliest next pieces;
+                      once the keys and encoder states (docs/cli.md)
+  --beam-tree         with the beam search tree (implies --json): per step every
+                      candidate, kept or pruned, with its parent and score
 )";
 }
 
 }  // namespace
 
 int run_translate(const std::vector<std::string>& argv) {
-    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty"}, {"json", "help"});
+    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty", "temperature"},
+                    {"json", "trace", "beam-tree", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);
         return 0;
@@ -42,9 +54,11 @@ int run_translate(const std::vector<std::string>& argv) {
         throw UsageError("`seq2seq translate` reads its sentences from stdin; unexpected argument '" +
                          args.positional()[0] + "' (try: echo \"Go.\" | seq2seq translate --model models/en-fr.s2s)");
     }
-    const DecodeOptions options = read_decode_flags(args);
+    DecodeOptions options = read_decode_flags(args);
+    options.trace = args.has("trace");
+    options.beam_tree = args.has("beam-tree");
     const Model model = load_model(args.required("model"));
-    const bool json = args.has("json");
+    const bool json = args.has("json") || options.trace || options.beam_tree;
     std::string line;
     while (std::getline(std::cin, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();

@@ -22,6 +22,7 @@ inline constexpr DecodeFlag kDecodeFlags[] = {
     {"alternatives", "alternatives"},
     {"length-penalty", "lengthPenalty"},
     {"coverage-penalty", "coveragePenalty"},
+    {"temperature", "temperature"},
 };
 
 // DecodeOptions' defaults with every flag of kDecodeFlags that `args` holds;

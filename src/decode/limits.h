@@ -24,5 +24,10 @@ inline constexpr int kMaxAlternatives = 50;
 // DecodeOptions::length_penalty (alpha) and coverage_penalty (beta), from 0
 // (off): beyond this either one decides the ranking alone.
 inline constexpr float kMaxPenalty = 5.0f;
+// DecodeOptions::temperature (tau in a_t = softmax(e_t / tau)): at 0.05 the
+// weights are nearly one-hot (hard alignment), at 20 nearly uniform (close
+// to averaging all states, like the fixed context). 1 is the trained model.
+inline constexpr double kMinTemperature = 0.05;  // double: exported as written, 0.05
+inline constexpr double kMaxTemperature = 20.0;
 
 }  // namespace s2s

@@ -12,8 +12,8 @@
 //     (scripts/write-option-ranges.mjs) for the JavaScript wrapper's checks,
 //     the bin and the page's controls.
 // So a new numeric option of translate is a field of DecodeOptions and one
-// row of kOptionRanges. (Options that are not numbers, such as prefix, are
-// read on their own.)
+// row of kOptionRanges. (Options that are not numbers, such as prefix,
+// trace and beamTree, are read on their own.)
 #pragma once
 
 #include "decode/limits.h"
@@ -44,6 +44,8 @@ inline constexpr OptionRange kOptionRanges[] = {
     {"alternatives", "alternatives", &DecodeOptions::alternatives, 0, kMaxAlternatives, ""},
     {"lengthPenalty", "length penalty", &DecodeOptions::length_penalty, 0, kMaxPenalty, " (0 turns it off)"},
     {"coveragePenalty", "coverage penalty", &DecodeOptions::coverage_penalty, 0, kMaxPenalty, " (0 turns it off)"},
+    {"temperature", "temperature", &DecodeOptions::temperature, kMinTemperature, kMaxTemperature,
+     " (the attention softmax's tau; 1 = the trained model)"},
 };
 
 // Throws UsageError naming the first option outside its range.

@@ -99,6 +99,28 @@ struct Candidate {
     int token;
 };
 
+// One step of the beam tree: every candidate (sorted, best first), the first
+// `survivors` kept; each kept node keeps the attention row that its parent's
+// step computed (the row the page shows when the node is clicked).
+void record_beam_step(const std::vector<Candidate>& candidates, size_t survivors, const std::vector<int>& live_nodes,
+                      const Matrix& attention, std::vector<std::vector<BeamNode>>& tree) {
+    std::vector<BeamNode>& nodes = tree.emplace_back();
+    nodes.reserve(candidates.size());
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        const Candidate& c = candidates[i];
+        BeamNode node;
+        node.token = c.token;
+        node.parent = live_nodes[static_cast<size_t>(c.parent)];
+        node.score = c.log_prob;
+        node.kept = i < survivors;
+        if (node.kept && attention.rows() != 0) {
+            const auto a = attention.col(c.parent);
+            node.attention.assign(a.data(), a.data() + a.size());
+        }
+        nodes.push_back(std::move(node));
+    }
+}
+
 }  // namespace
 
 double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOptions& options) {
@@ -127,11 +149,14 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
     Matrix state = encoded.initial_state;
     std::vector<int> previous = {Vocabulary::kBos};
     DecoderStep step;
+    step.attention_temperature = options.temperature;
+    step.record_scores = options.trace;
     for (int t = 0; t < max_length; ++t) {
         decoder_step(params, config, encoded, previous, state, step, int8);
         forbid_special_outputs(step.log_probs);
         int token;
         if (!forced_token(options, h.tokens.size(), token)) token = top_tokens(step.log_probs, 0, 1)[0].token;
+        if (options.trace) h.trace.push_back(make_trace_step(config, encoded, state, step, 0));
         append_step(h, token, step.log_probs(token, 0), step.attention, 0, step.log_probs, options.alternatives);
         if (h.finished) break;
         state = step.states;
@@ -142,13 +167,22 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
 }
 
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                               const DecodeOptions& options, const Int8StepWeights* int8) {
+                               const DecodeOptions& options, const Int8StepWeights* int8, DecodeTrace* sentence_trace) {
     // Beam size 1 runs through the beam code too (not greedy_decode), so the
     // test that the two agree checks the beam bookkeeping.
     validate(config, source, options);
     const int beam = options.beam_size;
     const EncodedSource encoded = encode_source(params, config, source);
     const int max_length = resolve_max_length(options, encoded.length);
+    if (sentence_trace != nullptr) {
+        *sentence_trace = DecodeTrace();
+        if (options.trace) {
+            sentence_trace->keys = encoded.keys;
+            sentence_trace->states = encoded.states;
+        }
+    }
+    const bool record_tree = options.beam_tree && sentence_trace != nullptr;
+    std::vector<int> live_nodes(1, -1);  // beam tree: each live hypothesis's node in the previous step (-1: the root)
 
     std::vector<Hypothesis> live(1);
     Matrix states = encoded.initial_state;  // (D, live)
@@ -159,8 +193,11 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
     std::vector<Candidate> candidates;
     std::vector<int> children_left;
     std::vector<int> parents;
+    std::vector<int> next_nodes;
     std::vector<Hypothesis> next;
     Matrix next_states;
+    step.attention_temperature = options.temperature;
+    step.record_scores = options.trace;
     for (int t = 0; t < max_length && !live.empty(); ++t) {
         previous.clear();
         for (const auto& h : live) previous.push_back(h.tokens.empty() ? Vocabulary::kBos : h.tokens.back());
@@ -192,8 +229,10 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
         const size_t survivors = std::min(candidates.size(), static_cast<size_t>(beam) - finished.size());
         children_left.assign(live.size(), 0);
         for (size_t i = 0; i < survivors; ++i) ++children_left[candidates[i].parent];
+        if (record_tree) record_beam_step(candidates, survivors, live_nodes, step.attention, sentence_trace->beam_tree);
         next.clear();
         parents.clear();
+        next_nodes.clear();
         for (size_t i = 0; i < survivors; ++i) {
             const Candidate& c = candidates[i];
             Hypothesis h;
@@ -202,6 +241,7 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
             } else {
                 h = live[c.parent];
             }
+            if (options.trace) h.trace.push_back(make_trace_step(config, encoded, states, step, c.parent));
             append_step(h, c.token, step.log_probs(c.token, c.parent), step.attention, c.parent, step.log_probs,
                         options.alternatives);
             if (h.finished) {
@@ -209,8 +249,10 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
             } else {
                 next.push_back(std::move(h));
                 parents.push_back(c.parent);
+                if (record_tree) next_nodes.push_back(static_cast<int>(i));
             }
         }
+        if (record_tree) live_nodes.swap(next_nodes);
         // Enough finished hypotheses: the live ones can only get longer and,
         // by raw log probability, worse.
         if (static_cast<int>(finished.size()) >= beam) break;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "decode/limits.h"
+#include "decode/trace.h"
 #include "model/config.h"
 #include "model/int8_step_weights.h"
 #include "model/parameters.h"
@@ -35,6 +36,17 @@ struct DecodeOptions {
     float length_penalty = kDefaultLengthPenalty;     // alpha, 0..kMaxPenalty
     float coverage_penalty = kDefaultCoveragePenalty; // beta, 0..kMaxPenalty
 
+    // Temperature tau of the attention softmax, a_t = softmax(e_t / tau),
+    // kMinTemperature..kMaxTemperature. 1 (the default) is the trained model
+    // and takes exactly the code path it took before the option existed.
+    float temperature = 1.0f;
+    // Record a decoder trace of every hypothesis (Hypothesis::trace, and the
+    // sentence's keys and states in DecodeTrace): trace.h. Off costs nothing.
+    bool trace = false;
+    // Record the beam search tree (DecodeTrace::beam_tree): every candidate
+    // of every step, kept or pruned. Meaningful for beam_size > 1.
+    bool beam_tree = false;
+
     static constexpr float kDefaultLengthPenalty = 1.0f;
     static constexpr float kDefaultCoveragePenalty = 0.2f;
 };
@@ -51,6 +63,7 @@ struct Hypothesis {
                                                   // empty for the fixed-context baseline, which has no attention
     std::vector<float> token_log_probs;           // log p of each output token
     std::vector<std::vector<TokenChoice>> alternatives;  // per position, when requested
+    std::vector<TraceStep> trace;                 // one record per output token, with DecodeOptions::trace
     double log_prob = 0.0;                        // sum of token_log_probs
     double normalized_score = 0.0;                // the ranking score: log_prob / lp + cp (DecodeOptions)
     bool finished = false;                        // ended with <eos> (not cut at max_length)
@@ -61,8 +74,11 @@ struct Hypothesis {
 // option (beam_size out of range, a forced token outside the vocabulary).
 // int8: a loaded model's int8 step weights (Model::int8_step; see
 // decoder_step), or null to decode with the float parameters alone.
+// sentence_trace: when not null and options.trace or options.beam_tree is
+// on, receives what is recorded once per sentence (trace.h).
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                               const DecodeOptions& options, const Int8StepWeights* int8 = nullptr);
+                               const DecodeOptions& options, const Int8StepWeights* int8 = nullptr,
+                               DecodeTrace* sentence_trace = nullptr);
 
 // The GNMT score of a hypothesis under `options` (see DecodeOptions).
 // source_length counts the source's <eos>, which the coverage sum leaves out.

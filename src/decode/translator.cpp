@@ -18,6 +18,16 @@ TranslationHypothesis describe(const Model& model, const Hypothesis& h) {
     out.text = detokenize(words, model.target_tokenizer);
     out.target_words = word_spans(out.target_tokens, model.target_tokenizer);
     out.attention = h.attention;
+    if (!h.attention.empty()) {
+        const size_t S = h.attention.front().size();
+        out.coverage.assign(S, 0.0f);
+        for (const auto& row : h.attention) {
+            for (size_t i = 0; i < S; ++i) out.coverage[i] += row[i];
+        }
+        for (size_t i = 0; i + 1 < S; ++i) {  // the source's <eos> is no word to drop
+            if (out.coverage[i] < kPossiblyDroppedCoverage) out.possibly_dropped.push_back(static_cast<int>(i));
+        }
+    }
     for (const auto& position : h.alternatives) {
         std::vector<std::pair<std::string, float>> choices;
         for (const TokenChoice& c : position) choices.emplace_back(model.target_vocabulary.token(c.token), c.log_prob);
@@ -39,7 +49,8 @@ std::string quoted(const std::string& word) {
 
 }  // namespace
 
-Translation translate(const Model& model, const std::string& text, const DecodeOptions& options) {
+Translation translate(const Model& model, const std::string& text, const DecodeOptions& options,
+                      std::vector<float>* trace_numbers) {
     Translation result;
     std::vector<std::string> tokens = tokenize(text, model.source_tokenizer);
     if (tokens.empty()) return result;
@@ -54,14 +65,19 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     // characters into <unk>: an unknown character stays inside its word.
     tokens.push_back(model.source_vocabulary.token(Vocabulary::kEos));
     result.source_words = word_spans(tokens, model.source_tokenizer);
-    for (const Hypothesis& h : decode(model.params, model.config, ids, options, &model.int8_step)) {
-        result.hypotheses.push_back(describe(model, h));
+    DecodeTrace sentence;
+    const std::vector<Hypothesis> hypotheses = decode(model.params, model.config, ids, options, &model.int8_step, &sentence);
+    for (const Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, h));
+    if (options.trace && !hypotheses.empty()) {
+        result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,
+                                  model.target_vocabulary, trace_numbers);
     }
+    if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);
     return result;
 }
 
 Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
-                                  DecodeOptions options) {
+                                  DecodeOptions options, std::vector<float>* trace_numbers) {
     options.forced_prefix.clear();
     for (const std::string& word : prefix) {
         const int id = model.target_vocabulary.id(word);
@@ -76,7 +92,7 @@ Translation translate_with_prefix(const Model& model, const std::string& text, c
         }
         options.forced_prefix.push_back(id);
     }
-    return translate(model, text, options);
+    return translate(model, text, options, trace_numbers);
 }
 
 namespace {
@@ -96,7 +112,8 @@ nlohmann::json to_json(const Translation& translation) {
             alternatives.push_back(choices);
         }
         nlohmann::json j = {{"text", h.text},         {"targetTokens", h.target_tokens}, {"targetWords", words_json(h.target_words)},
-                            {"attention", h.attention},
+                            {"attention", h.attention},       {"coverage", h.coverage},
+                            {"possiblyDropped", h.possibly_dropped},
                             {"score", h.score},       {"logProb", h.log_prob},          {"finished", h.finished}};
         if (!h.alternatives.empty()) j["alternatives"] = alternatives;
         return j;
@@ -109,7 +126,11 @@ nlohmann::json to_json(const Translation& translation) {
     out["targetTokens"] = best ? best->target_tokens : std::vector<std::string>{};
     out["targetWords"] = words_json(best ? best->target_words : std::vector<WordSpan>{});
     out["attention"] = best ? nlohmann::json(best->attention) : nlohmann::json::array();
+    out["coverage"] = best ? nlohmann::json(best->coverage) : nlohmann::json::array();
+    out["possiblyDropped"] = best ? nlohmann::json(best->possibly_dropped) : nlohmann::json::array();
     out["score"] = best ? best->score : 0.0;
+    if (!translation.trace.is_null()) out["trace"] = translation.trace;
+    if (!translation.beam_tree.is_null()) out["beamTree"] = translation.beam_tree;
     out["truncated"] = translation.truncated;
     nlohmann::json hypotheses = nlohmann::json::array();
     for (const auto& h : translation.hypotheses) hypotheses.push_back(hypothesis_json(h));

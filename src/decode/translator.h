@@ -14,6 +14,12 @@
 
 namespace s2s {
 
+// A source token whose attention, summed over all output tokens, stays
+// under this was barely looked at: a translation that skipped it may have
+// dropped it. A token translated by one output token gets about 1; 0.1 is a
+// tenth of a glance (the coverage penalty's idea, Wu et al., 2016, eq. 14).
+inline constexpr float kPossiblyDroppedCoverage = 0.1f;
+
 struct TranslationHypothesis {
     std::string text;                          // detokenized, without <eos>
     std::vector<std::string> target_tokens;    // as the model wrote them, with "<eos>" last when finished
@@ -21,6 +27,12 @@ struct TranslationHypothesis {
     std::vector<std::vector<float>> attention; // rows = target tokens, columns = source tokens, rows sum to 1;
                                                // empty for the fixed-context baseline
     std::vector<std::vector<std::pair<std::string, float>>> alternatives;  // per target token, when asked
+    // Coverage: the attention each source token received over the whole
+    // output, sum_t a_ti (S; empty for the fixed-context baseline), and the
+    // source words (token indices, the final <eos> left out) whose coverage
+    // is under kPossiblyDroppedCoverage: candidates for a dropped word.
+    std::vector<float> coverage;
+    std::vector<int> possibly_dropped;
     double score = 0.0;                        // length-normalized log probability
     double log_prob = 0.0;
     bool finished = true;
@@ -31,6 +43,11 @@ struct Translation {
     std::vector<WordSpan> source_words;        // the words of source_tokens (spans of pieces)
     std::vector<TranslationHypothesis> hypotheses;  // best first; empty for empty input
     bool truncated = false;                    // the input was cut to kMaxSourceTokens (limits.h)
+    // With DecodeOptions::trace, the best hypothesis's decoder trace as
+    // trace_json (trace.h) writes it; null otherwise.
+    nlohmann::json trace;
+    // With DecodeOptions::beam_tree, the search tree (beam_tree_json); null otherwise.
+    nlohmann::json beam_tree;
     const TranslationHypothesis* best() const { return hypotheses.empty() ? nullptr : &hypotheses.front(); }
 };
 
@@ -38,15 +55,18 @@ struct Translation {
 // empty translation, and an input longer than kMaxSourceTokens is cut.
 // forced_prefix in options is in target token ids; see translate_with_prefix
 // for words.
-Translation translate(const Model& model, const std::string& text, const DecodeOptions& options);
+// trace_numbers: see trace_json (trace.h); null writes the trace's vectors as JSON numbers.
+Translation translate(const Model& model, const std::string& text, const DecodeOptions& options,
+                      std::vector<float>* trace_numbers = nullptr);
 
 // The page's "what if": force the first target tokens (as words) and decode
 // the rest. Unknown words are an InputError naming them.
 Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
-                                  DecodeOptions options);
+                                  DecodeOptions options, std::vector<float>* trace_numbers = nullptr);
 
 // {"text", "sourceTokens", "sourceWords", "targetTokens", "targetWords",
-//  "attention", "score", "truncated",
+//  "attention", "coverage", "possiblyDropped", "score", "truncated",
+//  "trace" (with DecodeOptions::trace), "beamTree" (with beam_tree),
 //  "hypotheses": [{"text", "targetTokens", "targetWords", "attention", "score", ...}...]}
 // A word is {"text", "start", "end"}: tokens [start, end) of its side.
 nlohmann::json to_json(const Translation& translation);

@@ -122,7 +122,8 @@ void attention_step_backward(const Parameters& params, const ModelConfig& config
 
 void attention_step_inference(const Parameters& params, const ModelConfig& config, const Matrix& states,
                               const Matrix& keys, const Matrix& queries, const Int8Matrix* query_weights_int8,
-                              Matrix& projected_query, Matrix& weights, Matrix& contexts) {
+                              Matrix& projected_query, Matrix& weights, Matrix& contexts, float temperature,
+                              Matrix* scores_out) {
     const Eigen::Index S = keys.cols(), K = queries.cols();
     // Scores e (S, K), turned into weights in place.
     weights.resize(S, K);
@@ -135,6 +136,8 @@ void attention_step_inference(const Parameters& params, const ModelConfig& confi
         weights.noalias() = keys.transpose() * queries;
         if (config.attention == AttentionKind::kScaledDot) weights *= dot_scale(config);
     }
+    if (scores_out != nullptr) *scores_out = weights;
+    if (temperature != 1.0f) weights /= temperature;
     // Softmax over the source positions (all real: one sentence, no padding).
     softmax_columns(weights);
     affine_columns(states, weights, nullptr, contexts);  // c_t = sum_i a_ti H_i

@@ -58,8 +58,13 @@ void attention_step_backward(const Parameters& params, const ModelConfig& config
 // sums to 1) and contexts c_t (C, K). projected_query: scratch for W_q s
 // (A, K), additive only, computed through query_weights_int8 (W_q as int8)
 // when it is not null or empty. For a model without attention, not called.
+// temperature: tau in a_t = softmax(e_t / tau); at 1 the scores are not
+// divided (the trained model, bit for bit). scores_out: when not null,
+// receives the scores e_t (S, K) as computed, before the division and the
+// softmax (the decoder trace).
 void attention_step_inference(const Parameters& params, const ModelConfig& config, const Matrix& states,
                               const Matrix& keys, const Matrix& queries, const Int8Matrix* query_weights_int8,
-                              Matrix& projected_query, Matrix& weights, Matrix& contexts);
+                              Matrix& projected_query, Matrix& weights, Matrix& contexts, float temperature = 1.0f,
+                              Matrix* scores_out = nullptr);
 
 }  // namespace s2s

@@ -210,7 +210,7 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     if (config.attention != AttentionKind::kNone) {
         attention_step_inference(params, config, source.states, source.keys, previous_states,
                                  int8_copy(int8, &Int8StepWeights::attention_query), out.projected_query, out.attention,
-                                 out.contexts);
+                                 out.contexts, out.attention_temperature, out.record_scores ? &out.scores : nullptr);
         contexts = out.contexts;
     } else {
         out.attention.resize(0, K);  // the baseline attends to nothing

@@ -74,6 +74,14 @@ struct DecoderStep {
     Matrix attention;     // a_t (S, K); (0, K) for the baseline, which attends to nothing
     Matrix log_probs;     // log p(y_t | ...) (Vt, K)
 
+    // Temperature tau of the attention softmax, a_t = softmax(e_t / tau);
+    // 1 is the trained model (and skips the division). Set by the search.
+    float attention_temperature = 1.0f;
+    // When set (the decoder trace, src/decode/trace.h), `scores` receives
+    // e_t (S, K) before the softmax; else it is left alone.
+    bool record_scores = false;
+    Matrix scores;
+
     // Scratch, kept between steps so that a step allocates nothing while K
     // stays the same: reuse one DecoderStep for a whole sentence.
     Matrix input;             // [emb(y_{t-1}); c_t] (E + C, K)

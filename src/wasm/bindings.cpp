@@ -5,6 +5,8 @@
 //   new Session(bytes)            parses a .s2s file held in a JS Uint8Array
 //   session.loadError()           "" when the model loaded, else the reason
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
+//   session.traceNumbers()        the floats of the last translation's trace
+//                                 (a Float32Array view into the heap)
 //   session.info()                a JSON envelope with the model's header
 //   limits()                      translate's options (range, default) and
 //                                 input limit as JSON (envelope.h); the
@@ -61,8 +63,15 @@ public:
     std::string translate(const std::string& text, const std::string& options_json) const {
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            return translate_json(*model_, text, options_json);
+            return translate_json(*model_, text, options_json, &trace_numbers_);
         });
+    }
+
+    // The floats of the last translation's trace, a view into the heap
+    // (the wrapper copies it at once: a view detaches when memory grows).
+    // Empty when the last translation had no trace.
+    emscripten::val traceNumbers() const {
+        return emscripten::val(emscripten::typed_memory_view(trace_numbers_.size(), trace_numbers_.data()));
     }
 
     // Everything in the header but the vocabularies and the subword merges
@@ -88,6 +97,8 @@ public:
 private:
     std::unique_ptr<Model> model_;
     std::string load_error_;
+    // The trace's vectors of the last translate(): JSON holds [offset, length] into it.
+    mutable std::vector<float> trace_numbers_;
 };
 
 // Loads and runs a tiny model made here (random int8 weights, a few
@@ -127,7 +138,8 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .constructor<const emscripten::val&>()
         .function("loadError", &s2s::wasm::Session::loadError)
         .function("translate", &s2s::wasm::Session::translate)
-        .function("info", &s2s::wasm::Session::info);
+        .function("info", &s2s::wasm::Session::info)
+        .function("traceNumbers", &s2s::wasm::Session::traceNumbers);
     function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);
     function("warmUp", &s2s::wasm::warm_up);

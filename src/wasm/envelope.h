@@ -78,6 +78,13 @@ inline int integer_option(const json& options, const char* name, int fallback) {
     return it->get<int>();
 }
 
+inline bool boolean_option(const json& options, const char* name) {
+    auto it = options.find(name);
+    if (it == options.end() || it->is_null()) return false;
+    if (!it->is_boolean()) throw UsageError(std::string("option ") + name + " must be true or false");
+    return it->get<bool>();
+}
+
 inline json parse_options(const std::string& options_json) {
     json options = json::parse(options_json);
     if (!options.is_object()) throw UsageError("options must be an object");
@@ -85,16 +92,24 @@ inline json parse_options(const std::string& options_json) {
 }
 
 // options_json: the numeric options of the table (option_ranges.h:
-// "beamSize", "maxLength", ...) and "prefix", all optional. The value:
+// "beamSize", "maxLength", "temperature", ...), "prefix", and the booleans
+// "trace" and "beamTree", all optional. The value:
 // to_json(Translation) (src/decode/translator.h).
-inline json translate_json(const Model& model, const std::string& text, const std::string& options_json) {
+// trace_numbers: when not null, the trace's vectors go there, and the JSON
+// holds [offset, length] into it (trace_json, src/decode/trace.h).
+inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
+                           std::vector<float>* trace_numbers = nullptr) {
     const json options = parse_options(options_json);
-    const DecodeOptions decode = read_decode_options(options);
+    DecodeOptions decode = read_decode_options(options);
+    decode.trace = boolean_option(options, "trace");
+    decode.beam_tree = boolean_option(options, "beamTree");
     std::vector<std::string> prefix;
     if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
         prefix = it->get<std::vector<std::string>>();
     }
-    const Translation t = prefix.empty() ? s2s::translate(model, text, decode) : translate_with_prefix(model, text, prefix, decode);
+    if (trace_numbers != nullptr) trace_numbers->clear();
+    const Translation t = prefix.empty() ? s2s::translate(model, text, decode, trace_numbers)
+                                         : translate_with_prefix(model, text, prefix, decode, trace_numbers);
     return to_json(t);
 }
 

@@ -58,6 +58,7 @@ export declare const optionRanges: Readonly<{
   alternatives: OptionRange;
   lengthPenalty: OptionRange;
   coveragePenalty: OptionRange;
+  temperature: OptionRange;
 }>;
 
 /** Options of {@link Model.translate}. Every field is optional. */
@@ -91,6 +92,85 @@ export interface TranslateOptions {
    * (`'▁appr'`, `'ent'`).
    */
   prefix?: readonly string[];
+  /**
+   * The temperature tau of the attention softmax, `a_t = softmax(e_t / tau)`,
+   * range and default (1, the trained model) in `optionRanges.temperature`
+   * (0.05 to 20). Small values make the alignment nearly hard (one source
+   * token per step), large ones nearly uniform (close to averaging all
+   * encoder states, like the fixed-context model). Ignored by the
+   * fixed-context model.
+   */
+  temperature?: number;
+  /** Return the decoder trace of the best hypothesis ({@link Translation.trace}). Default false. */
+  trace?: boolean;
+  /** Return the beam search tree ({@link Translation.beamTree}); meaningful with `beamSize` > 1. Default false. */
+  beamTree?: boolean;
+}
+
+/**
+ * What the decoder computed at one output step t of the chosen hypothesis,
+ * captured where it was computed (float32, after int8 dequantization). Every
+ * vector is a Float32Array holding exactly those floats; a translation's
+ * vectors are views of one buffer (copied out of the WebAssembly heap in one
+ * piece: no JSON text for thousands of numbers), so the result stays plain,
+ * postable data; `Array.from(v)` makes an array. S: source tokens, D: the
+ * decoder's state size, A: the additive attention size, C: the encoder
+ * states' size (2 × the encoder's hidden size).
+ */
+export interface TraceStep {
+  /** s_{t-1}, the decoder state before this step (D). */
+  previousState: Float32Array;
+  /**
+   * What the keys are scored against: `W_q s_{t-1}` (A) for additive
+   * attention, `s_{t-1}` itself (D) for dot, scaled-dot and general; `null`
+   * for the fixed-context model.
+   */
+  query: Float32Array | null;
+  /**
+   * e_t, one score per source token (S), by the model's own formula:
+   * additive `v · tanh(W_q s_{t-1} + W_k H_i)`, dot `s_{t-1} · H_i`,
+   * scaled-dot `s_{t-1} · H_i / √C`, general `s_{t-1} · (W_k H_i)`. Before
+   * the temperature: `weights = softmax(scores / temperature)`. `null` for the
+   * fixed-context model.
+   */
+  scores: Float32Array | null;
+  /** a_t (S), the attention weights; sum to 1. Equal to this step's row of `attention`. `null` for the fixed-context model. */
+  weights: Float32Array | null;
+  /** c_t = Σ_i a_ti H_i (C); for the fixed-context model the final encoder state, the same at every step. */
+  context: Float32Array;
+  /** The 5 most likely next tokens, most likely first (the model's probabilities, `<pad>` and `<bos>` ruled out). */
+  top: { token: string; probability: number }[];
+}
+
+/** The decoder trace of a translation (`trace: true`): once per sentence, then one record per output token. */
+export interface DecoderTrace {
+  /** The model's scoring function. */
+  scoring: 'additive' | 'dot' | 'scaled-dot' | 'general' | 'none';
+  /** The temperature the weights were computed with. */
+  temperature: number;
+  /**
+   * `keys[i]`: the key of source token i, `W_k H_i` (A for additive, D for
+   * general), or `H_i` itself for dot and scaled-dot; `null` for the fixed-context model.
+   */
+  keys: Float32Array[] | null;
+  /** `states[i]`: the encoder state H_i of source token i (C). */
+  states: Float32Array[];
+  /** One per target token of the best hypothesis (`targetTokens`), `<eos>` included. */
+  steps: TraceStep[];
+}
+
+/** One candidate of one step of the beam search ({@link Translation.beamTree}). */
+export interface BeamNode {
+  /** The token this candidate adds. */
+  token: string;
+  /** Index of its parent among the previous step's nodes; -1 at the first step (the parent is `<bos>`). */
+  parent: number;
+  /** The cumulative log probability of the hypothesis ending with this token. */
+  score: number;
+  /** True when the candidate survived the step (as a live or a finished hypothesis). */
+  kept: boolean;
+  /** Kept nodes of a model with attention: the attention row (S) with which this token was chosen. */
+  attention?: number[];
 }
 
 /**
@@ -134,6 +214,10 @@ export interface Hypothesis {
    * `[]` for the fixed-context baseline, which has no attention.
    */
   attention: number[][];
+  /** Σ_t attention[t][j] for each source token j; `[]` for the fixed-context baseline. */
+  coverage: number[];
+  /** Source tokens (indices, `<eos>` left out) whose coverage is under 0.1: possibly dropped. `[]` for the baseline. */
+  possiblyDropped: number[];
   /**
    * The score beam search ranks by (GNMT): `logProb / ((5 + |Y|) / 6)^lengthPenalty`
    * plus the coverage penalty (see {@link TranslateOptions.coveragePenalty}),
@@ -169,6 +253,18 @@ export interface Translation {
    * fixed-context baseline.
    */
   attention: number[][];
+  /**
+   * The attention each source token received over the whole translation,
+   * `coverage[j] = Σ_t attention[t][j]` (one per source token); `[]` for the
+   * fixed-context baseline.
+   */
+  coverage: number[];
+  /**
+   * Indices of the source tokens (the final `<eos>` left out) whose coverage
+   * is under 0.1, a tenth of one token's attention: words the translation
+   * may have dropped. `[]` for the fixed-context baseline.
+   */
+  possiblyDropped: number[];
   /** The best hypothesis's score (see {@link Hypothesis.score}). */
   score: number;
   /** True when the input was longer than 199 tokens and was cut. */
@@ -179,6 +275,13 @@ export interface Translation {
   hypotheses: Hypothesis[];
   /** Per output position of the best hypothesis, the top-k tokens; present when `alternatives` > 0. */
   alternatives?: TokenChoice[][];
+  /** The decoder trace of the best hypothesis; present when `trace: true` and the input was not empty. */
+  trace?: DecoderTrace;
+  /**
+   * The beam search tree, present when `beamTree: true`: one array per
+   * output step of every candidate considered (kept and pruned), best first.
+   */
+  beamTree?: BeamNode[][];
 }
 
 /** BLEU on one bucket of development sentences by source length. */

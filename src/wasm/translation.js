@@ -8,8 +8,9 @@ import { optionRanges } from './options.js';
 
 // The options' ranges and defaults are in options.js (optionRanges), which the
 // build generates from the C++ option table (src/decode/option_ranges.h);
-// prefix is checked on its own.
-const OPTION_NAMES = [...Object.keys(optionRanges), 'prefix'];
+// prefix and the two switches (trace, beamTree) are checked on their own.
+const SWITCHES = ['trace', 'beamTree'];
+const OPTION_NAMES = [...Object.keys(optionRanges), 'prefix', ...SWITCHES];
 
 // What the penalties are, for their error messages.
 const PENALTY_HINTS = {
@@ -42,6 +43,13 @@ export function checkOptions(options) {
     }
     checked[name] = value;
   }
+  for (const name of SWITCHES) {
+    if (options[name] === undefined) continue;
+    if (typeof options[name] !== 'boolean') {
+      throw new Error(`model.translate: ${name} must be true or false, but got ${describeValue(options[name])}`);
+    }
+    checked[name] = options[name];
+  }
   if (options.prefix !== undefined) {
     const prefix = options.prefix;
     if (!Array.isArray(prefix) || !prefix.every((token) => typeof token === 'string')) {
@@ -71,6 +79,8 @@ function makeHypothesis(h) {
     targetTokens: h.targetTokens,
     targetWords: makeWords(h.targetWords),
     attention: h.attention,
+    coverage: h.coverage,
+    possiblyDropped: h.possiblyDropped,
     score: h.score,
     logProb: h.logProb,
     finished: h.finished,
@@ -88,8 +98,12 @@ function makeChoices(position) {
   return position.map(({ token, logProb }) => ({ token, logProb, probability: Math.exp(logProb) }));
 }
 
-/** A Translation (index.d.ts) from the bindings' JSON value. */
-export function makeResult(value, withAlternatives) {
+/**
+ * A Translation (index.d.ts) from the bindings' JSON value. traceNumbers:
+ * when the value's trace is packed, a function returning the module's trace
+ * floats (a heap view, copied here at once).
+ */
+export function makeResult(value, withAlternatives, traceNumbers) {
   const hypotheses = value.hypotheses.map(makeHypothesis);
   const best = hypotheses[0];
   const result = {
@@ -99,13 +113,53 @@ export function makeResult(value, withAlternatives) {
     targetTokens: value.targetTokens,
     targetWords: makeWords(value.targetWords),
     attention: value.attention,
+    coverage: value.coverage,
+    possiblyDropped: value.possiblyDropped,
     score: value.score,
     truncated: value.truncated,
     finished: best ? best.finished : true,
     hypotheses,
   };
+  // Present only when asked for (translate's trace and beamTree options).
+  if (value.trace) result.trace = makeTrace(value.trace, value.trace.packed ? new Float32Array(traceNumbers()) : null);
+  if (value.beamTree) result.beamTree = value.beamTree.map(makeBeamStep);
   if (withAlternatives) result.alternatives = best?.alternatives ?? [];
   return result;
+}
+
+// The decoder trace (index.d.ts, DecoderTrace), keys in a fixed order. Every
+// vector is a Float32Array: exactly the float32 values the decoder used. A
+// model's module hands them over packed (trace.packed): the JSON holds
+// [offset, length] into one float array copied out of the heap (`numbers`),
+// and the vectors are views of one buffer, which postMessage clones once.
+// (Printed as JSON text and parsed again they cost more than the decoding.)
+// A trainer's module sends them as JSON numbers, made Float32Arrays here.
+function makeTrace(trace, numbers) {
+  const vector = trace.packed
+    ? ((v) => (v === null ? null : numbers.subarray(v[0], v[0] + v[1])))
+    : ((v) => (v === null ? null : Float32Array.from(v)));
+  return {
+    scoring: trace.scoring,
+    temperature: trace.temperature,
+    keys: trace.keys === null ? null : trace.keys.map(vector),
+    states: trace.states.map(vector),
+    steps: trace.steps.map((s) => ({
+      previousState: vector(s.previousState),
+      query: vector(s.query),
+      scores: vector(s.scores),
+      weights: vector(s.weights),
+      context: vector(s.context),
+      top: s.top.map(({ token, probability }) => ({ token, probability })),
+    })),
+  };
+}
+
+function makeBeamStep(nodes) {
+  return nodes.map(({ token, parent, score, kept, attention }) => {
+    const node = { token, parent, score, kept };
+    if (attention) node.attention = attention;
+    return node;
+  });
 }
 
 /** A ModelInfo (index.d.ts), frozen, from the model file's JSON header. */

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <string>
 
@@ -66,7 +67,9 @@ TEST_CASE("decode() accepts each option's range and refuses one step beyond it, 
             const auto best = decode(params, config, source, above).front();
             CHECK(best.tokens.size() <= static_cast<size_t>(range.max));
         } else {
-            const std::string range_text = "use " + std::to_string(static_cast<int>(range.min)) + " to ";
+            char min_text[32];  // as the message writes it: "1", "0.05"
+            std::snprintf(min_text, sizeof min_text, "%g", range.min);
+            const std::string range_text = std::string("use ") + min_text + " to ";
             CHECK_THROWS_WITH_AS(decode(params, config, source, above), doctest::Contains(range_text.c_str()), UsageError);
         }
     }
@@ -82,6 +85,7 @@ TEST_CASE("the table's ranges are the bounds of limits.h") {
     CHECK(table["alternatives"]["max"] == kMaxAlternatives);
     CHECK(table["lengthPenalty"]["max"] == kMaxPenalty);
     CHECK(table["coveragePenalty"]["max"] == kMaxPenalty);
+    CHECK(table["temperature"].dump() == R"({"min":0.05,"max":20.0,"default":1.0,"integer":false})");
 }
 
 TEST_CASE("option_ranges_json: every option of the table in its order, with DecodeOptions' defaults") {

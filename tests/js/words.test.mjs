@@ -228,7 +228,7 @@ test('bad penalty values are refused with an Error naming the option and its ran
       }
     }
   }
-  assert.throws(() => wordModel.translate(sentence, { lengthpenalty: 1 }), /unknown option 'lengthpenalty'; the options are .*lengthPenalty, coveragePenalty, prefix/);
+  assert.throws(() => wordModel.translate(sentence, { lengthpenalty: 1 }), /unknown option 'lengthpenalty'; the options are .*lengthPenalty, coveragePenalty, temperature, prefix, trace, beamTree/);
   assert.deepEqual(wordModel.translate(sentence), reference, 'the model translates as before');
 });
 

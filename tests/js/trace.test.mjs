@@ -1,0 +1,154 @@
+// The decoder trace, temperature, coverage and beam tree through the
+// JavaScript API (dist/index.js), as index.d.ts states them: the trace's
+// numbers agree with its own formulas (softmax of the scores = weights,
+// c_t = sum_i a_ti H_i), temperature 1 is today's translation, the option
+// checks, and the beam tree's shape. Properties only: a retrained model
+// changes the words, not these.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { cleanUpModels, distIndex, modelForTests, requireDist } from './helpers/models.mjs';
+
+requireDist();
+const { loadModel, optionRanges } = await import(pathToFileURL(distIndex).href);
+
+const SENTENCE = 'i think that he will come to the party tomorrow with his sister .';
+let model;
+let fixed;
+
+before(async () => {
+  model = await loadModel(modelForTests().path);
+  fixed = await loadModel(modelForTests({ attention: false }).path);
+});
+
+after(() => {
+  model?.dispose();
+  fixed?.dispose();
+  cleanUpModels();
+});
+
+function softmax(scores, temperature) {
+  const top = Math.max(...scores.map((e) => e / temperature));
+  const exps = scores.map((e) => Math.exp(e / temperature - top));
+  const total = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / total);
+}
+
+test('temperature is one row of the option table: range 0.05 to 20, default 1', () => {
+  assert.deepEqual({ ...optionRanges.temperature }, { min: 0.05, max: 20, default: 1, integer: false });
+});
+
+test('the trace: one step per target token, scores -> weights -> context by the formulas', () => {
+  for (const temperature of [1, 0.5, 4]) {
+    const r = model.translate(SENTENCE, { trace: true, temperature });
+    const { trace } = r;
+    assert.ok(trace, 'trace: true gives a trace');
+    assert.equal(trace.scoring, 'additive');
+    assert.equal(trace.temperature, temperature);
+    const S = r.sourceTokens.length;
+    assert.equal(trace.states.length, S);
+    assert.equal(trace.keys.length, S);
+    assert.equal(trace.steps.length, r.targetTokens.length);
+    trace.steps.forEach((step, t) => {
+      assert.equal(step.scores.length, S);
+      assert.ok(step.weights instanceof Float32Array);
+      assert.deepEqual(Array.from(step.weights), r.attention[t], 'the weights are the attention row');
+      const expected = softmax(Array.from(step.scores), temperature);
+      expected.forEach((w, i) => assert.ok(Math.abs(w - step.weights[i]) < 1e-6, `softmax(e/tau) = a at step ${t}`));
+      assert.ok(Math.abs(step.weights.reduce((a, b) => a + b, 0) - 1) < 1e-5);
+      const C = trace.states[0].length;
+      assert.equal(step.context.length, C);
+      for (let c = 0; c < C; c += 1) {
+        const sum = trace.states.reduce((acc, h, i) => acc + step.weights[i] * h[c], 0);
+        assert.ok(Math.abs(sum - step.context[c]) < 1e-5, `c_t = sum a_ti H_i at step ${t}, dimension ${c}`);
+      }
+      assert.equal(step.query.length, trace.keys[0].length, 'additive: the query W_q s has the keys\' size');
+      assert.equal(step.top.length, 5);
+      assert.equal(step.top[0].token, r.targetTokens[t], 'greedy takes the most likely piece');
+      for (let k = 1; k < 5; k += 1) assert.ok(step.top[k - 1].probability >= step.top[k].probability);
+    });
+  }
+});
+
+test('temperature 1 is today\'s translation; 0.05 nearly hard, 20 nearly uniform', () => {
+  const plain = model.translate(SENTENCE);
+  const one = model.translate(SENTENCE, { temperature: 1, trace: true });
+  assert.equal(one.text, plain.text);
+  assert.deepEqual(one.attention, plain.attention);
+  assert.equal('trace' in plain, false, 'no trace unless asked');
+  const S = plain.sourceTokens.length;
+  for (const row of model.translate(SENTENCE, { temperature: 0.05 }).attention) {
+    assert.ok(Math.max(...row) >= 0.9, 'tau 0.05: one source token takes nearly all');
+  }
+  for (const row of model.translate(SENTENCE, { temperature: 20 }).attention) {
+    assert.ok(row.every((w) => Math.abs(w - 1 / S) < 0.05), 'tau 20: nearly uniform');
+  }
+});
+
+test('coverage: column sums of the attention; possiblyDropped under 0.1, never <eos>', () => {
+  for (const beamSize of [1, 4]) {
+    const r = model.translate(SENTENCE, { beamSize });
+    assert.equal(r.coverage.length, r.sourceTokens.length);
+    r.coverage.forEach((c, j) => {
+      const sum = r.attention.reduce((acc, row) => acc + row[j], 0);
+      assert.ok(Math.abs(sum - c) < 1e-4);
+    });
+    const expected = r.coverage.map((c, j) => (c < 0.1 && j < r.sourceTokens.length - 1 ? j : -1)).filter((j) => j >= 0);
+    assert.deepEqual(r.possiblyDropped, expected);
+    assert.deepEqual(r.hypotheses[0].coverage, r.coverage);
+  }
+  const f = fixed.translate(SENTENCE);
+  assert.deepEqual(f.coverage, []);
+  assert.deepEqual(f.possiblyDropped, []);
+});
+
+test('the fixed-context model: scoring none, one constant context, no scores or weights', () => {
+  const { trace } = fixed.translate(SENTENCE, { trace: true });
+  assert.equal(trace.scoring, 'none');
+  assert.equal(trace.keys, null);
+  assert.ok(trace.steps.length >= 2);
+  for (const step of trace.steps) {
+    assert.equal(step.scores, null);
+    assert.equal(step.weights, null);
+    assert.equal(step.query, null);
+    assert.deepEqual(Array.from(step.context), Array.from(trace.steps[0].context));
+  }
+});
+
+test('beam tree: kept and pruned candidates per step, parents kept, the best hypothesis on a kept path', () => {
+  const r = model.translate(SENTENCE, { beamSize: 4, beamTree: true, trace: true });
+  const tree = r.beamTree;
+  assert.ok(Array.isArray(tree) && tree.length > 0);
+  tree.forEach((nodes, t) => {
+    assert.ok(nodes.some((n) => n.kept) && nodes.some((n) => !n.kept), `step ${t}: kept and pruned`);
+    assert.ok(nodes.filter((n) => n.kept).length <= 4);
+    for (const n of nodes) {
+      assert.equal(typeof n.token, 'string');
+      assert.equal(typeof n.score, 'number');
+      if (t === 0) assert.equal(n.parent, -1);
+      else assert.ok(tree[t - 1][n.parent]?.kept, 'a node grows from a kept node');
+      if (n.kept) assert.equal(n.attention.length, r.sourceTokens.length);
+      else assert.equal(n.attention, undefined);
+    }
+  });
+  // Follow the best hypothesis down the tree; its attention rows are the nodes'.
+  let parent = -1;
+  r.targetTokens.forEach((token, t) => {
+    const node = tree[t].find((n) => n.kept && n.parent === parent && n.token === token &&
+      JSON.stringify(n.attention) === JSON.stringify(r.attention[t]));
+    assert.ok(node, `step ${t}: the best hypothesis's node`);
+    parent = tree[t].indexOf(node);
+  });
+  // The trace follows the chosen hypothesis, not the beam's first live one.
+  r.trace.steps.forEach((step, t) => assert.deepEqual(Array.from(step.weights), r.attention[t]));
+});
+
+test('option errors name the option and its range; the model still works after', () => {
+  for (const temperature of [0, 0.01, 21, Number.NaN, '1']) {
+    assert.throws(() => model.translate(SENTENCE, { temperature }), /temperature must be a number from 0\.05 to 20/);
+  }
+  for (const name of ['trace', 'beamTree']) {
+    assert.throws(() => model.translate(SENTENCE, { [name]: 1 }), new RegExp(`${name} must be true or false`));
+  }
+  assert.ok(model.translate(SENTENCE, { trace: false, beamTree: false }).text.length > 0);
+});
