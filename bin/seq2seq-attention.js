@@ -8,9 +8,9 @@ import { createInterface } from 'node:readline';
 import { loadModel, optionRanges, shippedModels } from '../dist/index.js';
 import { defaultModel } from '../dist/models.js';
 
-const { beamSize, maxLength, lengthPenalty, coveragePenalty } = optionRanges;
+const { beamSize, maxLength, lengthPenalty, coveragePenalty, temperature } = optionRanges;
 const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
-         [--length-penalty A] [--coverage-penalty B] [--json] [TEXT...]
+         [--length-penalty A] [--coverage-penalty B] [--temperature T] [--json] [--trace] [TEXT...]
 
 Translates TEXT (the arguments, joined by spaces), or else every line of
 stdin, writing one line per input: the translation, or with --json the full
@@ -23,10 +23,16 @@ attention, score, hypotheses).
                         (default ${lengthPenalty.default.toFixed(1)}; 0 ranks by raw log probability)
   --coverage-penalty B  beam search: GNMT coverage penalty beta, ${coveragePenalty.min} to ${coveragePenalty.max}
                         (default ${coveragePenalty.default.toFixed(1)}; 0 turns it off)
+  --temperature T   the attention softmax's tau, a_t = softmax(e_t / T), ${temperature.min} to ${temperature.max}
+                    (default ${temperature.default}: the trained model)
   --json            print the result object as one JSON line
+  --trace           with the decoder trace (implies --json; see the API's trace option)
   --help            this text`;
 
 class UsageError extends Error {}
+
+// The trace's Float32Arrays as JSON arrays (JSON.stringify writes a typed array as an object).
+const plainArrays = (key, value) => (value instanceof Float32Array ? Array.from(value) : value);
 
 function wholeNumber(flag, value, { min, max }) {
   if (value === undefined) return undefined;
@@ -54,7 +60,9 @@ function parse(argv) {
         'max-length': { type: 'string' },
         'length-penalty': { type: 'string' },
         'coverage-penalty': { type: 'string' },
+        temperature: { type: 'string' },
         json: { type: 'boolean', default: false },
+        trace: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -71,9 +79,11 @@ function parse(argv) {
     maxLength: wholeNumber('--max-length', values['max-length'], maxLength),
     lengthPenalty: decimal('--length-penalty', values['length-penalty'], lengthPenalty),
     coveragePenalty: decimal('--coverage-penalty', values['coverage-penalty'], coveragePenalty),
+    temperature: decimal('--temperature', values.temperature, temperature),
+    trace: values.trace || undefined,
   };
   const options = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-  return { model: values.model, json: values.json, options, text: words.length ? words.join(' ') : null };
+  return { model: values.model, json: values.json || values.trace, options, text: words.length ? words.join(' ') : null };
 }
 
 async function main() {
@@ -86,7 +96,7 @@ async function main() {
   try {
     const print = (text) => {
       const result = model.translate(text, args.options);
-      process.stdout.write(`${args.json ? JSON.stringify(result) : result.text}\n`);
+      process.stdout.write(`${args.json ? JSON.stringify(result, plainArrays) : result.text}\n`);
     };
     if (args.text !== null) {
       print(args.text);

@@ -93,6 +93,13 @@ bool forced_token(const DecodeOptions& options, size_t position, int& token) {
     return true;
 }
 
+// The trace's next pieces of hypothesis `column` (trace.h, kTraceTopK).
+std::vector<TracePiece> trace_top(const Matrix& log_probs, int column) {
+    std::vector<TracePiece> top;
+    for (const TokenChoice& c : top_tokens(log_probs, column, kTraceTopK)) top.push_back({c.token, std::exp(c.log_prob)});
+    return top;
+}
+
 struct Candidate {
     double log_prob;  // of the extended hypothesis
     int parent;       // index into the live hypotheses
@@ -156,7 +163,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
         forbid_special_outputs(step.log_probs);
         int token;
         if (!forced_token(options, h.tokens.size(), token)) token = top_tokens(step.log_probs, 0, 1)[0].token;
-        if (options.trace) h.trace.push_back(make_trace_step(config, encoded, state, step, 0));
+        if (options.trace) h.trace.push_back(make_trace_step(config, encoded, state, step, 0, trace_top(step.log_probs, 0)));
         append_step(h, token, step.log_probs(token, 0), step.attention, 0, step.log_probs, options.alternatives);
         if (h.finished) break;
         state = step.states;
@@ -196,6 +203,11 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
     std::vector<int> next_nodes;
     std::vector<Hypothesis> next;
     Matrix next_states;
+    // The trace's records of every hypothesis, each linked to the record
+    // before it (-1: none): a hypothesis holds only its last record's index
+    // while searching, so copying it for a sibling copies no trace.
+    std::vector<TraceStep> trace_pool;
+    std::vector<int> trace_parents;
     step.attention_temperature = options.temperature;
     step.record_scores = options.trace;
     for (int t = 0; t < max_length && !live.empty(); ++t) {
@@ -241,7 +253,12 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
             } else {
                 h = live[c.parent];
             }
-            if (options.trace) h.trace.push_back(make_trace_step(config, encoded, states, step, c.parent));
+            if (options.trace) {
+                // Into the pool, linked to the parent's last record: siblings share their history.
+                trace_pool.push_back(make_trace_step(config, encoded, states, step, c.parent, trace_top(step.log_probs, c.parent)));
+                trace_parents.push_back(h.trace_tail);
+                h.trace_tail = static_cast<int>(trace_pool.size()) - 1;
+            }
             append_step(h, c.token, step.log_probs(c.token, c.parent), step.attention, c.parent, step.log_probs,
                         options.alternatives);
             if (h.finished) {
@@ -266,7 +283,11 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
         if (static_cast<int>(finished.size()) >= beam) break;
         finished.push_back(std::move(h));
     }
-    for (auto& h : finished) h.normalized_score = hypothesis_score(h, encoded.length, options);
+    for (auto& h : finished) {
+        h.normalized_score = hypothesis_score(h, encoded.length, options);
+        for (int r = h.trace_tail; r >= 0; r = trace_parents[static_cast<size_t>(r)]) h.trace.push_back(trace_pool[static_cast<size_t>(r)]);
+        std::reverse(h.trace.begin(), h.trace.end());
+    }
     std::stable_sort(finished.begin(), finished.end(), [](const Hypothesis& a, const Hypothesis& b) {
         if (a.finished != b.finished) return a.finished;
         return a.normalized_score > b.normalized_score;

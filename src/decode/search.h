@@ -64,6 +64,7 @@ struct Hypothesis {
     std::vector<float> token_log_probs;           // log p of each output token
     std::vector<std::vector<TokenChoice>> alternatives;  // per position, when requested
     std::vector<TraceStep> trace;                 // one record per output token, with DecodeOptions::trace
+    int trace_tail = -1;                          // beam search's bookkeeping for `trace` (search.cpp)
     double log_prob = 0.0;                        // sum of token_log_probs
     double normalized_score = 0.0;                // the ranking score: log_prob / lp + cp (DecodeOptions)
     bool finished = false;                        // ended with <eos> (not cut at max_length)

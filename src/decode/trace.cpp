@@ -5,8 +5,7 @@
 #include "model/decoder.h"
 #include "text/vocabulary.h"
 
-#include <algorithm>
-#include <cmath>
+#include <utility>
 
 namespace s2s {
 namespace {
@@ -14,21 +13,6 @@ namespace {
 std::vector<float> column_of(const Matrix& m, int column) {
     const auto c = m.col(column);
     return std::vector<float>(c.data(), c.data() + c.size());
-}
-
-// The k most likely tokens of one column of log probabilities, best first
-// (ties to the lower id, as the search breaks them).
-std::vector<TracePiece> top_pieces(const Matrix& log_probs, int column, int k) {
-    const int V = static_cast<int>(log_probs.rows());
-    std::vector<int> ids(static_cast<size_t>(V));
-    for (int i = 0; i < V; ++i) ids[static_cast<size_t>(i)] = i;
-    k = std::min(k, V);
-    const float* lp = log_probs.col(column).data();
-    std::partial_sort(ids.begin(), ids.begin() + k, ids.end(),
-                      [&](int a, int b) { return lp[a] > lp[b] || (lp[a] == lp[b] && a < b); });
-    std::vector<TracePiece> top;
-    for (int i = 0; i < k; ++i) top.push_back({ids[static_cast<size_t>(i)], std::exp(lp[ids[static_cast<size_t>(i)]])});
-    return top;
 }
 
 // A vector as JSON numbers, or (with a sink) appended to the sink and
@@ -58,7 +42,7 @@ nlohmann::json vector_or_null(const std::vector<float>& v, std::vector<float>* s
 }  // namespace
 
 TraceStep make_trace_step(const ModelConfig& config, const EncodedSource& source, const Matrix& previous_states,
-                          const DecoderStep& step, int column) {
+                          const DecoderStep& step, int column, std::vector<TracePiece> top) {
     TraceStep out;
     out.previous_state = column_of(previous_states, column);
     if (config.attention == AttentionKind::kNone) {
@@ -70,7 +54,7 @@ TraceStep make_trace_step(const ModelConfig& config, const EncodedSource& source
         out.weights = column_of(step.attention, column);
         out.context = column_of(step.contexts, column);
     }
-    out.top = top_pieces(step.log_probs, column, kTraceTopK);
+    out.top = std::move(top);
     return out;
 }
 

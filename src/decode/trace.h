@@ -74,9 +74,10 @@ struct DecodeTrace {
 
 // The trace record of hypothesis `column` of a decoder step that was run
 // with step.record_scores on. previous_states: s_{t-1} (D, K), the step's
-// input. log_probs: the step's, with <pad> and <bos> already ruled out.
+// input. top: the next pieces (the search's own top-k of the step's log
+// probabilities, <pad> and <bos> ruled out).
 TraceStep make_trace_step(const ModelConfig& config, const EncodedSource& source, const Matrix& previous_states,
-                          const DecoderStep& step, int column);
+                          const DecoderStep& step, int column, std::vector<TracePiece> top);
 
 // The scoring function's name as the trace reports it: "additive", "dot",
 // "scaled-dot", "general" or "none".

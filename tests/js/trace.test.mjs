@@ -6,6 +6,7 @@
 // changes the words, not these.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { cleanUpModels, distIndex, modelForTests, requireDist } from './helpers/models.mjs';
 
@@ -151,4 +152,19 @@ test('option errors name the option and its range; the model still works after',
     assert.throws(() => model.translate(SENTENCE, { [name]: 1 }), new RegExp(`${name} must be true or false`));
   }
   assert.ok(model.translate(SENTENCE, { trace: false, beamTree: false }).text.length > 0);
+});
+
+test('the package bin: --temperature and --trace (JSON with the trace as plain arrays)', () => {
+  const bin = new URL('../../bin/seq2seq-attention.js', import.meta.url).pathname;
+  const { path } = modelForTests();
+  const r = spawnSync(process.execPath, [bin, 'translate', '--model', path, '--trace', '--temperature', '0.5', SENTENCE],
+    { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const result = JSON.parse(r.stdout);
+  assert.equal(result.trace.temperature, 0.5);
+  assert.ok(Array.isArray(result.trace.steps[0].weights));
+  assert.deepEqual(result.trace.steps[0].weights, result.attention[0]);
+  const bad = spawnSync(process.execPath, [bin, 'translate', '--model', path, '--temperature', '30', 'go .'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--temperature must be a number from 0.05 to 20/);
 });
