@@ -25,6 +25,7 @@ import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
 import { compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
+import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
 import { applyStatic, lang, onLangChange, setLang, setRich, t } from './i18n/index.js';
 
 // ---------------------------------------------------------------------------
@@ -116,7 +117,7 @@ async function translate() {
   const loading = isShipped(model) ? ['status.loadingModel', { label: describeModel(model).label }]
     : ['status.loadingYourModel', { file: fileName(model) }];
   setStatus(...(infos.has(model) ? ['status.translating', {}] : loading), { busy: true });
-  const options = decodeOptions({ alternatives: ALTERNATIVES });
+  const options = { ...decodeOptions({ alternatives: ALTERNATIVES }), ...stepOptions() };
   if (prefix.length) options.prefix = prefix;
   try {
     // The info says how the model cuts text (words or pieces); asked once.
@@ -127,6 +128,7 @@ async function translate() {
     if (state.hyp >= value.hypotheses.length) state.hyp = 0;
     performance.mark('s2s:result-received');
     render();
+    renderStep({ focus: openStepOnce() });
     performance.mark('s2s:rendered');
     writeUrl();
     setStatus('status.translated', { ms: ms < 10 ? ms.toFixed(1) : Math.round(ms) });
@@ -136,6 +138,15 @@ async function translate() {
     if (request !== page.serial) return;
     showError(error);
   }
+}
+
+// ?view=step: the first result opens with the step panel in view and focused.
+let stepViewPending = null;
+function openStepOnce() {
+  stepViewPending ??= state.stepView;
+  const open = stepViewPending;
+  stepViewPending = false;
+  return open;
 }
 
 let debounceTimer = 0;
@@ -156,6 +167,7 @@ onPicks({
   hypothesis(k) {
     resetPicks({ hyp: k });
     render();
+    renderStep();
     writeUrl();
   },
   alternative(position, token) {
@@ -224,6 +236,7 @@ function relabel() {
   relabelStatus();
   relabelResult();
   relabelCompare();
+  relabelStep();
   if (state.result) showAbout(state.model, { again: true });
   writeUrl();
 }
@@ -239,6 +252,7 @@ function wireLanguage() {
 function wire() {
   view.source.addEventListener('input', () => {
     resetPicks({ prefix: [], step: null });
+    resetStepPicks();
     translateSoon();
   });
   view.source.addEventListener('keydown', (event) => {
@@ -251,6 +265,7 @@ function wire() {
   view.model.addEventListener('change', () => {
     state.model = view.model.value;
     resetPicks({ prefix: [], step: null });
+    resetStepPicks();
     translateNow();
   });
   view.beam.addEventListener('change', () => {
@@ -280,6 +295,7 @@ function wire() {
       onclick: () => {
         view.source.value = sentence;
         resetPicks({ prefix: [], step: null });
+    resetStepPicks();
         translateNow();
       },
     }, sentence.length > 40 ? `${sentence.slice(0, 38)}…` : sentence));
@@ -304,7 +320,7 @@ async function start() {
   window.addEventListener('error', (event) => showError(event.error ?? event.message));
   window.addEventListener('unhandledrejection', (event) => showError(event.reason));
 
-  document.head.append(h('style', {}, HEATMAP_CSS + ALIGNMENT_CSS));
+  document.head.append(h('style', {}, HEATMAP_CSS + ALIGNMENT_CSS + STEP_VIEW_CSS));
   showLanguage();
   wireLanguage();
   const missing = missingFeature();
@@ -333,6 +349,7 @@ async function start() {
   showSwitches();
   page.translator = getTranslator();
   wire();
+  wireStep({ retranslate: translateNow, writeUrl });
   watchCompare();
   translateNow();
 }

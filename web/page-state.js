@@ -64,7 +64,9 @@ export const state = {
   whatIf: null, // the output position whose alternatives are open
   view: DEFAULTS.view, // 'heatmap' or 'lines'
   unit: DEFAULTS.unit, // the figure's rows and columns: 'pieces' (tokens) or 'words'
-  step: null, // the output row (1-based) selected from the URL (?step=), until the reader points elsewhere
+  step: null, // the output step (1-based): the figure's row selected (?step=) and the step panel's step
+  stepView: false, // true when the step panel was opened (?view=step, or a click on an output word)
+  tau: null, // the attention softmax's temperature; null = 1, the trained model (not sent, not in the URL)
   urlWarning: null, // a part of the URL the page could not follow: { key, params } of the catalogue
   result: null, // the last translation (the API's plain object)
   ms: 0,
@@ -100,6 +102,7 @@ export const page = {
 // the score shown is the one the inputs describe.
 export function decodeOptions(extra = {}) {
   const options = { beamSize: state.beam, maxLength: MAX_OUTPUT_TOKENS, ...extra };
+  if (state.tau !== null) options.temperature = state.tau;
   if (state.alpha !== null) options.lengthPenalty = state.alpha;
   if (state.beta !== null) options.coveragePenalty = state.beta;
   return options;

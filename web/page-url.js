@@ -1,10 +1,11 @@
 // The demo page's state in its URL, so that a link reproduces the view:
-//   ?text=…&model=en-zh&beam=4&alpha=0.6&beta=0&hyp=1&prefix=je+vois&view=lines&unit=words&step=3&lang=zh-CN
+//   ?text=…&model=en-zh&beam=4&tau=0.5&alpha=0.6&beta=0&hyp=1&prefix=je+vois&view=lines&unit=words&step=3&lang=zh-CN
 // (defaults omitted), or model-url=PATH instead of model. `sentence=` is
 // read as another name for `text=` (the embed element's attribute); `step=N`
 // selects output row N (1-based) of the figure, as if pointed at, until the
-// reader points elsewhere (the step-through panel of issue 17 will open at
-// it); `view=step` is accepted and shows the heatmap with that row selected.
+// reader points elsewhere, and the step-through panel opens at it;
+// `view=step` shows the heatmap and scrolls to the step panel (step-view.js).
+// `tau=` is the attention softmax's temperature (omitted at 1).
 // `lang` (en or zh-CN) is written when it differs from what the reader's
 // browser asks for (web/i18n/index.js reads it).
 //
@@ -16,6 +17,7 @@
 import { defaultModel, isShipped, pageBeam, pickableModels, stepFromText, PAGE_MAX_BEAM } from './page-models.js';
 import { DEFAULTS, page, state } from './page-state.js';
 import { browserLang, lang } from './i18n/index.js';
+import { tauFromText } from './step-math.js';
 
 /** Sets `state` from the URL; returns its text, or null when it has none. */
 export function readUrl() {
@@ -42,6 +44,10 @@ export function readUrl() {
   const prefix = params.get('prefix');
   if (prefix) state.prefix = prefix.split(' ').filter(Boolean);
   if (params.get('view') === 'lines') state.view = 'lines';
+  if (params.get('view') === 'step') state.stepView = true;
+  const { min, max } = page.optionRanges.temperature;
+  state.tau = tauFromText(params.get('tau'), min, max);
+  if (state.tau === 1) state.tau = null;
   state.step = stepFromText(params.get('step'));
   if (params.has('text')) return params.get('text');
   return params.has('sentence') ? params.get('sentence') : null;
@@ -58,7 +64,9 @@ export function writeUrl() {
   if (state.beta !== null) params.set('beta', String(state.beta));
   if (state.hyp > 0) params.set('hyp', String(state.hyp));
   if (state.prefix.length) params.set('prefix', state.prefix.join(' '));
+  if (state.tau !== null) params.set('tau', String(state.tau));
   if (state.view !== DEFAULTS.view) params.set('view', state.view);
+  else if (state.stepView) params.set('view', 'step');
   if (state.unit !== DEFAULTS.unit) params.set('unit', state.unit);
   if (state.step !== null) params.set('step', String(state.step));
   if (lang() !== browserLang()) params.set('lang', lang());

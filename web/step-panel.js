@@ -1,0 +1,193 @@
+// The step-through panel: one decoder step t of the translation, with the
+// model's own numbers (the API's trace, `translate(text, { trace: true })`):
+// the query W_q s_{t-1} and each key W_k h_i as coloured vector strips, the
+// score e_ti = vᵀ tanh(W_q s_{t-1} + W_k h_i) of each source token, the
+// softmax a_t = softmax(e_t / τ) as bars summing to 1, the context
+// c_t = Σ_i a_ti h_i as the weighted encoder states adding up, and the top-k
+// next tokens. For the fixed-context model: its one context vector, the same
+// at every step. Drawing only; step-view.js decides what to show.
+//
+// Test hooks (DESIGN.md): every source position is an element
+// [data-testid="step-source"] with data-index, data-score (e_ti) and
+// data-weight (a_ti); the context strip carries data-values (c_t).
+import { h, replaceChildren } from './dom.js';
+import { maxAbs, softmax, valueColor, weightedSum } from './step-math.js';
+import { rich, t } from './i18n/index.js';
+
+const fmt = (x, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : String(x));
+
+/**
+ * A vector as a strip of coloured cells, one per dimension (its value in the
+ * cell's title), scaled by `scale`. The strip scrolls inside its own box when
+ * it is too long for the screen; focusable, with a summary as its label.
+ */
+export function vectorStrip(values, { scale = maxAbs(values), label, testid = null, opacity = 1, keepValues = false } = {}) {
+  const cells = Array.from(values, (value, d) => h('span', {
+    class: 'strip-cell', title: `${label} [${d}] = ${fmt(value, 4)}`, style: `background:${valueColor(value, scale)}`,
+  }));
+  let low = Infinity, high = -Infinity;
+  for (const value of values) {
+    low = Math.min(low, value);
+    high = Math.max(high, value);
+  }
+  return h('div', {
+    class: 'strip', tabindex: '0', role: 'img', 'data-testid': testid,
+    'aria-label': t('step.stripLabel', { name: label, size: values.length, min: fmt(low), max: fmt(high) }),
+    title: t('step.stripLabel', { name: label, size: values.length, min: fmt(low), max: fmt(high) }),
+    style: opacity < 1 ? `opacity:${Math.max(0.15, opacity).toFixed(3)}` : null,
+    'data-values': keepValues ? Array.from(values, (x) => x.toPrecision(9)).join(' ') : null,
+  }, cells);
+}
+
+// A stage of the panel: its heading, the formula in the chapter's notation, its content.
+function stage(key, formula, ...content) {
+  return h('section', { class: 'step-stage', 'data-stage': key },
+    h('h4', {}, t(`step.stage.${key}`)),
+    formula ? h('p', { class: 'formula', translate: 'no' }, rich(formula)) : null,
+    h('p', { class: 'hint' }, t(`step.explain.${key}`)),
+    ...content);
+}
+
+const FORMULA = {
+  query: 'q<sub>t</sub> = W<sub>q</sub> s<sub>t−1</sub>',
+  scores: 'e<sub>ti</sub> = v<sup>⊤</sup> tanh(W<sub>q</sub> s<sub>t−1</sub> + W<sub>k</sub> h<sub>i</sub>)',
+  scoresDot: 'e<sub>ti</sub> = s<sub>t−1</sub> · h<sub>i</sub>',
+  scoresScaled: 'e<sub>ti</sub> = s<sub>t−1</sub> · h<sub>i</sub> / √d',
+  scoresGeneral: 'e<sub>ti</sub> = s<sub>t−1</sub> · (W<sub>k</sub> h<sub>i</sub>)',
+  weights: 'a<sub>t</sub> = softmax(e<sub>t</sub> / τ),  Σ<sub>i</sub> a<sub>ti</sub> = 1',
+  context: 'c<sub>t</sub> = Σ<sub>i</sub> a<sub>ti</sub> h<sub>i</sub>',
+  fixed: 'c = h<sub>n</sub>  (c<sub>t</sub> = c at every t)',
+  top: 'P(y<sub>t</sub> | y<sub>&lt;t</sub>, c<sub>t</sub>)',
+};
+const SCORE_FORMULA = { additive: 'scores', dot: 'scoresDot', 'scaled-dot': 'scoresScaled', general: 'scoresGeneral' };
+
+/**
+ * Draws step `step` (0-based) of `trace` into `container`.
+ * sourceTokens / targetTokens: the translation's tokens (the trace's rows and columns).
+ * similarities: optional { attention: [...], fixed: [...] } of cos(c_1, c_t) per step, for the comparison with the fixed twin.
+ */
+export function renderStepPanel(container, { trace, sourceTokens, targetTokens, step, similarities = null }) {
+  const record = trace.steps[step];
+  container.dataset.step = String(step + 1);
+  container.dataset.steps = String(trace.steps.length);
+  container.dataset.scoring = trace.scoring;
+  container.dataset.temperature = String(trace.temperature);
+  const heading = h('h3', { class: 'step-heading', id: 'step-heading' },
+    rich('step.heading', { step: step + 1, steps: trace.steps.length, token: h('b', { translate: 'no' }, `“${targetTokens[step] ?? ''}”`) }));
+  const stages = trace.scoring === 'none'
+    ? [fixedStage(trace, step, similarities)]
+    : attentionStages(trace, record, sourceTokens);
+  replaceChildren(container, heading, ...stages, topStage(record),
+    similarities && trace.scoring !== 'none' ? similarityStage(similarities, step) : null);
+}
+
+function attentionStages(trace, record, sourceTokens) {
+  const { keys, states } = trace;
+  const additive = trace.scoring === 'additive' || trace.scoring === 'general';
+  const keyScale = maxAbs(record.query, ...(keys ?? []));
+  const scores = Array.from(record.scores);
+  const weights = Array.from(record.weights);
+  const scoreScale = maxAbs(scores);
+  const rows = sourceTokens.map((token, i) => h('div', {
+    class: 'step-source', 'data-testid': 'step-source', 'data-index': String(i),
+    'data-score': String(scores[i]), 'data-weight': String(weights[i]),
+  },
+  h('span', { class: 'step-token', translate: 'no' }, token),
+  additive && keys ? vectorStrip(keys[i], { scale: keyScale, label: `W_k h_${i + 1}` }) : vectorStrip(states[i], { label: `h_${i + 1}` }),
+  h('span', { class: 'step-score', title: `e_t${i + 1}` }, fmt(scores[i])),
+  h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', {
+    class: 'bar-fill', style: `width:${(weights[i] * 100).toFixed(2)}%`,
+  })),
+  h('span', { class: 'step-weight', title: `a_t${i + 1}` }, fmt(weights[i]))));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const check = softmax(scores, trace.temperature);
+  const worst = Math.max(...check.map((w, i) => Math.abs(w - weights[i])));
+  const query = record.query
+    ? stage('query', FORMULA.query, vectorStrip(record.query, { scale: keyScale, label: trace.scoring === 'additive' ? 'W_q s_{t-1}' : 's_{t-1}', testid: 'step-query' }))
+    : null;
+  const scoring = stage('scores', FORMULA[SCORE_FORMULA[trace.scoring] ?? 'scores'],
+    h('div', { class: 'step-sources', role: 'list', 'aria-label': t('step.sourcesLabel') }, rows.map((row) => {
+      row.setAttribute('role', 'listitem');
+      row.setAttribute('aria-label', t('step.sourceRow', { token: row.firstChild.textContent, score: fmt(Number(row.dataset.score)), weight: fmt(Number(row.dataset.weight)) }));
+      row.style.setProperty('--score', (Number(row.dataset.score) / scoreScale).toFixed(3));
+      return row;
+    })));
+  const softmaxStage = stage('weights', FORMULA.weights,
+    h('p', { class: 'step-check', 'data-testid': 'step-sum', 'data-sum': String(sum) },
+      t('step.sum', { sum: fmt(sum, 6), tau: String(trace.temperature), diff: worst.toExponential(1) })));
+  // c_t: each h_i scaled by a_ti (fainter for small weights), then their sum.
+  const contextScale = maxAbs(record.context, ...states);
+  const order = weights.map((w, i) => i).sort((a, b) => weights[b] - weights[a]);
+  const terms = order.map((i) => h('div', { class: 'step-term' },
+    h('span', { class: 'step-token', translate: 'no' }, `${fmt(weights[i], 2)} × h${sub(i + 1)}`),
+    vectorStrip(weightedSum([weights[i]], [states[i]]), { scale: contextScale * Math.max(weights[i], 1e-6), label: `a_t${i + 1} h_${i + 1}`, opacity: 0.25 + weights[i] })));
+  const context = stage('context', FORMULA.context,
+    h('div', { class: 'step-terms' }, terms),
+    h('div', { class: 'step-term step-total' }, h('span', { class: 'step-token' }, '= c', sub('t')),
+      vectorStrip(record.context, { scale: contextScale, label: 'c_t', testid: 'step-context', keepValues: true })));
+  return [query, scoring, softmaxStage, context];
+}
+
+const sub = (text) => h('sub', {}, String(text));
+
+function fixedStage(trace, step, similarities) {
+  const context = trace.steps[step].context;
+  return stage('fixed', FORMULA.fixed,
+    vectorStrip(context, { label: 'c', testid: 'step-context', keepValues: true }),
+    similarities ? similarityList(similarities, step) : null);
+}
+
+function similarityStage(similarities, step) {
+  return stage('similarity', 'cos(c<sub>1</sub>, c<sub>t</sub>)', similarityList(similarities, step));
+}
+
+// cos(c_1, c_t) per step, for the attention model and (when known) the fixed twin.
+function similarityList({ attention = null, fixed = null }, step) {
+  const row = (key, values, testid) => values && h('div', { class: 'similarity-row', 'data-testid': testid },
+    h('span', { class: 'similarity-label' }, t(key)),
+    values.map((value, k) => h('span', {
+      class: `similarity${k === step ? ' current' : ''}`, 'data-cosine': String(value),
+      title: t('step.cosineTitle', { step: k + 1, value: fmt(value, 4) }),
+      style: `--cos:${Math.max(0, value).toFixed(3)}`,
+    }, fmt(value, 2))));
+  return h('div', { class: 'similarities' },
+    row('step.cosineAttention', attention, 'similarity-attention'),
+    row('step.cosineFixed', fixed, 'similarity-fixed'));
+}
+
+function topStage(record) {
+  return stage('top', FORMULA.top, h('ol', { class: 'step-top', 'data-testid': 'step-top' }, record.top.map(({ token, probability }) =>
+    h('li', { 'data-probability': String(probability) },
+      h('span', { class: 'step-token', translate: 'no' }, token),
+      h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', { class: 'bar-fill', style: `width:${(probability * 100).toFixed(2)}%` })),
+      h('span', { class: 'step-weight' }, fmt(probability))))));
+}
+
+export const STEP_CSS = `
+.step-panel { min-width: 0; }
+.step-stage { border-top: 1px solid #e5e7eb; padding: .5rem 0; min-width: 0; }
+.step-stage h4 { margin: .2rem 0; font-size: 1rem; }
+.formula { font-family: "Cambria Math", "STIX Two Math", serif; font-style: italic; margin: .2rem 0; overflow-wrap: anywhere; }
+.strip { display: flex; height: 14px; min-width: 0; flex: 1 1 8rem; overflow-x: auto; border: 1px solid #d1d5db; border-radius: 2px; }
+.strip:focus-visible, .step-panel button:focus-visible, .beam-node:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+.strip-cell { flex: 1 0 2px; min-width: 2px; }
+.step-source, .step-term, .step-top li { display: flex; align-items: center; gap: .4rem; margin: 2px 0; min-width: 0; }
+.step-token { flex: 0 0 5.5rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: .9rem; }
+.step-score, .step-weight { flex: 0 0 3.4rem; text-align: right; font-variant-numeric: tabular-nums; font-size: .85rem; }
+.step-bar { flex: 0 1 5rem; height: 10px; background: #f3f4f6; border-radius: 2px; min-width: 2rem; }
+.bar-fill { display: block; height: 100%; background: #1d4ed8; border-radius: 2px; }
+.step-top { padding-left: 1.2rem; margin: .2rem 0; }
+.step-top .step-bar { flex: 1 1 8rem; }
+.step-total { border-top: 1px dashed #9ca3af; padding-top: 2px; font-weight: 600; }
+.similarities { display: grid; gap: .3rem; }
+.similarity-row { display: flex; flex-wrap: wrap; gap: 2px; align-items: center; }
+.similarity-label { flex: 0 0 100%; font-size: .85rem; }
+.similarity { font-size: .75rem; padding: 1px 3px; border-radius: 2px; background: rgba(29, 78, 216, calc(var(--cos) * .35)); }
+.similarity.current { outline: 2px solid #111827; }
+.step-check { font-size: .85rem; color: #374151; }
+@media (max-width: 480px) {
+  .step-token { flex-basis: 3.8rem; }
+  .step-score { display: none; }
+  .step-source .strip { flex-basis: 4rem; }
+}
+`;

@@ -1,0 +1,185 @@
+// The page's step-through section (issue 17): the temperature slider, the
+// coverage row under the heatmap, the step panel (step-panel.js) for output
+// step state.step, the comparison of contexts with the fixed-context twin,
+// and the beam tree (beam-tree.js). It reads the last translation's trace
+// (app.js asks for it: decodeOptions' trace and beamTree) and answers the
+// reader: a click on an output word or on a heatmap row opens that step,
+// ←/→ (with the panel focused) or the buttons move between steps, the
+// slider re-decodes with another τ, a kept beam node shows its attention.
+import { renderStepPanel, STEP_CSS } from './step-panel.js';
+import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from './beam-tree.js';
+import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from './step-math.js';
+import { baselineOf, MAX_OUTPUT_TOKENS } from './page-models.js';
+import { page, state, view } from './page-state.js';
+import { t } from './i18n/index.js';
+
+const $ = (id) => document.getElementById(id);
+const parts = {
+  section: $('step-section'),
+  panel: $('step-panel'),
+  prev: $('step-prev'),
+  next: $('step-next'),
+  position: $('step-position'),
+  tau: $('tau'),
+  tauValue: $('tau-value'),
+  coverage: $('coverage'),
+  beamTree: $('beam-tree'),
+  beamNode: $('beam-node'),
+  note: $('step-note'),
+};
+
+let callbacks = { retranslate: () => {}, writeUrl: () => {} };
+let twin = { key: null, similarities: null }; // the fixed twin's cos(c_1, c_t), per sentence
+let pickedNode = null; // [step, index] of the beam node shown
+
+const TAU_DEBOUNCE_MS = 200;
+
+/** The CSS of the section's figures (app.js adds it to the page). */
+export const STEP_VIEW_CSS = STEP_CSS + BEAM_CSS;
+
+/** The translation options this section needs: the trace, the beam tree, τ. */
+export function stepOptions() {
+  const options = { trace: true };
+  if (state.beam > 1) options.beamTree = true;
+  return options; // the temperature comes with decodeOptions (page-state.js)
+}
+
+// The 0-based step shown: the URL's or the reader's (1-based state.step), else the first.
+function currentStep(trace) {
+  const last = trace.steps.length - 1;
+  return Math.max(0, Math.min(last, (state.step ?? 1) - 1));
+}
+
+/** Draws the section for the last result (or hides what has nothing to show). */
+export function renderStep({ focus = false } = {}) {
+  const { result } = state;
+  const trace = result?.trace;
+  parts.section.hidden = !trace || !trace.steps.length;
+  if (parts.section.hidden) return;
+  showTau();
+  renderCoverage(parts.coverage, result);
+  const step = currentStep(trace);
+  const similarities = { attention: trace.scoring === 'none' ? null : contextSimilarities(trace.steps.map((s) => Array.from(s.context))) };
+  if (trace.scoring === 'none') similarities.fixed = contextSimilarities(trace.steps.map((s) => Array.from(s.context)));
+  else if (twin.key === twinKey()) similarities.fixed = twin.similarities;
+  renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, step, similarities });
+  parts.position.textContent = t('step.position', { step: step + 1, steps: trace.steps.length });
+  parts.prev.disabled = step === 0;
+  parts.next.disabled = step === trace.steps.length - 1;
+  parts.note.hidden = state.hyp === 0;
+  parts.note.textContent = state.hyp === 0 ? '' : t('step.bestOnly');
+  renderBeam();
+  if (focus) {
+    parts.panel.focus({ preventScroll: true });
+    parts.section.scrollIntoView({ block: 'start', behavior: 'instant' });
+  }
+  fetchTwin();
+}
+
+function renderBeam() {
+  const tree = state.result?.beamTree;
+  if (pickedNode && !tree?.[pickedNode[0]]?.[pickedNode[1]]) pickedNode = null;
+  renderBeamTree(parts.beamTree, state.beam > 1 ? tree : null, {
+    selected: pickedNode,
+    onPick(step, index) {
+      pickedNode = [step, index];
+      renderBeam();
+      parts.beamTree.querySelector(`[data-step="${step}"][data-index="${index}"]`)?.focus();
+    },
+  });
+  const node = pickedNode ? tree[pickedNode[0]][pickedNode[1]] : null;
+  renderNodeAttention(parts.beamNode, { node, step: pickedNode?.[0] ?? 0, sourceTokens: state.result.sourceTokens });
+}
+
+// The fixed-context twin of the model (en-fr → en-fr-fixed): its trace for
+// the same sentence, once per sentence and τ, for the comparison of contexts.
+const twinKey = () => `${baselineOf(state.model)}\n${state.text}`;
+async function fetchTwin() {
+  const fixed = baselineOf(state.model);
+  if (!fixed || twin.key === twinKey() || twin.pending === twinKey()) return;
+  const key = twinKey();
+  twin.pending = key;
+  try {
+    const { value } = await page.translator.translate(fixed, state.text, { trace: true, maxLength: MAX_OUTPUT_TOKENS });
+    if (!value.trace || key !== twinKey()) return;
+    twin = { key, similarities: contextSimilarities(value.trace.steps.map((s) => Array.from(s.context))) };
+    if (state.result?.trace) renderStep();
+  } catch {
+    // the comparison is optional: without the twin the panel shows the attention model alone
+  } finally {
+    if (twin.pending === key) twin.pending = null;
+  }
+}
+
+/** Opens step `step` (1-based) of the last result. */
+export function openStep(step, { focus = true } = {}) {
+  if (!state.result?.trace) return;
+  state.step = Math.max(1, Math.min(state.result.trace.steps.length, step));
+  state.stepView = true;
+  renderStep({ focus });
+  callbacks.writeUrl();
+}
+
+function moveStep(delta) {
+  if (!state.result?.trace) return;
+  openStep(currentStep(state.result.trace) + 1 + delta, { focus: false });
+  parts.panel.focus({ preventScroll: true });
+}
+
+function showTau() {
+  const { min, max } = page.optionRanges.temperature;
+  const tau = state.tau ?? 1;
+  if (document.activeElement !== parts.tau) parts.tau.value = String(tauToSlider(tau, min, max));
+  parts.tauValue.textContent = String(tau);
+  parts.tau.setAttribute('aria-valuetext', `τ = ${tau}`);
+}
+
+/** Wires the section: retranslate() decodes again (τ changed), writeUrl() records the state. */
+export function wireStep({ retranslate, writeUrl }) {
+  callbacks = { retranslate, writeUrl };
+  const { min, max } = page.optionRanges.temperature;
+  Object.assign(parts.tau, { min: '0', max: String(SLIDER_STEPS), step: '1' });
+  showTau();
+  let timer = 0;
+  parts.tau.addEventListener('input', () => {
+    const tau = sliderToTau(Number(parts.tau.value), min, max);
+    parts.tauValue.textContent = String(tau);
+    parts.tau.setAttribute('aria-valuetext', `τ = ${tau}`);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      state.tau = tau === 1 ? null : tau;
+      retranslate();
+    }, TAU_DEBOUNCE_MS);
+  });
+  parts.prev.addEventListener('click', () => moveStep(-1));
+  parts.next.addEventListener('click', () => moveStep(1));
+  parts.panel.addEventListener('keydown', (event) => {
+    if (event.target !== parts.panel && !event.target.classList?.contains('strip')) return;
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      moveStep(event.key === 'ArrowLeft' ? -1 : 1);
+    }
+  });
+  // A click on an output word (the chips) or on a heatmap row opens its step.
+  view.targetTokens.addEventListener('click', (event) => {
+    const chip = event.target.closest?.('.chip');
+    if (chip && state.unit === 'pieces') openStep(Number(chip.dataset.index) + 1, { focus: false });
+  });
+  view.heatmap.addEventListener('click', (event) => {
+    const label = event.target.closest?.('[data-row-label]');
+    const cell = event.target.closest?.('[data-row]');
+    const row = label ? label.getAttribute('data-row-label') : cell?.getAttribute('data-row');
+    if (row !== null && row !== undefined && state.unit === 'pieces' && state.view === 'heatmap') openStep(Number(row) + 1);
+  });
+}
+
+/** A new sentence or model: the beam node picked no longer applies. */
+export function resetStepPicks() {
+  pickedNode = null;
+}
+
+/** Says the section again in the page's language. */
+export function relabelStep() {
+  if (state.result) renderStep();
+}
+
