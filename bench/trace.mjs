@@ -72,4 +72,27 @@ for (const { beamSize, bucket, medians } of rows) {
   const ratios = medians.filter((_, i) => i !== off).map((ms) => (ms / medians[off]).toFixed(3));
   console.log(`| ${beamSize} | ~${bucket} | ${medians.map((ms) => ms.toFixed(2)).join(' | ')} | ${ratios.join(' | ')} |`);
 }
+// Why the floats are not JSON numbers: the size of the trace as JSON text,
+// and what JSON.parse alone takes for it (the C++ side would also print it),
+// against the translation without a trace.
+const bucket20 = buckets.find((b) => b.name === '20');
+let numbers = 0;
+let chars = 0;
+let parseMs = 0;
+let plainMs = 0;
+const asArrays = (key, value) => (value instanceof Float32Array ? Array.from(value) : value);
+for (const sentence of bucket20.sentences) {
+  const text = JSON.stringify(current.translate(sentence, { trace: true }).trace, asArrays);
+  JSON.parse(text, (key, value) => { if (typeof value === 'number') numbers += 1; return value; });
+  chars += text.length;
+  let t = performance.now();
+  for (let i = 0; i < rounds; i += 1) JSON.parse(text);
+  parseMs += (performance.now() - t) / rounds;
+  t = performance.now();
+  for (let i = 0; i < rounds; i += 1) current.translate(sentence);
+  plainMs += (performance.now() - t) / rounds;
+}
+const n = bucket20.sentences.length;
+console.log(`\nThe ~20-word trace as JSON text: ${Math.round(numbers / n)} numbers, ${Math.round(chars / n / 1000)} kB per sentence; ` +
+  `JSON.parse alone ${(parseMs / n).toFixed(2)} ms against ${(plainMs / n).toFixed(2)} ms for the translation without a trace (means).`);
 for (const mode of modes) mode.model.dispose();

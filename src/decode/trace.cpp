@@ -5,6 +5,8 @@
 #include "model/decoder.h"
 #include "text/vocabulary.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 namespace s2s {
@@ -37,6 +39,18 @@ nlohmann::json columns_json(const Matrix& m, std::vector<float>* sink) {
 
 nlohmann::json vector_or_null(const std::vector<float>& v, std::vector<float>* sink) {
     return v.empty() ? nlohmann::json(nullptr) : numbers_json(v, sink);
+}
+
+// A float option as the caller wrote it: 0.3f reported as 0.3, not as the
+// double it widens to (0.30000001192092896). The shortest decimal that reads
+// back as the same float.
+double as_written(float value) {
+    char text[32];
+    for (int digits = 6; digits < 9; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(value));
+        if (std::strtof(text, nullptr) == value) break;
+    }
+    return std::strtod(text, nullptr);
 }
 
 }  // namespace
@@ -74,7 +88,7 @@ nlohmann::json trace_json(const ModelConfig& config, float temperature, const De
     nlohmann::json out;
     out["scoring"] = trace_scoring_name(config.attention);
     if (numbers != nullptr) out["packed"] = true;  // vectors are [offset, length] into `numbers`
-    out["temperature"] = temperature;
+    out["temperature"] = as_written(temperature);
     out["keys"] = config.attention == AttentionKind::kNone ? nlohmann::json(nullptr) : columns_json(sentence.keys, numbers);
     out["states"] = columns_json(sentence.states, numbers);
     nlohmann::json list = nlohmann::json::array();

@@ -3,6 +3,7 @@
 // model's weights, the trace of a beam against a re-run of the chosen path,
 // tau = 1 bit for bit the same as no temperature, and tau's extremes on a
 // shipped model (properties only: a retrained model changes the words).
+#include "common/error.h"
 #include "decode/option_ranges.h"
 #include "decode/search.h"
 #include "decode/translator.h"

@@ -120,8 +120,10 @@ test('beam tree: kept and pruned candidates per step, parents kept, the best hyp
   const r = model.translate(SENTENCE, { beamSize: 4, beamTree: true, trace: true });
   const tree = r.beamTree;
   assert.ok(Array.isArray(tree) && tree.length > 0);
+  // The first step has one parent, whose best 4 all survive; later steps prune.
+  assert.ok(tree.some((nodes) => nodes.some((n) => !n.kept)), 'some candidates are pruned');
   tree.forEach((nodes, t) => {
-    assert.ok(nodes.some((n) => n.kept) && nodes.some((n) => !n.kept), `step ${t}: kept and pruned`);
+    assert.ok(nodes.some((n) => n.kept), `step ${t}: some candidates kept`);
     assert.ok(nodes.filter((n) => n.kept).length <= 4);
     for (const n of nodes) {
       assert.equal(typeof n.token, 'string');
