@@ -1,0 +1,254 @@
+// The step-through section of the demo page (web/step-view.js, step-panel.js,
+// beam-tree.js) in Debian's Chromium, on a shipped model (or the tests' small
+// stand-ins) and a sentence of 8+ words: the panel's numbers against the
+// softmax and the API's own trace, the temperature slider, the fixed-context
+// model's constant context, coverage, the beam tree, a keyboard-only tour and
+// 375 px. Screenshots go to tests/e2e/artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { artifacts, startBrowser, waitForTranslation } from './helpers.mjs';
+import { softmax, weightedSum, maxAbsDiff } from '../../web/step-math.js';
+
+const SENTENCE = 'i think that the weather will be better tomorrow .';
+const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
+const pageUrl = (params) => `/web/?${new URLSearchParams({ text: SENTENCE, ...params })}`;
+
+let browser;
+const pages = [];
+
+before(async () => {
+  browser = await startBrowser();
+});
+
+after(async () => {
+  for (const page of pages) assert.deepEqual(page.problems, [], 'no console errors on any page of the tour');
+  await browser?.close();
+});
+
+async function open(params, viewport) {
+  const page = await browser.newPage(pageUrl(params), viewport);
+  pages.push(page);
+  await waitForTranslation(page, SENTENCE);
+  await byTestId(page, 'step-source').first().waitFor();
+  return page;
+}
+
+// The panel's step (1-based), steps, temperature and one { score, weight } per source position.
+const readPanel = (page) => byTestId(page, 'step-panel').evaluate((panel) => ({
+  step: Number(panel.dataset.step),
+  steps: Number(panel.dataset.steps),
+  temperature: Number(panel.dataset.temperature),
+  sources: [...panel.querySelectorAll('[data-testid="step-source"]')].map((row) => ({
+    index: Number(row.dataset.index), score: Number(row.dataset.score), weight: Number(row.dataset.weight),
+  })),
+  context: panel.querySelector('[data-testid="step-context"]')?.dataset.values.split(' ').map(Number) ?? null,
+}));
+
+async function waitForStep(page, step) {
+  await page.waitForFunction((n) => document.getElementById('step-panel')?.dataset.step === String(n), step);
+}
+
+// Every step of the panel, walked with its "next" button.
+async function everyStep(page) {
+  const first = await readPanel(page);
+  const all = [first];
+  for (let step = first.step + 1; step <= first.steps; step += 1) {
+    await byTestId(page, 'step-next').click();
+    await waitForStep(page, step);
+    all.push(await readPanel(page));
+  }
+  return all;
+}
+
+test('each source position carries data-score and data-weight; softmax(scores) = weights, Σ = 1 (1e-4), at every step', async () => {
+  const page = await open({ view: 'step', step: '1' });
+  const steps = await everyStep(page);
+  const sourceCount = await byTestId(page, 'source-token').count();
+  assert.ok(SENTENCE.split(' ').length >= 8);
+  assert.ok(steps.length >= 2);
+  for (const { step, sources, temperature } of steps) {
+    assert.equal(temperature, 1);
+    assert.equal(sources.length, sourceCount, `step ${step}: one element per source position`);
+    const expected = softmax(sources.map((s) => s.score), temperature);
+    sources.forEach(({ weight }, i) => assert.ok(Math.abs(weight - expected[i]) < 1e-4, `step ${step}, source ${i}: ${weight} vs softmax ${expected[i]}`));
+    const sum = sources.reduce((a, s) => a + s.weight, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-4, `step ${step}: weights sum to ${sum}`);
+  }
+  // The panel's weights are the heatmap's rows.
+  const heatmapRow = await page.locator('#result [data-testid="attention-heatmap"] [data-row="0"]').evaluateAll((cells) => cells.map((c) => Number(c.dataset.weight)));
+  heatmapRow.forEach((w, i) => assert.ok(Math.abs(w - steps[0].sources[i].weight) < 1e-4));
+  await page.screenshot({ path: join(artifacts, 'step-desktop.png'), fullPage: true });
+});
+
+test("the JS trace's c_t equals Σ a_ti H_i (1e-4), the page shows the trace's numbers, and τ = 1 is the translation without the option", async () => {
+  const page = await open({ view: 'step', step: '2' });
+  const shown = await readPanel(page);
+  const api = await page.evaluate(async (text) => {
+    const { loadModel } = await import('/dist/index.js');
+    const model = await loadModel('en-fr');
+    const plain = model.translate(text);
+    const one = model.translate(text, { temperature: 1 });
+    const traced = model.translate(text, { trace: true });
+    model.dispose?.();
+    const { trace } = traced;
+    return {
+      plain: { tokens: plain.targetTokens, attention: plain.attention },
+      one: { tokens: one.targetTokens, attention: one.attention },
+      traced: traced.targetTokens,
+      states: trace.states.map((s) => Array.from(s)),
+      steps: trace.steps.map((s) => ({ weights: Array.from(s.weights), scores: Array.from(s.scores), context: Array.from(s.context) })),
+    };
+  }, SENTENCE);
+  assert.deepEqual(api.one, api.plain, 'temperature 1 gives exactly the translation without the option');
+  assert.deepEqual(api.traced, api.plain.tokens, 'the trace does not change the translation');
+  for (const [t, step] of api.steps.entries()) {
+    const sum = weightedSum(step.weights, api.states);
+    const diff = maxAbsDiff(sum, step.context);
+    assert.ok(diff < 1e-4, `step ${t + 1}: |c_t − Σ a_ti H_i| = ${diff}`);
+  }
+  // Step 2 on the page: the trace's own scores, weights and context.
+  const mine = api.steps[1];
+  shown.sources.forEach(({ score, weight }, i) => {
+    assert.ok(Math.abs(score - mine.scores[i]) < 1e-6);
+    assert.ok(Math.abs(weight - mine.weights[i]) < 1e-6);
+  });
+  assert.ok(maxAbsDiff(shown.context, mine.context) < 1e-6);
+  // The page at ?tau=1 writes what it writes without it.
+  const plainText = await byTestId(page, 'translation-output').textContent();
+  const atOne = await open({ tau: '1' });
+  assert.equal(await byTestId(atOne, 'translation-output').textContent(), plainText);
+  assert.doesNotMatch(new URL(atOne.url()).search, /tau=/, 'τ = 1 is the default, left out of the URL');
+});
+
+test('τ = 0.05 makes every step nearly hard (largest weight ≥ 0.9); τ = 20 nearly uniform (within 0.05)', async () => {
+  const hard = await open({ tau: '0.05', view: 'step', step: '1' });
+  for (const { step, sources, temperature } of await everyStep(hard)) {
+    assert.equal(temperature, 0.05);
+    const top = Math.max(...sources.map((s) => s.weight));
+    assert.ok(top >= 0.9, `τ = 0.05, step ${step}: largest weight ${top}`);
+  }
+  const soft = await open({ tau: '20', view: 'step', step: '1' });
+  for (const { step, sources, temperature } of await everyStep(soft)) {
+    assert.equal(temperature, 20);
+    const uniform = 1 / sources.length;
+    for (const { index, weight } of sources) assert.ok(Math.abs(weight - uniform) < 0.05, `τ = 20, step ${step}, source ${index}: ${weight} vs ${uniform}`);
+  }
+});
+
+test('the slider re-decodes with the new τ and puts it in the URL', async () => {
+  const page = await open({ view: 'step', step: '1' });
+  const slider = byTestId(page, 'temperature');
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.getElementById('step-panel').dataset.temperature === '0.05', null, { timeout: 30_000 });
+  assert.equal(await byTestId(page, 'tau-value').textContent(), '0.05');
+  assert.match(page.url(), /tau=0\.05/);
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.getElementById('step-panel').dataset.temperature === '20', null, { timeout: 30_000 });
+  assert.match(page.url(), /tau=20/);
+});
+
+test("the fixed-context model's panel shows the same context at every step; with attention it changes", async () => {
+  const fixed = await open({ 'model-url': '/models/en-fr-fixed.s2s', view: 'step', step: '1' });
+  const steps = await everyStep(fixed);
+  assert.ok(steps.length >= 2);
+  assert.equal(await byTestId(fixed, 'step-source').count(), 0, 'no scores or weights without attention');
+  for (const { step, context } of steps) assert.deepEqual(context, steps[0].context, `step ${step}: the same context`);
+  const cosines = await byTestId(fixed, 'similarity-fixed').locator('[data-cosine]').evaluateAll((cells) => cells.map((c) => Number(c.dataset.cosine)));
+  assert.equal(cosines.length, steps.length);
+  cosines.forEach((c) => assert.ok(Math.abs(c - 1) < 1e-6, `cosine ${c}`));
+  // The attention model's panel shows both rows: its own contexts change.
+  const page = await open({ view: 'step', step: '1' });
+  await byTestId(page, 'similarity-fixed').waitFor({ timeout: 30_000 });
+  const attention = await byTestId(page, 'similarity-attention').locator('[data-cosine]').evaluateAll((cells) => cells.map((c) => Number(c.dataset.cosine)));
+  assert.ok(Math.min(...attention) < 0.99, `the attention contexts change: ${attention}`);
+  const twin = await byTestId(page, 'similarity-fixed').locator('[data-cosine]').evaluateAll((cells) => cells.map((c) => Number(c.dataset.cosine)));
+  twin.forEach((c) => assert.ok(Math.abs(c - 1) < 1e-6));
+});
+
+test('the coverage row under the heatmap: Σ_t a_ti per source token, low ones flagged, with a legend', async () => {
+  const page = await open({});
+  const cells = await byTestId(page, 'coverage-cell').evaluateAll((list) => list.map((c) => ({
+    coverage: Number(c.dataset.coverage), dropped: c.dataset.dropped === 'true',
+  })));
+  const columns = await page.locator('#result [data-testid="attention-heatmap"] [data-row][data-col]').evaluateAll((list) => {
+    const sums = [];
+    for (const cell of list) sums[Number(cell.dataset.col)] = (sums[Number(cell.dataset.col)] ?? 0) + Number(cell.dataset.weight);
+    return sums;
+  });
+  assert.equal(cells.length, columns.length);
+  cells.forEach(({ coverage, dropped }, i) => {
+    assert.ok(Math.abs(coverage - columns[i]) < 1e-3, `source ${i}: coverage ${coverage} vs column sum ${columns[i]}`);
+    if (i < cells.length - 1) assert.equal(dropped, coverage < 0.1, `source ${i} flagged iff its coverage is under 0.1`);
+  });
+  assert.ok((await byTestId(page, 'coverage-legend').textContent()).length > 10);
+});
+
+test('the beam tree: kept and pruned candidates with scores; a kept node shows its attention', async () => {
+  const page = await open({ beam: '3' });
+  await byTestId(page, 'beam-tree').waitFor();
+  const nodes = byTestId(page, 'beam-node');
+  const kinds = await nodes.evaluateAll((list) => list.map((n) => n.dataset.kept));
+  assert.ok(kinds.includes('true') && kinds.includes('false'), 'both kept and pruned candidates');
+  const kept = page.locator('[data-testid="beam-node"][role="button"]').nth(1);
+  await kept.focus();
+  await page.keyboard.press('Enter');
+  const weights = await byTestId(page, 'beam-node-attention').locator('[data-weight]').evaluateAll((list) => list.map((li) => Number(li.dataset.weight)));
+  assert.equal(weights.length, await byTestId(page, 'source-token').count());
+  assert.ok(Math.abs(weights.reduce((a, b) => a + b, 0) - 1) < 1e-4);
+});
+
+test('keyboard alone: Tab to an output word, Enter opens its step, Tab to the panel, ←/→ move, focus is visible', async () => {
+  const page = await open({});
+  await byTestId(page, 'source-input').focus();
+  const active = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return { testid: e?.dataset?.testid ?? null, index: e?.dataset?.index ?? null, id: e?.id ?? '' };
+  });
+  let reached = null;
+  for (let k = 0; k < 200 && !reached; k += 1) {
+    await page.keyboard.press('Tab');
+    const now = await active();
+    if (now.testid === 'target-token' && now.index === '2') reached = now;
+  }
+  assert.ok(reached, 'Tab reaches the third output word');
+  await page.keyboard.press('Enter');
+  await waitForStep(page, 3);
+  assert.match(page.url(), /step=3/);
+  assert.match(page.url(), /view=step/);
+  let onPanel = false;
+  for (let k = 0; k < 400 && !onPanel; k += 1) {
+    await page.keyboard.press('Tab');
+    onPanel = (await active()).id === 'step-panel';
+  }
+  assert.ok(onPanel, 'Tab reaches the step panel');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(outline, 'none', 'the focused panel shows its focus');
+  await page.keyboard.press('ArrowRight');
+  await waitForStep(page, 4);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await waitForStep(page, 2);
+  assert.match(page.url(), /step=2/);
+});
+
+test('375 px: no horizontal scrolling, in English and in Chinese', async () => {
+  for (const lang of ['en', 'zh-CN']) {
+    const page = await open({ view: 'step', step: '2', beam: '2', lang }, { width: 375, height: 800 });
+    await byTestId(page, 'beam-tree').waitFor();
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth,
+    }));
+    assert.ok(scrollWidth <= clientWidth, `${lang}: page ${scrollWidth} px wide in a ${clientWidth} px window`);
+    await page.screenshot({ path: join(artifacts, `step-375-${lang}.png`), fullPage: true });
+  }
+});
+
+test('?lang=zh-CN says the step panel in Chinese', async () => {
+  const page = await open({ view: 'step', step: '2', lang: 'zh-CN' });
+  const heading = await page.locator('#step-section-heading').textContent();
+  assert.match(heading, /解码器/);
+  assert.match(await byTestId(page, 'step-panel').textContent(), /注意力权重/);
+  await byTestId(page, 'step-panel').screenshot({ path: join(artifacts, 'step-panel-zh-CN.png') });
+});
