@@ -21,7 +21,7 @@ const fmt = (x, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : String(
  * cell's title), scaled by `scale`. The strip scrolls inside its own box when
  * it is too long for the screen; focusable, with a summary as its label.
  */
-export function vectorStrip(values, { scale = maxAbs(values), label, testid = null, opacity = 1, keepValues = false } = {}) {
+export function vectorStrip(values, { scale = maxAbs(values), label, testid = null, keepValues = false } = {}) {
   const cells = Array.from(values, (value, d) => h('span', {
     class: 'strip-cell', title: `${label} [${d}] = ${fmt(value, 4)}`, style: `background:${valueColor(value, scale)}`,
   }));
@@ -34,7 +34,6 @@ export function vectorStrip(values, { scale = maxAbs(values), label, testid = nu
     class: 'strip', tabindex: '0', role: 'img', 'data-testid': testid,
     'aria-label': t('step.stripLabel', { name: label, size: values.length, min: fmt(low), max: fmt(high) }),
     title: t('step.stripLabel', { name: label, size: values.length, min: fmt(low), max: fmt(high) }),
-    style: opacity < 1 ? `opacity:${Math.max(0.15, opacity).toFixed(3)}` : null,
     'data-values': keepValues ? Array.from(values, (x) => x.toPrecision(9)).join(' ') : null,
   }, cells);
 }
@@ -48,6 +47,7 @@ function stage(key, formula, ...content) {
     ...content);
 }
 
+// Formulas in the chapter's notation (markup for rich(); no '<' in the text).
 const FORMULA = {
   query: 'q<sub>t</sub> = W<sub>q</sub> s<sub>t−1</sub>',
   scores: 'e<sub>ti</sub> = v<sup>⊤</sup> tanh(W<sub>q</sub> s<sub>t−1</sub> + W<sub>k</sub> h<sub>i</sub>)',
@@ -57,7 +57,7 @@ const FORMULA = {
   weights: 'a<sub>t</sub> = softmax(e<sub>t</sub> / τ),  Σ<sub>i</sub> a<sub>ti</sub> = 1',
   context: 'c<sub>t</sub> = Σ<sub>i</sub> a<sub>ti</sub> h<sub>i</sub>',
   fixed: 'c = h<sub>n</sub>  (c<sub>t</sub> = c at every t)',
-  top: 'P(y<sub>t</sub> | y<sub>&lt;t</sub>, c<sub>t</sub>)',
+  top: 'P(y<sub>t</sub> | y<sub>1</sub>, …, y<sub>t−1</sub>, c<sub>t</sub>)',
 };
 const SCORE_FORMULA = { additive: 'scores', dot: 'scoresDot', 'scaled-dot': 'scoresScaled', general: 'scoresGeneral' };
 
@@ -116,11 +116,14 @@ function attentionStages(trace, record, sourceTokens) {
     h('p', { class: 'step-check', 'data-testid': 'step-sum', 'data-sum': String(sum) },
       t('step.sum', { sum: fmt(sum, 6), tau: String(trace.temperature), diff: worst.toExponential(1) })));
   // c_t: each h_i scaled by a_ti (fainter for small weights), then their sum.
-  const contextScale = maxAbs(record.context, ...states);
+  // One colour scale for the terms and their sum, so that a small weight
+  // fades its state towards white and the strips visibly add up to c_t.
   const order = weights.map((w, i) => i).sort((a, b) => weights[b] - weights[a]);
-  const terms = order.map((i) => h('div', { class: 'step-term' },
-    h('span', { class: 'step-token', translate: 'no' }, `${fmt(weights[i], 2)} × h${sub(i + 1)}`),
-    vectorStrip(weightedSum([weights[i]], [states[i]]), { scale: contextScale * Math.max(weights[i], 1e-6), label: `a_t${i + 1} h_${i + 1}`, opacity: 0.25 + weights[i] })));
+  const scaled = states.map((state, i) => weightedSum([weights[i]], [state]));
+  const contextScale = maxAbs(record.context, ...scaled);
+  const terms = order.map((i) => h('div', { class: 'step-term', title: sourceTokens[i] },
+    h('span', { class: 'step-token', translate: 'no' }, `${fmt(weights[i], 2)} × h`, sub(i + 1), ` ${sourceTokens[i]}`),
+    vectorStrip(scaled[i], { scale: contextScale, label: `a_t${i + 1} h_${i + 1}` })));
   const context = stage('context', FORMULA.context,
     h('div', { class: 'step-terms' }, terms),
     h('div', { class: 'step-term step-total' }, h('span', { class: 'step-token' }, '= c', sub('t')),
@@ -178,6 +181,7 @@ export const STEP_CSS = `
 .bar-fill { display: block; height: 100%; background: #1d4ed8; border-radius: 2px; }
 .step-top { padding-left: 1.2rem; margin: .2rem 0; }
 .step-top .step-bar { flex: 1 1 8rem; }
+.step-term .step-token { flex-basis: 9rem; }
 .step-total { border-top: 1px dashed #9ca3af; padding-top: 2px; font-weight: 600; }
 .similarities { display: grid; gap: .3rem; }
 .similarity-row { display: flex; flex-wrap: wrap; gap: 2px; align-items: center; }
@@ -186,7 +190,7 @@ export const STEP_CSS = `
 .similarity.current { outline: 2px solid #111827; }
 .step-check { font-size: .85rem; color: #374151; }
 @media (max-width: 480px) {
-  .step-token { flex-basis: 3.8rem; }
+  .step-token, .step-term .step-token { flex-basis: 3.8rem; }
   .step-score { display: none; }
   .step-source .strip { flex-basis: 4rem; }
 }
