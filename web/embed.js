@@ -6,8 +6,10 @@
 // Attributes (all optional):
 //   sentence  the English sentence (`text` is its older name; sentence wins)
 //   model     a model the page's menu offers, e.g. en-zh (default en-fr: page-models.js)
-//   view      heatmap (default) or lines; `step` is reserved for the
-//             step-through panel and shows the heatmap until it exists
+//   view      heatmap (default), lines, or step: the heatmap and under it the
+//             step-through panel (web/step-panel.js) at `step` (default 1),
+//             with the model's own numbers; ←/→ on the focused panel move
+//             between steps (and set the step attribute)
 //   step      output step N (1-based): its row of the figure is selected and
 //             the readout says where the model looked while writing it
 //   beam      1 to PAGE_MAX_BEAM (default 1)
@@ -21,6 +23,7 @@
 import { h, pieceLabels, replaceChildren } from './dom.js';
 import { renderHeatmap, HEATMAP_CSS } from './heatmap.js';
 import { renderAlignment, ALIGNMENT_CSS } from './alignment.js';
+import { renderStepPanel, STEP_CSS } from './step-panel.js';
 import { missingFeatures } from './features.js';
 import { lang as pageLang, normalizeLang, onLangChange, rich, tIn } from './i18n/index.js';
 import { getTranslator } from './translator.js';
@@ -62,6 +65,9 @@ input:focus-visible, .cell:focus-visible { outline: 3px solid #f59e0b; outline-o
 .readout b { font-weight: 600; }
 ${HEATMAP_CSS}
 ${ALIGNMENT_CSS}
+${STEP_CSS}
+.step-panel:focus-visible { outline: 3px solid #f59e0b; outline-offset: 1px; }
+.step-panel:empty { display: none; }
 `;
 
 // Attributes whose change needs a new translation; the others only redraw.
@@ -95,7 +101,8 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     if (!this.#parts || oldValue === newValue) return;
     if (name === 'sentence' || name === 'text') this.#parts.input.value = this.sentence;
     if (name === 'readonly') this.#parts.input.hidden = this.hasAttribute('readonly');
-    if (TRANSLATING.has(name)) {
+    // The step view needs the decoder's trace, which other views do not ask for.
+    if (TRANSLATING.has(name) || (name === 'view' && this.isStepView && this.#shown && !this.#shown.result.trace)) {
       this.#update();
       this.#translate();
     } else {
@@ -123,7 +130,12 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     return normalizeLang(this.getAttribute('lang')) ?? pageLang();
   }
 
-  /** 'heatmap' or 'lines' ('step' shows the heatmap until the step-through panel exists). */
+  /** True for view="step": the heatmap with the step-through panel under it. */
+  get isStepView() {
+    return this.getAttribute('view') === 'step';
+  }
+
+  /** The figure: 'heatmap' or 'lines' (view="step" draws the heatmap). */
   get view() {
     return this.getAttribute('view') === 'lines' ? 'lines' : 'heatmap';
   }
@@ -147,18 +159,27 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       translation: h('p', { class: 'translation', 'data-testid': 'translation-output', 'aria-live': 'polite', translate: 'no' }),
       heatmap: h('div', { class: 'scroll' }),
       readout: h('p', { class: 'readout', 'aria-live': 'polite' }),
+      step: h('div', { class: 'step-panel', 'data-testid': 'step-panel', tabindex: '0', role: 'region' }),
       foot: h('div', { class: 'foot' }),
       card: null,
     };
     parts.input.value = this.sentence;
     parts.input.hidden = this.hasAttribute('readonly');
+    parts.step.addEventListener('keydown', (event) => {
+      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      const steps = this.#shown?.result.trace?.steps.length ?? 0;
+      if (!steps) return;
+      event.preventDefault();
+      const next = Math.max(1, Math.min(steps, (this.step ?? 1) + (event.key === 'ArrowLeft' ? -1 : 1)));
+      this.setAttribute('step', String(next));
+    });
     parts.input.addEventListener('input', () => {
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#translate(), DEBOUNCE_MS);
     });
     parts.card = h('div', { class: 'card', part: 'card' },
       h('div', { class: 'head' }, parts.label, parts.head),
-      parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.foot);
+      parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.step, parts.foot);
     root.append(h('style', {}, STYLE), parts.card);
     this.#parts = parts;
     this.#relabel();
@@ -214,7 +235,9 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     }
     this.#say('status.translating');
     try {
-      const { value } = await getTranslator().translate(this.model, text, { beamSize: this.beam, maxLength: MAX_OUTPUT_TOKENS });
+      const options = { beamSize: this.beam, maxLength: MAX_OUTPUT_TOKENS };
+      if (this.isStepView) options.trace = true;
+      const { value } = await getTranslator().translate(this.model, text, options);
       if (request !== this.#serial) return;
       this.#shown = { text, result: value };
       this.#render(text, value);
@@ -268,6 +291,20 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     parts.heatmap.dataset.step = step === null ? '' : String(step + 1);
     replaceChildren(parts.heatmap, figure.element);
     showStep();
+    this.#renderStepPanel(result, targetTokens, sourceTokens);
+  }
+
+  // view="step": the step-through panel at the step attribute (default 1).
+  #renderStepPanel(result, targetTokens, sourceTokens) {
+    const panel = this.#parts.step;
+    if (!this.isStepView || !result.trace?.steps.length) {
+      replaceChildren(panel);
+      panel.hidden = true;
+      return;
+    }
+    panel.hidden = false;
+    const step = Math.min(this.step ?? 1, result.trace.steps.length) - 1;
+    renderStepPanel(panel, { trace: result.trace, sourceTokens, targetTokens, step, language: this.language });
   }
 }
 

@@ -12,7 +12,13 @@
 // data-weight (a_ti); the context strip carries data-values (c_t).
 import { h, replaceChildren } from './dom.js';
 import { maxAbs, softmax, valueColor, weightedSum } from './step-math.js';
-import { rich, t } from './i18n/index.js';
+import { lang, rich as richIn, tIn } from './i18n/index.js';
+
+// The language the panel speaks: the page's, or an embedded element's own
+// (renderStepPanel's `language`).
+let language = lang();
+const t = (key, params) => tIn(language, key, params);
+const rich = (key, params = {}) => richIn(key, params, language);
 
 const fmt = (x, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : String(x));
 
@@ -42,12 +48,20 @@ export function vectorStrip(values, { scale = maxAbs(values), label, testid = nu
 function stage(key, formula, ...content) {
   return h('section', { class: 'step-stage', 'data-stage': key },
     h('h4', {}, t(`step.stage.${key}`)),
-    formula ? h('p', { class: 'formula', translate: 'no' }, rich(formula)) : null,
+    formula ? h('p', { class: 'formula', translate: 'no' }, formulaNodes(formula)) : null,
     h('p', { class: 'hint' }, t(`step.explain.${key}`)),
     ...content);
 }
 
-// Formulas in the chapter's notation (markup for rich(); no '<' in the text).
+// Formulas in the chapter's notation, the same in every language: text with
+// <sub>…</sub> and <sup>…</sup> only (formulaNodes builds them; not a catalogue string).
+function formulaNodes(text) {
+  return text.split(/(<su[bp]>[^<]*<\/su[bp]>)/).filter(Boolean).map((part) => {
+    const tag = /^<(su[bp])>([^<]*)<\/su[bp]>$/.exec(part);
+    return tag ? h(tag[1], {}, tag[2]) : part;
+  });
+}
+
 const FORMULA = {
   query: 'q<sub>t</sub> = W<sub>q</sub> s<sub>t−1</sub>',
   scores: 'e<sub>ti</sub> = v<sup>⊤</sup> tanh(W<sub>q</sub> s<sub>t−1</sub> + W<sub>k</sub> h<sub>i</sub>)',
@@ -57,6 +71,7 @@ const FORMULA = {
   weights: 'a<sub>t</sub> = softmax(e<sub>t</sub> / τ),  Σ<sub>i</sub> a<sub>ti</sub> = 1',
   context: 'c<sub>t</sub> = Σ<sub>i</sub> a<sub>ti</sub> h<sub>i</sub>',
   fixed: 'c = h<sub>n</sub>  (c<sub>t</sub> = c at every t)',
+  similarity: 'cos(c<sub>1</sub>, c<sub>t</sub>)',
   top: 'P(y<sub>t</sub> | y<sub>1</sub>, …, y<sub>t−1</sub>, c<sub>t</sub>)',
 };
 const SCORE_FORMULA = { additive: 'scores', dot: 'scoresDot', 'scaled-dot': 'scoresScaled', general: 'scoresGeneral' };
@@ -64,9 +79,11 @@ const SCORE_FORMULA = { additive: 'scores', dot: 'scoresDot', 'scaled-dot': 'sco
 /**
  * Draws step `step` (0-based) of `trace` into `container`.
  * sourceTokens / targetTokens: the translation's tokens (the trace's rows and columns).
+ * language: 'en' or 'zh-CN' (default the page's).
  * similarities: optional { attention: [...], fixed: [...] } of cos(c_1, c_t) per step, for the comparison with the fixed twin.
  */
-export function renderStepPanel(container, { trace, sourceTokens, targetTokens, step, similarities = null }) {
+export function renderStepPanel(container, { trace, sourceTokens, targetTokens, step, similarities = null, language: speak = lang() }) {
+  language = speak;
   const record = trace.steps[step];
   container.dataset.step = String(step + 1);
   container.dataset.steps = String(trace.steps.length);
@@ -141,7 +158,7 @@ function fixedStage(trace, step, similarities) {
 }
 
 function similarityStage(similarities, step) {
-  return stage('similarity', 'cos(c<sub>1</sub>, c<sub>t</sub>)', similarityList(similarities, step));
+  return stage('similarity', FORMULA.similarity, similarityList(similarities, step));
 }
 
 // cos(c_1, c_t) per step, for the attention model and (when known) the fixed twin.

@@ -255,3 +255,24 @@ test('?lang=zh-CN says the step panel in Chinese', async () => {
   assert.match(await byTestId(page, 'step-panel').textContent(), /注意力权重/);
   await byTestId(page, 'step-panel').screenshot({ path: join(artifacts, 'step-panel-zh-CN.png') });
 });
+
+test('the custom element opens at a step: view="step" step="3", ←/→ move and set the attribute', async () => {
+  const page = await browser.newPage('/web/embed-example.html', { width: 900, height: 900 });
+  pages.push(page);
+  await page.evaluate((sentence) => {
+    const demo = document.createElement('seq2seq-attention-demo');
+    Object.entries({ id: 'step-demo', sentence, view: 'step', step: '3', lang: 'zh-CN' }).forEach(([k, v]) => demo.setAttribute(k, v));
+    document.body.prepend(demo);
+  }, SENTENCE);
+  const panel = page.locator('#step-demo [data-testid="step-panel"]');
+  await page.locator('#step-demo [data-testid="step-panel"][data-step="3"]').waitFor({ timeout: 30_000 });
+  const rows = await panel.locator('[data-testid="step-source"]').evaluateAll((list) => list.map((r) => ({ score: Number(r.dataset.score), weight: Number(r.dataset.weight) })));
+  assert.ok(rows.length >= 9);
+  const expected = softmax(rows.map((r) => r.score));
+  rows.forEach(({ weight }, i) => assert.ok(Math.abs(weight - expected[i]) < 1e-4));
+  assert.match(await panel.textContent(), /上下文向量/, 'the element speaks its lang attribute');
+  await panel.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.locator('#step-demo [data-testid="step-panel"][data-step="4"]').waitFor();
+  assert.equal(await page.locator('#step-demo').getAttribute('step'), '4');
+});
