@@ -94,7 +94,9 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
   const figure = svg('svg', {
     class: 'beam-tree', width, height, viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': t('beam.treeLabel', { steps: tree.length }),
     'data-testid': 'beam-tree',
-  }, svg('g', { class: 'edges' }, edges), svg('g', {}, nodes));
+  },
+  // The tokens are the model's output (translate="no"); the nodes' titles say what they are.
+  svg('g', { class: 'edges' }, edges), svg('g', { translate: 'no' }, nodes));
   replaceChildren(container, h('h4', {}, t('beam.heading')), h('p', { class: 'hint' }, t('beam.explain')),
     h('div', { class: 'beam-scroll' }, figure));
 }

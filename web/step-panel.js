@@ -111,16 +111,16 @@ function attentionStages(trace, record, sourceTokens) {
   },
   h('span', { class: 'step-token', translate: 'no' }, token),
   additive && keys ? vectorStrip(keys[i], { scale: keyScale, label: `W_k h_${i + 1}` }) : vectorStrip(states[i], { label: `h_${i + 1}` }),
-  h('span', { class: 'step-score', title: `e_t${i + 1}` }, fmt(scores[i])),
+  h('span', { class: 'step-score', title: `e_{t,${i + 1}}` }, fmt(scores[i])),
   h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', {
     class: 'bar-fill', style: `width:${(weights[i] * 100).toFixed(2)}%`,
   })),
-  h('span', { class: 'step-weight', title: `a_t${i + 1}` }, fmt(weights[i]))));
+  h('span', { class: 'step-weight', title: `a_{t,${i + 1}}` }, fmt(weights[i]))));
   const sum = weights.reduce((a, b) => a + b, 0);
   const check = softmax(scores, trace.temperature);
   const worst = Math.max(...check.map((w, i) => Math.abs(w - weights[i])));
   const query = record.query
-    ? stage('query', FORMULA.query, vectorStrip(record.query, { scale: keyScale, label: trace.scoring === 'additive' ? 'W_q s_{t-1}' : 's_{t-1}', testid: 'step-query' }))
+    ? stage('query', FORMULA.query, vectorStrip(record.query, { scale: keyScale, label: trace.scoring === 'additive' ? 'W_q s_{t−1}' : 's_{t−1}', testid: 'step-query' }))
     : null;
   const scoring = stage('scores', FORMULA[SCORE_FORMULA[trace.scoring] ?? 'scores'],
     h('div', { class: 'step-sources', role: 'list', 'aria-label': t('step.sourcesLabel') }, rows.map((row) => {
@@ -131,16 +131,16 @@ function attentionStages(trace, record, sourceTokens) {
     })));
   const softmaxStage = stage('weights', FORMULA.weights,
     h('p', { class: 'step-check', 'data-testid': 'step-sum', 'data-sum': String(sum) },
-      t('step.sum', { sum: fmt(sum, 6), tau: String(trace.temperature), diff: worst.toExponential(1) })));
+      t('step.sum', { sum: fmt(sum, 6), tau: String(trace.temperature), diff: worst < 1e-6 ? '0.000001' : worst.toFixed(6) })));
   // c_t: each h_i scaled by a_ti (fainter for small weights), then their sum.
   // One colour scale for the terms and their sum, so that a small weight
   // fades its state towards white and the strips visibly add up to c_t.
   const order = weights.map((w, i) => i).sort((a, b) => weights[b] - weights[a]);
   const scaled = states.map((state, i) => weightedSum([weights[i]], [state]));
   const contextScale = maxAbs(record.context, ...scaled);
-  const terms = order.map((i) => h('div', { class: 'step-term', title: sourceTokens[i] },
+  const terms = order.map((i) => h('div', { class: 'step-term' },
     h('span', { class: 'step-token', translate: 'no' }, `${fmt(weights[i], 2)} × h`, sub(i + 1), ` ${sourceTokens[i]}`),
-    vectorStrip(scaled[i], { scale: contextScale, label: `a_t${i + 1} h_${i + 1}` })));
+    vectorStrip(scaled[i], { scale: contextScale, label: `a_{t,${i + 1}} h_${i + 1}` })));
   const context = stage('context', FORMULA.context,
     h('div', { class: 'step-terms' }, terms),
     h('div', { class: 'step-term step-total' }, h('span', { class: 'step-token' }, '= c', sub('t')),

@@ -23,7 +23,7 @@ after(async () => {
 // file formats and metrics, the model names, the switch back to English.
 const ALLOWED = [
   'English', 'WebAssembly', 'Bahdanau', 'Cho', 'Bengio', 'Wu', 'Tatoeba', 'manythings.org', 'anki', 'CC-BY', 'FR',
-  'GRU', 'BLEU', 'BLEU-4', 'chrF2', 'sacreBLEU', 'zh', 'softmax', 'log', 'min', 'PNG', 'SVG', 'seq2seq-attention',
+  'GRU', 'BLEU', 'BLEU-4', 'chrF2', 'sacreBLEU', 'zh', 'softmax', 'log', 'min', 'tanh', 'cos', 'PNG', 'SVG', 'seq2seq-attention',
   'en-fr', 'en-zh', 'en-fr-fixed', 'C++', 'Adam', 'Web', 'Worker', 'Workers', 'npm', 'train', 'ISO', 'CPU',
   'Tab', 'ti', 'unk', 'eos',
 ];

@@ -291,7 +291,7 @@ export default {
   'step.heading': 'Step {step} of {steps}: writing {token}',
   'step.stripLabel': '{name}: {size} numbers, from {min} to {max}',
   'step.sourcesLabel': 'One row per source token: its key, score and weight',
-  'step.sourceRow': '{token}: score {score}, weight {weight}',
+  'step.sourceRow': '“{token}”: score {score}, weight {weight}',
   'step.sum': 'The weights add up to {sum} (τ = {tau}); softmax of the scores differs from them by at most {diff}.',
   'step.stage.query': '1. The query: the decoder state before this step',
   'step.explain.query': 'The decoder’s previous state s_{t−1}, projected into the attention space. Blue is negative, orange positive; point at a cell for its value.',

@@ -277,7 +277,7 @@ export default {
   'step.heading': '第 {step} 步（共 {steps} 步）：写出 {token}',
   'step.stripLabel': '{name}：{size} 个数，从 {min} 到 {max}',
   'step.sourcesLabel': '每个源词元一行：它的键、得分和注意力权重',
-  'step.sourceRow': '{token}：得分 {score}，注意力权重 {weight}',
+  'step.sourceRow': '“{token}”：得分 {score}，注意力权重 {weight}',
   'step.sum': '注意力权重之和为 {sum}（τ = {tau}）；与得分的 softmax 相差最多 {diff}。',
   'step.stage.query': '1. 查询：这一步之前的解码器隐状态',
   'step.explain.query': '解码器上一步的隐状态 s_{t−1}，投影到注意力空间。蓝色为负，橙色为正；把指针移到格子上可看数值。',
