@@ -44,12 +44,25 @@ export function vectorStrip(values, { scale = maxAbs(values), label, testid = nu
   }, cells);
 }
 
+// The catalogue keys of each stage: its heading and its explanation (written
+// out, so that a search for a key finds where it is used).
+const STAGES = {
+  query: ['step.stage.query', 'step.explain.query'],
+  scores: ['step.stage.scores', 'step.explain.scores'],
+  weights: ['step.stage.weights', 'step.explain.weights'],
+  context: ['step.stage.context', 'step.explain.context'],
+  fixed: ['step.stage.fixed', 'step.explain.fixed'],
+  top: ['step.stage.top', 'step.explain.top'],
+  similarity: ['step.stage.similarity', 'step.explain.similarity'],
+};
+
 // A stage of the panel: its heading, the formula in the chapter's notation, its content.
 function stage(key, formula, ...content) {
+  const [heading, explanation] = STAGES[key];
   return h('section', { class: 'step-stage', 'data-stage': key },
-    h('h4', {}, t(`step.stage.${key}`)),
+    h('h4', {}, t(heading)),
     formula ? h('p', { class: 'formula', translate: 'no' }, formulaNodes(formula)) : null,
-    h('p', { class: 'hint' }, t(`step.explain.${key}`)),
+    h('p', { class: 'hint' }, t(explanation)),
     ...content);
 }
 
