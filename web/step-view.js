@@ -92,11 +92,29 @@ function renderBeam() {
 }
 
 // The fixed-context twin of the model (en-fr → en-fr-fixed): its trace for
-// the same sentence, once per sentence and τ, for the comparison of contexts.
+// the same sentence, once per sentence, for the comparison of contexts. It
+// is a second model download, so it starts only once the section comes near
+// the viewport or the reader opens a step (as the comparison section does).
 const twinKey = () => `${baselineOf(state.model)}\n${state.text}`;
+let twinWanted = false;
+function watchSection() {
+  if (typeof IntersectionObserver !== 'function') {
+    twinWanted = true;
+    return;
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    observer.disconnect();
+    twinWanted = true;
+    fetchTwin();
+  }, { rootMargin: '200px' });
+  observer.observe(parts.section);
+}
+
 async function fetchTwin() {
   const fixed = baselineOf(state.model);
-  if (!fixed || twin.key === twinKey() || twin.pending === twinKey()) return;
+  if (!fixed || !state.result?.trace || (!twinWanted && !state.stepView)) return;
+  if (twin.key === twinKey() || twin.pending === twinKey()) return;
   const key = twinKey();
   twin.pending = key;
   try {
@@ -165,12 +183,24 @@ export function wireStep({ retranslate, writeUrl }) {
     const chip = event.target.closest?.('.chip');
     if (chip && state.unit === 'pieces') openStep(Number(chip.dataset.index) + 1, { focus: false });
   });
-  view.heatmap.addEventListener('click', (event) => {
+  // A row label opens the step and brings the panel into view; a cell (a
+  // click, or Enter on a focused cell) opens it where it is, below.
+  const heatmapRow = (event) => {
+    if (state.unit !== 'pieces' || state.view !== 'heatmap') return null;
     const label = event.target.closest?.('[data-row-label]');
+    if (label) return { row: Number(label.getAttribute('data-row-label')), focus: true };
     const cell = event.target.closest?.('[data-row]');
-    const row = label ? label.getAttribute('data-row-label') : cell?.getAttribute('data-row');
-    if (row !== null && row !== undefined && state.unit === 'pieces' && state.view === 'heatmap') openStep(Number(row) + 1);
+    return cell ? { row: Number(cell.getAttribute('data-row')), focus: false } : null;
+  };
+  view.heatmap.addEventListener('click', (event) => {
+    const picked = heatmapRow(event);
+    if (picked) openStep(picked.row + 1, { focus: picked.focus });
   });
+  view.heatmap.addEventListener('keydown', (event) => {
+    const picked = event.key === 'Enter' ? heatmapRow(event) : null;
+    if (picked) openStep(picked.row + 1, { focus: false });
+  });
+  watchSection();
 }
 
 /** A new sentence or model: the beam node picked no longer applies. */

@@ -276,3 +276,16 @@ test('the custom element opens at a step: view="step" step="3", ←/→ move and
   await page.locator('#step-demo [data-testid="step-panel"][data-step="4"]').waitFor();
   assert.equal(await page.locator('#step-demo').getAttribute('step'), '4');
 });
+
+test('a heatmap row opens its step: a click on the row label, Enter on a cell', async () => {
+  const page = await open({});
+  const heatmap = page.locator('#result [data-testid="attention-heatmap"]');
+  await heatmap.locator('[data-row-label="3"]').click();
+  await waitForStep(page, 4);
+  assert.match(page.url(), /step=4/);
+  // The grid is one tab stop (its first cell); the arrow keys move.
+  await heatmap.locator('[data-row="0"][data-col="0"]').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await waitForStep(page, 2);
+});
