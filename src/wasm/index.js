@@ -153,8 +153,10 @@ class Model {
    * their ranges and defaults in optionRanges: beamSize (1 = greedy),
    * maxLength (output tokens; default 2 x source length + 10), alternatives
    * (the k most likely tokens at each output position), lengthPenalty and
-   * coveragePenalty (beam search's GNMT alpha and beta), prefix (target
-   * tokens to force at the start: the "what if").
+   * coveragePenalty (beam search's GNMT alpha and beta), temperature (the
+   * attention softmax's tau), prefix (target tokens to force at the start:
+   * the "what if"), trace (the decoder trace of the best hypothesis, its
+   * vectors as Float32Arrays) and beamTree (every candidate of the beam).
    */
   translate(text, options = {}) {
     const session = this.#liveSession('translate');
