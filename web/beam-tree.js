@@ -40,7 +40,8 @@ export function renderCoverage(container, { sourceTokens, coverage, possiblyDrop
     h('p', { class: 'hint coverage-legend', 'data-testid': 'coverage-legend' }, '⚠ ', t('coverage.legend')));
 }
 
-const COLUMN = 92;
+const COLUMN = 100;
+const LABEL_SPACE = 62; // a node's circle and label, before its edges to the next step
 const ROW = 34;
 
 /**
@@ -67,7 +68,11 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
   tree.forEach((column, step) => column.forEach((node, index) => {
     const parentY = node.parent < 0 ? y(0) : y(node.parent);
     const parentX = node.parent < 0 ? 10 : x(step - 1);
-    edges.push(svg('line', { x1: parentX + 6, y1: parentY, x2: x(step) - 6, y2: y(index), class: node.kept ? 'kept' : 'pruned' }));
+    // From the right of the parent's label (tokens are cut to 9 characters) to the node, clear of the text.
+    const start = parentX + LABEL_SPACE;
+    edges.push(svg('path', {
+      d: `M${start} ${parentY} L${x(step) - 6} ${y(index)}`, fill: 'none', class: node.kept ? 'kept' : 'pruned',
+    }));
     const isSelected = selected && selected[0] === step && selected[1] === index;
     const label = t(node.kept ? 'beam.nodeKept' : 'beam.nodePruned', { token: node.token, score: node.score.toFixed(2), step: step + 1 });
     const group = svg('g', {
@@ -126,8 +131,8 @@ export const BEAM_CSS = `
 .coverage-value { padding: 0 3px; border-radius: 2px; font-variant-numeric: tabular-nums; }
 .coverage-flag { color: #b91c1c; }
 .beam-scroll { overflow-x: auto; max-width: 100%; }
-.beam-tree line.kept { stroke: #1d4ed8; stroke-width: 1.5; }
-.beam-tree line.pruned { stroke: #d1d5db; stroke-dasharray: 3 2; }
+.beam-tree path.kept { stroke: #1d4ed8; stroke-width: 1.5; }
+.beam-tree path.pruned { stroke: #d1d5db; stroke-dasharray: 3 2; }
 .beam-tree text { font-size: 11px; fill: #111827; }
 .beam-tree .beam-score { font-size: 9px; fill: #6b7280; }
 .beam-node.kept circle, .beam-root circle { fill: #1d4ed8; }
