@@ -18,9 +18,12 @@ std::string format_number(double value) {
     return text;
 }
 
-// A float default as written in its initializer: 0.2f is exported as 0.2,
-// not as the double it widens to (0.20000000298023224). The shortest
-// decimal that reads back as the same float.
+double value_of(const DecodeOptions& options, const OptionRange& range) {
+    return std::visit([&](auto field) { return static_cast<double>(options.*field); }, range.field);
+}
+
+}  // namespace
+
 double as_written(float value) {
     char text[32];
     for (int digits = 6; digits < 9; ++digits) {
@@ -29,12 +32,6 @@ double as_written(float value) {
     }
     return std::strtod(text, nullptr);
 }
-
-double value_of(const DecodeOptions& options, const OptionRange& range) {
-    return std::visit([&](auto field) { return static_cast<double>(options.*field); }, range.field);
-}
-
-}  // namespace
 
 void check_option_ranges(const DecodeOptions& options) {
     for (const OptionRange& range : kOptionRanges) {

@@ -48,6 +48,11 @@ inline constexpr OptionRange kOptionRanges[] = {
      " (the attention softmax's tau; 1 = the trained model)"},
 };
 
+// A float option as written: 0.2f reported as 0.2, not as the double it
+// widens to (0.20000000298023224); the shortest decimal that reads back as
+// the same float. Used for the exported defaults and the trace's temperature.
+double as_written(float value);
+
 // Throws UsageError naming the first option outside its range.
 void check_option_ranges(const DecodeOptions& options);
 

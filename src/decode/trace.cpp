@@ -2,6 +2,8 @@
 // own matrices, and the trace and the beam tree as JSON.
 #include "decode/trace.h"
 
+#include "decode/option_ranges.h"
+
 #include "model/decoder.h"
 #include "text/vocabulary.h"
 
@@ -39,18 +41,6 @@ nlohmann::json columns_json(const Matrix& m, std::vector<float>* sink) {
 
 nlohmann::json vector_or_null(const std::vector<float>& v, std::vector<float>* sink) {
     return v.empty() ? nlohmann::json(nullptr) : numbers_json(v, sink);
-}
-
-// A float option as the caller wrote it: 0.3f reported as 0.3, not as the
-// double it widens to (0.30000001192092896). The shortest decimal that reads
-// back as the same float.
-double as_written(float value) {
-    char text[32];
-    for (int digits = 6; digits < 9; ++digits) {
-        std::snprintf(text, sizeof text, "%.*g", digits, static_cast<double>(value));
-        if (std::strtof(text, nullptr) == value) break;
-    }
-    return std::strtod(text, nullptr);
 }
 
 }  // namespace
