@@ -197,6 +197,8 @@ test('the beam tree: kept and pruned candidates with scores; a kept node shows i
   const kept = page.locator('[data-testid="beam-node"][role="button"]').nth(1);
   await kept.focus();
   await page.keyboard.press('Enter');
+  // The node's attention is drawn after the key press: wait for it.
+  await byTestId(page, 'beam-node-attention').locator('[data-weight]').first().waitFor();
   const weights = await byTestId(page, 'beam-node-attention').locator('[data-weight]').evaluateAll((list) => list.map((li) => Number(li.dataset.weight)));
   assert.equal(weights.length, await byTestId(page, 'source-token').count());
   assert.ok(Math.abs(weights.reduce((a, b) => a + b, 0) - 1) < 1e-4);
