@@ -57,12 +57,14 @@ const STAGES = {
 };
 
 // A stage of the panel: its heading, the formula in the chapter's notation, its content.
+// `key` may be [stage, explanation key] when the explanation depends on the scoring function.
 function stage(key, formula, ...content) {
-  const [heading, explanation] = STAGES[key];
-  return h('section', { class: 'step-stage', 'data-stage': key },
+  const [name, explainKey] = Array.isArray(key) ? key : [key, null];
+  const [heading, standard] = STAGES[name];
+  return h('section', { class: 'step-stage', 'data-stage': name },
     h('h4', {}, t(heading)),
     formula ? h('p', { class: 'formula', translate: 'no' }, formulaNodes(formula)) : null,
-    h('p', { class: 'hint' }, t(explanation)),
+    h('p', { class: 'hint' }, t(explainKey ?? standard)),
     ...content);
 }
 
@@ -77,6 +79,7 @@ function formulaNodes(text) {
 
 const FORMULA = {
   query: 'q<sub>t</sub> = W<sub>q</sub> s<sub>t−1</sub>',
+  queryDirect: 'q<sub>t</sub> = s<sub>t−1</sub>',
   scores: 'e<sub>ti</sub> = v<sup>⊤</sup> tanh(W<sub>q</sub> s<sub>t−1</sub> + W<sub>k</sub> h<sub>i</sub>)',
   scoresDot: 'e<sub>ti</sub> = s<sub>t−1</sub> · h<sub>i</sub>',
   scoresScaled: 'e<sub>ti</sub> = s<sub>t−1</sub> · h<sub>i</sub> / √d',
@@ -88,6 +91,8 @@ const FORMULA = {
   top: 'P(y<sub>t</sub> | y<sub>1</sub>, …, y<sub>t−1</sub>, c<sub>t</sub>)',
 };
 const SCORE_FORMULA = { additive: 'scores', dot: 'scoresDot', 'scaled-dot': 'scoresScaled', general: 'scoresGeneral' };
+// The explanation of the scores for each scoring function (additive: STAGES's own).
+const SCORE_EXPLAIN = { dot: 'step.explain.scoresDot', 'scaled-dot': 'step.explain.scoresScaled', general: 'step.explain.scoresGeneral' };
 
 /**
  * Draws step `step` (0-based) of `trace` into `container`.
@@ -133,9 +138,10 @@ function attentionStages(trace, record, sourceTokens) {
   const check = softmax(scores, trace.temperature);
   const worst = Math.max(...check.map((w, i) => Math.abs(w - weights[i])));
   const query = record.query
-    ? stage('query', FORMULA.query, vectorStrip(record.query, { scale: keyScale, label: trace.scoring === 'additive' ? 'W_q s_{t−1}' : 's_{t−1}', testid: 'step-query' }))
+    ? stage(trace.scoring === 'additive' ? 'query' : ['query', 'step.explain.queryDirect'],
+      trace.scoring === 'additive' ? FORMULA.query : FORMULA.queryDirect, vectorStrip(record.query, { scale: keyScale, label: trace.scoring === 'additive' ? 'W_q s_{t−1}' : 's_{t−1}', testid: 'step-query' }))
     : null;
-  const scoring = stage('scores', FORMULA[SCORE_FORMULA[trace.scoring] ?? 'scores'],
+  const scoring = stage(['scores', SCORE_EXPLAIN[trace.scoring] ?? null], FORMULA[SCORE_FORMULA[trace.scoring] ?? 'scores'],
     h('div', { class: 'step-sources', role: 'list', 'aria-label': t('step.sourcesLabel') }, rows.map((row) => {
       row.setAttribute('role', 'listitem');
       row.setAttribute('aria-label', t('step.sourceRow', { token: row.firstChild.textContent, score: fmt(Number(row.dataset.score)), weight: fmt(Number(row.dataset.weight)) }));

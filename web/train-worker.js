@@ -6,6 +6,7 @@
 //   { type: 'create', options }   a new run (the old one is freed); replies 'created'
 //   { type: 'run' } / { type: 'pause' }
 //   { type: 'probe', text }       the probe sentence whose translation is reported
+//   { type: 'trace', on }         whether the probe's result carries the decoder trace (the step panel)
 // Messages out:
 //   { type: 'created', info, probes }
 //   { type: 'progress', steps, totalSteps, loss, stepsPerSecond }
@@ -22,6 +23,7 @@ const EVALUATE_EVERY = 100; // held-out exact match by length
 let trainer = null;
 let running = false;
 let probeText = '';
+let withTrace = false;      // the step panel is open: probes carry the decoder trace
 let generation = 0;         // a 'create' invalidates loops of the previous run
 let currentSteps = 0;
 let rate = { steps: 0, since: 0, value: 0 };  // steps per second, over the last half second
@@ -32,7 +34,7 @@ const fail = (error) => post({ type: 'error', message: error?.message ?? String(
 function sendProbe() {
   if (!trainer || probeText.trim() === '') return;
   try {
-    post({ type: 'probe', steps: currentSteps, result: trainer.translate(probeText) });
+    post({ type: 'probe', steps: currentSteps, result: trainer.translate(probeText, { trace: withTrace }) });
   } catch (error) {
     fail(error);
   }
@@ -105,6 +107,10 @@ async function handle(message) {
     case 'probe':
       probeText = String(message.text ?? '');
       sendProbe();
+      return;
+    case 'trace':
+      withTrace = message.on === true;
+      if (withTrace) sendProbe();
       return;
     default:
       throw new Error(`unknown message type ${JSON.stringify(message?.type)}`);

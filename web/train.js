@@ -7,6 +7,7 @@ import { missingFeatures } from './features.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderAccuracyChart, renderLossChart } from './train-charts.js';
 import { startWorker } from './start-worker.js';
+import { drawTrainStep, wireTrainStep } from './train-step.js';
 import { applyStatic, browserLang, lang, onLangChange, setLang, t } from './i18n/index.js';
 
 const COLORS = { attention: '#4338ca', fixed: '#d97706' };
@@ -50,6 +51,7 @@ function samplePairs() {
 
 const view = {
   task: document.getElementById('task'),
+  scoring: document.getElementById('scoring'),
   start: document.getElementById('start'),
   pause: document.getElementById('pause'),
   reset: document.getElementById('reset'),
@@ -202,6 +204,8 @@ function draw() {
     replaceChildren(view.heatmap);
   }
 
+  drawTrainStep(attention.probe);
+
   const width = Math.min(560, view.lossChart.parentElement.clientWidth || 420);
   const chartWidth = width > 700 ? width / 2 - 12 : width;
   const series = active().map((k) => ({ label: t(LABELS[k]), color: COLORS[k], points: runs[k].losses, evaluation: runs[k].evaluation }));
@@ -228,7 +232,12 @@ function setProbe(text) {
 
 function trainerOptions(kind) {
   const task = view.task.value;
-  const options = { task, attention: kind === 'attention' ? 'additive' : 'none' };
+  const scoring = view.scoring.value;
+  const options = { task, attention: kind === 'attention' ? scoring : 'none' };
+  // Dot scoring compares the decoder state with the (bidirectional) encoder
+  // states directly, so the decoder has twice the encoder's size; the
+  // trainer's default encoder sizes: 48 for dates, else 32 (train_bindings.cpp).
+  if (kind === 'attention' && scoring !== 'additive') options.decoderHidden = 2 * (task === 'dates' ? 48 : 32);
   if (task === 'pairs') {
     options.pairs = view.pairs.value;
     options.characters = view.characters.checked;
@@ -261,6 +270,13 @@ function wire() {
     for (const kind of ['attention', 'fixed']) workers[kind].postMessage({ type: 'pause' });
   });
   view.reset.addEventListener('click', create);
+  view.scoring.addEventListener('change', () => {
+    const url = new URL(location.href);
+    url.searchParams.set('scoring', view.scoring.value);
+    history.replaceState(null, '', url);
+    create();
+  });
+  wireTrainStep({ setTraceWanted: (on) => workers.attention.postMessage({ type: 'trace', on }) });
   view.task.addEventListener('change', () => {
     const url = new URL(location.href);
     url.searchParams.set('task', view.task.value);
@@ -304,6 +320,7 @@ function wireLanguage() {
     replaceChildren(view.explain, t(TASKS[view.task.value].explain));
     showProbeExamples();
     drawnProbe = null; // the heatmap too: its legend and description
+    drawTrainStep(runs.attention.probe, { force: true });
     scheduleDraw();
   });
 }
@@ -313,13 +330,15 @@ function main() {
   wireLanguage();
   const missing = missingFeatures();
   if (missing) {
-    for (const control of [view.task, view.start, view.pause, view.reset]) control.disabled = true;
+    for (const control of [view.task, view.scoring, view.start, view.pause, view.reset]) control.disabled = true;
     view.status.dataset.state = 'error';
     replaceChildren(view.status, missing);
     return;
   }
   const task = new URL(location.href).searchParams.get('task');
   if (task && Object.hasOwn(TASKS, task)) view.task.value = task;
+  const scoring = new URL(location.href).searchParams.get('scoring');
+  if ([...view.scoring.options].some((o) => o.value === scoring)) view.scoring.value = scoring;
   view.pairs.value = samplePairs();
   workers.attention = startTrainer('attention');
   workers.fixed = startTrainer('fixed');

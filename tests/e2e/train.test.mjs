@@ -104,3 +104,44 @@ test('the date task trains and probes by character; bad pairs are an error namin
   assert.ok(await byTestId(page, 'train-start').isDisabled());
   assert.deepEqual(page.problems, []);
 });
+
+test('dot-product scoring trains, and the step panel shows the model being trained', async () => {
+  await byTestId(page, 'train-task').selectOption('reversal');
+  await byTestId(page, 'train-scoring').selectOption('dot');
+  assert.match(page.url(), /scoring=dot/);
+  await page.waitForFunction(() => !document.querySelector('[data-testid="train-start"]').disabled, null, { timeout: 30_000 });
+  await byTestId(page, 'train-start').click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-status"]').dataset.stepsAttention) >= 60,
+    null, { timeout: 60_000 });
+
+  // Opened while training: the panel follows the run.
+  await byTestId(page, 'train-step-open').click();
+  const panel = byTestId(page, 'step-panel');
+  await page.locator('[data-testid="step-panel"][data-step="1"]').waitFor({ timeout: 10_000 });
+  await byTestId(page, 'train-pause').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state === 'paused');
+  assert.equal(await panel.getAttribute('data-scoring'), 'dot', 'the trace is of the dot-product model');
+
+  const readRows = () => panel.locator('[data-testid="step-source"]').evaluateAll((rows) =>
+    rows.map((r) => ({ score: Number(r.dataset.score), weight: Number(r.dataset.weight) })));
+  const probe = 'a b c d e f g h';
+  for (const step of [1, 2]) {
+    await page.locator(`[data-testid="step-panel"][data-step="${step}"]`).waitFor({ timeout: 10_000 });
+    const rows = await readRows();
+    assert.equal(rows.length, probe.split(' ').length + 1, 'one row per source symbol and <eos>');
+    for (const row of rows) {
+      assert.ok(Number.isFinite(row.score) && Number.isFinite(row.weight), `finite score and weight: ${JSON.stringify(row)}`);
+    }
+    const sum = rows.reduce((a, r) => a + r.weight, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-4, `step ${step}: the weights sum to ${sum}`);
+    const high = Math.max(...rows.map((r) => r.score));
+    const exps = rows.map((r) => Math.exp(r.score - high));
+    const total = exps.reduce((a, b) => a + b, 0);
+    rows.forEach((r, i) => assert.ok(Math.abs(exps[i] / total - r.weight) < 1e-4, `step ${step}, row ${i}: softmax of the scores`));
+    if (step === 1) await byTestId(page, 'step-next').click();
+  }
+  // The dot product's own formula and explanation, not the additive one's.
+  assert.match(await panel.locator('[data-stage="scores"] .formula').textContent(), /s\s*t−1\s*·\s*h\s*i/);
+  await page.screenshot({ path: join(artifacts, 'train-step-dot.png'), fullPage: true });
+  assert.deepEqual(page.problems, []);
+});
