@@ -15,14 +15,6 @@ using namespace s2s::testing;
 
 namespace {
 
-// A random model gives long, varied outputs; sharper weights make the
-// choices decisive rather than ties.
-Parameters sharp_random_parameters(const ModelConfig& config, uint64_t seed) {
-    Parameters p = random_parameters(config, seed);
-    p.output_weights *= 4.0f;
-    return p;
-}
-
 void check_attention_rows(const Hypothesis& h, size_t source_length) {
     REQUIRE(h.attention.size() == h.tokens.size());
     for (const auto& row : h.attention) {

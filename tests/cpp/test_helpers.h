@@ -46,6 +46,14 @@ inline void set_placeholder_vocabularies(Model& model) {
 }
 
 // Examples of different lengths, so a batch of them has padding on both sides.
+// Random parameters with sharper output weights: a random model then gives
+// long, varied outputs whose choices are decisive rather than ties.
+inline Parameters sharp_random_parameters(const ModelConfig& config, uint64_t seed) {
+    Parameters p = random_parameters(config, seed);
+    p.output_weights *= 4.0f;
+    return p;
+}
+
 inline std::vector<Example> tiny_examples() {
     return {
         {{4, 5, 6, 7, 3}, {8, 4, 3}},

@@ -21,12 +21,6 @@ using namespace s2s::testing;
 
 namespace {
 
-Parameters sharp_parameters(const ModelConfig& config, uint64_t seed) {
-    Parameters p = random_parameters(config, seed);
-    p.output_weights *= 4.0f;
-    return p;
-}
-
 Vector as_vector(const std::vector<float>& v) { return Eigen::Map<const Vector>(v.data(), static_cast<Eigen::Index>(v.size())); }
 
 std::vector<double> softmax(const std::vector<float>& scores, double temperature) {
@@ -89,7 +83,7 @@ TEST_CASE("the trace equals a hand computation from the weights, for each scorin
     const std::vector<int> source = {4, 5, 6, 7, 8, 9, 3};
     for (AttentionKind kind : {AttentionKind::kAdditive, AttentionKind::kDot, AttentionKind::kScaledDot, AttentionKind::kGeneral}) {
         const ModelConfig config = tiny_config(kind);
-        const Parameters params = sharp_parameters(config, 3);
+        const Parameters params = sharp_random_parameters(config, 3);
         for (float temperature : {1.0f, 0.5f, 3.0f}) {
             CAPTURE(attention_kind_name(kind));
             CAPTURE(temperature);
@@ -182,7 +176,7 @@ TEST_CASE("a beam's trace follows the chosen hypothesis: it equals the chosen pa
 
 TEST_CASE("the fixed-context model's trace carries one constant context and no scores") {
     const ModelConfig config = tiny_config(AttentionKind::kNone);
-    const Parameters params = sharp_parameters(config, 2);
+    const Parameters params = sharp_random_parameters(config, 2);
     DecodeOptions options;
     options.max_length = 8;
     options.trace = true;
@@ -207,7 +201,7 @@ TEST_CASE("temperature 1 is bit for bit the decoding without it; off-range tempe
     const std::vector<int> source = {4, 5, 6, 7, 3};
     for (AttentionKind kind : {AttentionKind::kAdditive, AttentionKind::kGeneral}) {
         const ModelConfig config = tiny_config(kind);
-        const Parameters params = sharp_parameters(config, 5);
+        const Parameters params = sharp_random_parameters(config, 5);
         DecodeOptions plain;
         plain.beam_size = 3;
         DecodeOptions traced = plain;
