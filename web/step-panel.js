@@ -202,6 +202,23 @@ function topStage(record) {
       h('span', { class: 'step-weight' }, fmt(probability))))));
 }
 
+/**
+ * Steps through a panel: the Previous/Next buttons, and ←/→ while the panel
+ * (or one of its vector strips) has focus, call move(-1) or move(+1). The
+ * page's step section and the training page share it.
+ */
+export function bindStepKeys({ prev, next, panel }, move) {
+  prev.addEventListener('click', () => move(-1));
+  next.addEventListener('click', () => move(1));
+  panel.addEventListener('keydown', (event) => {
+    if (event.target !== panel && !event.target.classList?.contains('strip')) return;
+    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      move(event.key === 'ArrowLeft' ? -1 : 1);
+    }
+  });
+}
+
 export const STEP_CSS = `
 .step-panel { min-width: 0; }
 .step-stage { border-top: 1px solid #e5e7eb; padding: .5rem 0; min-width: 0; }

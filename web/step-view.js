@@ -6,7 +6,7 @@
 // reader: a click on an output word or on a heatmap row opens that step,
 // ←/→ (with the panel focused) or the buttons move between steps, the
 // slider re-decodes with another τ, a kept beam node shows its attention.
-import { renderStepPanel, STEP_CSS } from './step-panel.js';
+import { bindStepKeys, renderStepPanel, STEP_CSS } from './step-panel.js';
 import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from './beam-tree.js';
 import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from './step-math.js';
 import { baselineOf, MAX_OUTPUT_TOKENS } from './page-models.js';
@@ -169,15 +169,7 @@ export function wireStep({ retranslate, writeUrl }) {
       retranslate();
     }, TAU_DEBOUNCE_MS);
   });
-  parts.prev.addEventListener('click', () => moveStep(-1));
-  parts.next.addEventListener('click', () => moveStep(1));
-  parts.panel.addEventListener('keydown', (event) => {
-    if (event.target !== parts.panel && !event.target.classList?.contains('strip')) return;
-    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-      event.preventDefault();
-      moveStep(event.key === 'ArrowLeft' ? -1 : 1);
-    }
-  });
+  bindStepKeys(parts, moveStep);
   // A click on an output word (the chips) or on a heatmap row opens its step.
   view.targetTokens.addEventListener('click', (event) => {
     const chip = event.target.closest?.('.chip');

@@ -3,7 +3,7 @@
 // (the main page's panel) from the trace the training worker sends with each
 // probe while the panel is open. It follows the training: each new probe
 // result redraws the same step with the newer model's numbers.
-import { renderStepPanel, STEP_CSS } from './step-panel.js';
+import { bindStepKeys, renderStepPanel, STEP_CSS } from './step-panel.js';
 import { h, replaceChildren } from './dom.js';
 import { t } from './i18n/index.js';
 
@@ -32,15 +32,7 @@ export function wireTrainStep({ setTraceWanted }) {
     showToggle();
     if (wanted) parts.panel.focus({ preventScroll: true });
   });
-  parts.prev.addEventListener('click', () => move(-1));
-  parts.next.addEventListener('click', () => move(1));
-  parts.panel.addEventListener('keydown', (event) => {
-    if (event.target !== parts.panel && !event.target.classList?.contains('strip')) return;
-    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-      event.preventDefault();
-      move(event.key === 'ArrowLeft' ? -1 : 1);
-    }
-  });
+  bindStepKeys(parts, move);
   showToggle();
 }
 
