@@ -136,6 +136,8 @@ export function parseModelFile(input) {
   let end = bytes.length;
   if (version >= 3) {
     if (bytes.length < 24) throw new Error('model file is truncated in the checksum');
+    // A cut file is named as such (as the C++ reader does), not as a checksum mismatch.
+    if (16 + view.getUint32(12, true) > bytes.length - 8) throw new Error('model file is truncated in the header');
     end -= 8;
     const recorded = view.getBigUint64(end, true);
     const actual = wordHash64(bytes.subarray(0, end));

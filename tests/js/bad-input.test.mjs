@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { badModelFiles } from './helpers/bad-models.mjs';
-import { cleanUpModels, distDiagnostics, distIndex, modelForTests, requireDist, root, worstRowSumError } from './helpers/models.mjs';
+import {
+  cleanUpModels, distDiagnostics, distIndex, modelForTests, requireDist, root, wordModelForTests, worstRowSumError,
+} from './helpers/models.mjs';
 
 requireDist();
 const { loadModel } = await import(pathToFileURL(distIndex).href);
@@ -86,27 +88,62 @@ test('hostile text of every kind gives a well-formed result, greedy and with a b
   }
 });
 
-test('what hostile text becomes: <unk> for what the English model does not know, cut long input, no NUL', () => {
+test('what hostile text becomes in subword pieces: an unseen character is one <unk> piece, a known one never; long input cut; no NUL', (t) => {
+  if (model.info.sourceTokenizer !== 'bpe') {
+    t.skip('the model under test reads words, not subword pieces');
+    return;
+  }
   const tokens = (text) => model.translate(text).sourceTokens;
   assert.deepEqual(tokens(hostileText['empty']), []);
   assert.deepEqual(tokens(hostileText['whitespace only']), []);
-  assert.deepEqual(tokens(hostileText['20,000 characters, one word']), ['<unk>', '<eos>']);
-  for (const name of ['20,000 characters of words', '1,000 words']) {
+  for (const name of ['20,000 characters, one word', '20,000 characters of words', '1,000 words']) {
     const r = model.translate(hostileText[name]);
     assert.equal(r.truncated, true, name);
     assert.equal(r.sourceTokens.length, 200, name);
+    assert.ok(!r.sourceTokens.includes('<unk>'), `${name}: every character was seen in training`);
   }
-  assert.deepEqual(tokens(hostileText['unknown words']), ['<unk>', '<unk>', '<unk>', '<eos>']);
-  assert.equal(tokens(hostileText['NUL characters']).length, 3, 'NUL dropped: "thecat" and "sees"');
-  for (const name of ['emoji', 'CJK', 'right-to-left', 'markup']) {
-    assert.ok(tokens(hostileText[name]).includes('<unk>'), `${name}: unknown words are <unk>`);
+  // Words never seen are pieces of known characters, spelled out exactly.
+  const unknown = tokens(hostileText['unknown words']);
+  assert.ok(!unknown.includes('<unk>'), JSON.stringify(unknown));
+  assert.equal(unknown.slice(0, -1).join('').replaceAll('\u2581', ' ').trim(), 'xylophone quantum zebra');
+  assert.equal(tokens(hostileText['NUL characters']).slice(0, -1).join(''), '\u2581thecat\u2581sees', 'NUL dropped');
+  for (const name of ['emoji', 'CJK', 'right-to-left']) {
+    assert.ok(tokens(hostileText[name]).includes('<unk>'), `${name}: characters never seen in training are <unk>`);
   }
-  // Markup is only text here: tokens are plain strings, never parsed. (The
-  // page must insert them with textContent, never innerHTML.)
+  // One <unk> per character never seen, after a lone marker for the space
+  // before it: shown as such, never dropped, and the known words around it
+  // are read as usual.
+  assert.deepEqual(tokens('the 😀 cat'), ['\u2581the', '\u2581', '<unk>', '\u2581cat', '<eos>']);
+  assert.deepEqual(tokens('the 😀😀 cat'), ['\u2581the', '\u2581', '<unk>', '<unk>', '\u2581cat', '<eos>']);
   const markup = model.translate(hostileText.markup);
   assert.ok(markup.sourceTokens.every((t) => typeof t === 'string'));
-  // Known words still count among unknown ones.
-  assert.deepEqual(tokens('the 😀 cat'), ['the', '<unk>', 'cat', '<eos>']);
+});
+
+test('what hostile text becomes in a word-level model (files from before the subword models): <unk> per unknown word', async () => {
+  const words = await loadModel(wordModelForTests());
+  try {
+    const tokens = (text) => words.translate(text).sourceTokens;
+    assert.deepEqual(tokens(hostileText['empty']), []);
+    assert.deepEqual(tokens(hostileText['whitespace only']), []);
+    assert.deepEqual(tokens(hostileText['20,000 characters, one word']), ['<unk>', '<eos>']);
+    for (const name of ['20,000 characters of words', '1,000 words']) {
+      const r = words.translate(hostileText[name]);
+      assert.equal(r.truncated, true, name);
+      assert.equal(r.sourceTokens.length, 200, name);
+    }
+    assert.deepEqual(tokens(hostileText['unknown words']), ['<unk>', '<unk>', '<unk>', '<eos>']);
+    assert.equal(tokens(hostileText['NUL characters']).length, 3, 'NUL dropped: "thecat" and "sees"');
+    for (const name of ['emoji', 'CJK', 'right-to-left', 'markup']) {
+      assert.ok(tokens(hostileText[name]).includes('<unk>'), `${name}: unknown words are <unk>`);
+    }
+    // Markup is only text here: tokens are plain strings, never parsed. (The
+    // page must insert them with textContent, never innerHTML.)
+    assert.ok(words.translate(hostileText.markup).sourceTokens.every((t) => typeof t === 'string'));
+    // Known words still count among unknown ones.
+    assert.deepEqual(tokens('the 😀 cat'), ['the', '<unk>', 'cat', '<eos>']);
+  } finally {
+    words.dispose();
+  }
 });
 
 test('every wrong kind of value for text, options and source is an Error; the next call works', async () => {

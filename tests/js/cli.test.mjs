@@ -135,18 +135,23 @@ test('model files are written as format version 3, whose checksum (the last 8 by
     assert.equal(bytes.readBigUInt64LE(bytes.length - 8), wordHash64(bytes.subarray(0, bytes.length - 8)), `${path}: checksum`);
   };
   checkSealed(model);  // written by train
-  // convert rewrites a shipped model (format version 2) as version 3, translating the same.
-  const shipped = join(root, 'models', 'en-fr.s2s');
-  assert.equal(readFileSync(shipped).readUInt32LE(8), 2);
-  const converted = join(work, 'en-fr-v3.s2s');
-  const r = run(['convert', '--model', shipped, '--dtype', 'i8', '--output', converted]);
-  assert.equal(r.code, 0, r.err);
-  checkSealed(converted);
-  const input = 'I love deep learning.\nWe drink water.\n';
-  const before = run(['translate', '--model', shipped, '--json'], input);
-  const after = run(['translate', '--model', converted, '--json'], input);
-  assert.equal(before.code, 0, before.err);
-  assert.deepEqual(after.out, before.out);
+  // convert rewrites every shipped model as version 3 (a word-level model of
+  // format version 2 too), translating exactly the same.
+  const input = 'I see the cat.\nI love deep learning.\nWe drink water.\n';
+  for (const name of ['en-fr', 'en-fr-fixed', 'en-zh']) {
+    const shipped = join(root, 'models', `${name}.s2s`);
+    const version = readFileSync(shipped).readUInt32LE(8);
+    assert.ok(version === 2 || version === 3, `${name}: format version ${version}`);
+    if (version === 3) checkSealed(shipped);
+    const converted = join(work, `${name}-v3.s2s`);
+    const r = run(['convert', '--model', shipped, '--dtype', 'i8', '--output', converted]);
+    assert.equal(r.code, 0, r.err);
+    checkSealed(converted);
+    const before = run(['translate', '--model', shipped, '--json'], input);
+    const after = run(['translate', '--model', converted, '--json'], input);
+    assert.equal(before.code, 0, before.err);
+    assert.deepEqual(after.out, before.out, name);
+  }
 });
 
 test('translate: bad input of every kind gives one result line each, and the next line works', () => {

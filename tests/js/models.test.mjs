@@ -19,17 +19,17 @@ const fixtures = join(root, 'tests', 'fixtures');
 // scorer or the model last changed.
 const shipped = {
   'en-fr': {
-    attention: 'additive', storage: { dtype: 'i8', levels: 63 }, sample: 'en-fr-dev.tsv', floor: 38, measured: 40.78,
-    examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .',
-      'the weather is nice today .': "il fait beau aujourd'hui ." },
+    attention: 'additive', storage: { dtype: 'i8', levels: 63 }, sample: 'en-fr-dev.tsv', floor: 43, measured: 45.84,
+    examples: { 'Go.': 'Va !', 'I lost.': "J'ai perdu.", "He's calm.": 'Il est calme.', "I'm home.": 'Je suis chez moi.',
+      'The weather is nice today.': "Il fait beau aujourd'hui." },
   },
   'en-fr-fixed': {
     attention: 'none', storage: { dtype: 'i8', levels: 127 }, sample: 'en-fr-dev.tsv', floor: 31, measured: 33.63,
-    examples: { 'go .': 'va !', 'i lost .': "j'ai perdu .", "he's calm .": 'il est calme .', "i'm home .": 'je suis chez moi .' },
+    examples: { 'Go.': 'Va !', 'I lost.': "J'ai perdu.", "He's calm.": 'Il est calme.', "I'm home.": 'Je suis chez moi.' },
   },
   'en-zh': {
     attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 36, measured: 39.40,
-    examples: { "i'm home .": '我 在 家 里 。', 'the weather is nice today .': '今 天 天 气 好 。' },
+    examples: { "I'm home.": '我在家里。', 'The weather is nice today.': '今天天气好。' },
   },
 };
 
@@ -39,8 +39,6 @@ function run(args, input = '') {
   return r.stdout;
 }
 
-// The model's tokenization of a translation, lowercased: what d2l's examples compare.
-const tokens = (result) => result.targetTokens.filter((t) => t !== '<eos>').join(' ');
 
 for (const [name, expected] of Object.entries(shipped)) {
   const path = join(root, 'models', `${name}.s2s`);
@@ -73,7 +71,7 @@ for (const [name, expected] of Object.entries(shipped)) {
       const sources = Object.keys(expected.examples);
       const results = run(['translate', '--model', path, '--json'], sources.join('\n') + '\n')
         .trim().split('\n').map((line) => JSON.parse(line));
-      sources.forEach((source, k) => assert.equal(tokens(results[k]), expected.examples[source], source));
+      sources.forEach((source, k) => assert.equal(results[k].text, expected.examples[source], source));
     });
   }
 }

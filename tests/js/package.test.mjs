@@ -74,7 +74,9 @@ model.dispose();
   assert.equal(name, 'en-fr');
   assert.ok(result.text.length > 0);
   assert.equal(result.attention.length, result.targetTokens.length);
-  assert.deepEqual(result.sourceTokens, ['i', 'see', 'the', 'cat', '.', '<eos>']);
+  // The words as the model read them (lowercased); the shipped models read them as subword pieces.
+  assert.deepEqual(result.sourceWords.map((word) => word.text), ['i', 'see', 'the', 'cat', '.', '<eos>']);
+  assert.equal(result.sourceWords.at(-1).end, result.sourceTokens.length);
   assert.ok(existsSync(join(app, 'node_modules', 'seq2seq-attention', 'dist', 'index.d.ts')), 'types installed');
 });
 

@@ -58,7 +58,9 @@ test('translate returns the contract shape, with attention rows summing to 1', (
   }
   assert.equal(typeof r.text, 'string');
   assert.ok(r.text.length > 0);
-  assert.deepEqual(r.sourceTokens, ['i', 'see', 'the', 'cat', '.', '<eos>']);
+  // The words as the model read them (lowercased); the shipped models read them as subword pieces.
+  assert.deepEqual(r.sourceWords.map((word) => word.text), ['i', 'see', 'the', 'cat', '.', '<eos>']);
+  assert.equal(r.sourceWords.at(-1).end, r.sourceTokens.length);
   assert.ok(r.targetTokens.length > 0 && r.targetTokens.every((t) => typeof t === 'string'));
   assertMatrix(r.attention, r.targetTokens.length, r.sourceTokens.length, 'best');
   assert.equal(typeof r.score, 'number');

@@ -83,6 +83,18 @@ export function modelForTests({ attention = true } = {}) {
   return { path: trained.get(kind), shipped: false, name };
 }
 
+/**
+ * A tiny WORD-LEVEL model (every token a word; unknown words are <unk>),
+ * trained once per process: the shipped models read subword pieces, and the
+ * tests of word-level behaviour (files from before the subword models still
+ * load and translate) need one. Returns its path.
+ */
+export function wordModelForTests({ attention = true } = {}) {
+  const kind = attention ? 'additive' : 'none';
+  if (!trained.has(kind)) trained.set(kind, trainTiny(kind));
+  return trained.get(kind);
+}
+
 // A tiny SUBWORD model (BPE pieces, src/text/bpe.h): with 60 English and 80
 // French entries, most of the fixture's words are several pieces ("learning"
 // is ▁l e a r n i n g). Trained in well under a second; its translations are
