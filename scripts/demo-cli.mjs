@@ -11,7 +11,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'build', 'native', 'seq2seq');
 const examples = process.argv.length > 2
   ? [process.argv.slice(2).join(' ')]
-  : ['go .', 'i lost .', "he's calm .", "i'm home .", 'i love deep learning .'];
+  : ['Go.', 'I lost.', "He's calm.", "I'm home.", 'I love deep learning.'];
 
 const shades = [' ', '░', '▒', '▓', '█'];
 
@@ -51,7 +51,7 @@ if (models.length === 0) {
   models = [out];
   // The fixture's vocabulary is tiny: show sentences it knows, unless the
   // user asked for their own.
-  if (process.argv.length <= 2) examples.splice(0, examples.length, 'i see the cat .', 'we drink water .', 'the house is big .');
+  if (process.argv.length <= 2) examples.splice(0, examples.length, 'I see the cat.', 'We drink water.', 'the house is big .');
 }
 
 for (const model of models) {

@@ -52,11 +52,14 @@ export const END_TOKEN = '<eos>';
 export function tokenKind(token, language = lang()) {
   if (token === UNKNOWN_TOKEN) return { kind: 'unk', title: tIn(language, 'token.unknown') };
   if (token === END_TOKEN) return { kind: 'eos', title: tIn(language, 'token.end') };
+  if (token === WORD_MARKER) return { kind: 'space', title: tIn(language, 'token.space') };
   return { kind: '', title: null };
 }
 
 /** The marker of a subword piece that starts a word (U+2581, src/text/bpe.h). */
 export const WORD_MARKER = '\u2581';
+/** How the page shows the marker alone (a space before a piece that does not carry it): U+2423, the visible space. */
+export const SPACE_LABEL = '\u2423';
 /** What marks, on the page, a piece that continues the word before it. */
 export const CONTINUATION_MARK = '\u00b7';
 
@@ -66,7 +69,8 @@ export const CONTINUATION_MARK = '\u00b7';
  * "·ing"). Words and special tokens are shown as they are.
  */
 export function pieceLabel(token, continuation = false) {
-  const text = token.startsWith(WORD_MARKER) && token.length > WORD_MARKER.length ? token.slice(WORD_MARKER.length) : token;
+  if (token === WORD_MARKER) return SPACE_LABEL;
+  const text = token.startsWith(WORD_MARKER) ? token.slice(WORD_MARKER.length) : token;
   return continuation ? `${CONTINUATION_MARK}${text}` : text;
 }
 

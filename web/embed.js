@@ -1,7 +1,7 @@
 // <seq2seq-attention-demo>: the demo as one tag, for tutorials.
 //
 //   <script type="module" src="https://YOUR-HOST/web/embed.js"></script>
-//   <seq2seq-attention-demo sentence="i love deep learning ." model="en-fr" lang="zh-CN" step="3"></seq2seq-attention-demo>
+//   <seq2seq-attention-demo sentence="I love deep learning." model="en-fr" lang="zh-CN" step="3"></seq2seq-attention-demo>
 //
 // Attributes (all optional):
 //   sentence  the English sentence (`text` is its older name; sentence wins)

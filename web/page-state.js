@@ -8,12 +8,12 @@ import { MAX_OUTPUT_TOKENS, isShipped, languageName, languagesOf, modelLabel } f
 import { rich, t } from './i18n/index.js';
 
 export const EXAMPLES = [
-  'i love deep learning .',
-  'go .',
-  'i lost .',
-  "he's calm .",
-  "i'm home .",
-  'i think that the weather will be better tomorrow , so we can go to the beach with our friends .',
+  'I love deep learning.',
+  'Go.',
+  'I lost.',
+  "He's calm.",
+  "I'm home.",
+  'I think that the weather will be better tomorrow, so we can go to the beach with our friends.',
 ];
 // What the URL leaves out; the default model is the package's (page-models.js).
 export const DEFAULTS = { beam: 1, view: 'heatmap', unit: 'pieces' };

@@ -10,7 +10,7 @@
 // Test hooks (DESIGN.md): every source position is an element
 // [data-testid="step-source"] with data-index, data-score (e_ti) and
 // data-weight (a_ti); the context strip carries data-values (c_t).
-import { h, replaceChildren } from './dom.js';
+import { h, pieceLabel, replaceChildren } from './dom.js';
 import { maxAbs, softmax, valueColor, weightedSum } from './step-math.js';
 import { lang, rich as richIn, tIn } from './i18n/index.js';
 
@@ -108,7 +108,7 @@ export function renderStepPanel(container, { trace, sourceTokens, targetTokens, 
   container.dataset.scoring = trace.scoring;
   container.dataset.temperature = String(trace.temperature);
   const heading = h('h3', { class: 'step-heading', id: 'step-heading' },
-    rich('step.heading', { step: step + 1, steps: trace.steps.length, token: h('b', { translate: 'no' }, `“${targetTokens[step] ?? ''}”`) }));
+    rich('step.heading', { step: step + 1, steps: trace.steps.length, token: h('b', { translate: 'no' }, `“${pieceLabel(targetTokens[step] ?? '')}”`) }));
   const stages = trace.scoring === 'none'
     ? [fixedStage(trace, step, similarities)]
     : attentionStages(trace, record, sourceTokens);
@@ -127,7 +127,7 @@ function attentionStages(trace, record, sourceTokens) {
     class: 'step-source', 'data-testid': 'step-source', 'data-index': String(i),
     'data-score': String(scores[i]), 'data-weight': String(weights[i]),
   },
-  h('span', { class: 'step-token', translate: 'no' }, token),
+  h('span', { class: 'step-token', translate: 'no' }, pieceLabel(token)),
   additive && keys ? vectorStrip(keys[i], { scale: keyScale, label: `W_k h_${i + 1}` }) : vectorStrip(states[i], { label: `h_${i + 1}` }),
   h('span', { class: 'step-score', title: `e_{t,${i + 1}}` }, fmt(scores[i])),
   h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', {
@@ -158,7 +158,7 @@ function attentionStages(trace, record, sourceTokens) {
   const scaled = states.map((state, i) => weightedSum([weights[i]], [state]));
   const contextScale = maxAbs(record.context, ...scaled);
   const terms = order.map((i) => h('div', { class: 'step-term' },
-    h('span', { class: 'step-token', translate: 'no' }, `${fmt(weights[i], 2)} × h`, sub(i + 1), ` ${sourceTokens[i]}`),
+    h('span', { class: 'step-token', translate: 'no' }, `${fmt(weights[i], 2)} × h`, sub(i + 1), ` ${pieceLabel(sourceTokens[i])}`),
     vectorStrip(scaled[i], { scale: contextScale, label: `a_{t,${i + 1}} h_${i + 1}` })));
   const context = stage('context', FORMULA.context,
     h('div', { class: 'step-terms' }, terms),
@@ -197,7 +197,7 @@ function similarityList({ attention = null, fixed = null }, step) {
 function topStage(record) {
   return stage('top', FORMULA.top, h('ol', { class: 'step-top', 'data-testid': 'step-top' }, record.top.map(({ token, probability }) =>
     h('li', { 'data-probability': String(probability) },
-      h('span', { class: 'step-token', translate: 'no' }, token),
+      h('span', { class: 'step-token', translate: 'no' }, pieceLabel(token)),
       h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', { class: 'bar-fill', style: `width:${(probability * 100).toFixed(2)}%` })),
       h('span', { class: 'step-weight' }, fmt(probability))))));
 }

@@ -47,7 +47,7 @@ struct DecodeOptions {
     // of every step, kept or pruned. Meaningful for beam_size > 1.
     bool beam_tree = false;
 
-    static constexpr float kDefaultLengthPenalty = 1.0f;
+    static constexpr float kDefaultLengthPenalty = 0.6f;
     static constexpr float kDefaultCoveragePenalty = 0.2f;
 };
 

@@ -32,8 +32,8 @@ async function boot(prepare = async () => {}) {
   const workers = [];
   page.on('worker', (worker) => workers.push(worker));
   await prepare(page);
-  await page.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('i love deep learning .')}`);
-  await waitForTranslation(page, 'i love deep learning .');
+  await page.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('I love deep learning.')}`);
+  await waitForTranslation(page, 'I love deep learning.');
   await page.locator('#result [data-testid="attention-heatmap"] [data-row]').first().waitFor();
   const marks = (target) => target.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
   const result = { page, problems, requests, workers: workers.map((w) => new URL(w.url()).pathname),

@@ -34,9 +34,9 @@ test('the embed example renders two demos, each with a heatmap', async () => {
     assert.ok(rows >= 1 && cols >= 2);
     assert.equal(cells.length, rows * cols);
   }
-  // The first one translates "i love deep learning ." into French.
+  // The first one translates "I love deep learning." into French.
   const first = page.locator('seq2seq-attention-demo').first();
-  assert.equal(await first.locator('[data-testid="translation-output"]').getAttribute('data-text'), 'i love deep learning .');
+  assert.equal(await first.locator('[data-testid="translation-output"]').getAttribute('data-text'), 'I love deep learning.');
   assert.equal(await first.locator('[data-testid="translation-output"]').getAttribute('lang'), 'fr');
   // The element's styles stay inside it: the host page's <p> margins and
   // fonts are untouched by the element's CSS, and vice versa.
@@ -51,10 +51,10 @@ test('an embedded demo translates again when its attribute or its box changes', 
   const first = page.locator('seq2seq-attention-demo').first();
   const output = first.locator('[data-testid="translation-output"]');
   await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo')?.shadowRoot
-    ?.querySelector('[data-testid="translation-output"]')?.dataset.text === 'i love deep learning .');
-  await first.evaluate((demo) => demo.setAttribute('text', 'i see the cat .'));
+    ?.querySelector('[data-testid="translation-output"]')?.dataset.text === 'I love deep learning.');
+  await first.evaluate((demo) => demo.setAttribute('text', 'I see the cat.'));
   await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo').shadowRoot
-    .querySelector('[data-testid="translation-output"]').dataset.text === 'i see the cat .');
+    .querySelector('[data-testid="translation-output"]').dataset.text === 'I see the cat.');
   await first.locator('[data-testid="source-input"]').fill('<b>we</b> drink water .');
   await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo').shadowRoot
     .querySelector('[data-testid="translation-output"]').dataset.text === '<b>we</b> drink water .');
@@ -72,7 +72,7 @@ test('a page on another origin embeds the demo with one script tag', async () =>
   writeFileSync(join(folder, 'lesson.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
     <h1>Lesson 7: attention</h1>
     <script type="module" src="${browser.server.origin}/web/embed.js"></script>
-    <seq2seq-attention-demo model="en-fr" text="i see the cat ."></seq2seq-attention-demo>`);
+    <seq2seq-attention-demo model="en-fr" text="I see the cat."></seq2seq-attention-demo>`);
   const tutorialServer = await startServer({ root: folder, port: 0 });
   try {
     const page = await browser.newPage(`http://127.0.0.1:${tutorialServer.port}/lesson.html`);
@@ -81,7 +81,7 @@ test('a page on another origin embeds the demo with one script tag', async () =>
       ?.querySelector('[data-testid="attention-heatmap"]'), null, { timeout: 30_000 });
     const { rows, cols } = await readHeatmap(heatmapsOf(page).first());
     assert.ok(rows >= 1);
-    assert.equal(cols, 6); // i see the cat . <eos>
+    assert.equal(cols, 6); // I see the cat. <eos>
     assert.deepEqual(page.problems, []);
     await page.close();
   } finally {

@@ -8,9 +8,11 @@
 // /models/ in place of the repository's folder. The page itself has no test
 // switch: it loads models by name, from /models/, either way.
 //
-// A small SUBWORD model (BPE pieces) is trained here too, always (the shipped
-// models are word-level): build/e2e-models/tiny-subword.s2s, served at
-// SUBWORD_MODEL_URL, which the page opens with its ?model-url= parameter.
+// Two small fixture models are trained here too, always, and served under
+// /e2e-models/, which the page opens with its ?model-url= parameter: a
+// SUBWORD one (BPE pieces, "learning" split into letters) at
+// SUBWORD_MODEL_URL, and a WORD-LEVEL one (every token a word, as model
+// files from before the subword models) at WORD_MODEL_URL.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,8 @@ const trainedFolder = join(root, 'build', 'e2e-models');
 const cli = join(root, 'build', 'native', 'seq2seq');
 /** Where the page finds the subword fixture model (a same-origin path for ?model-url=). */
 export const SUBWORD_MODEL_URL = '/e2e-models/tiny-subword.s2s';
+/** Where the page finds the word-level fixture model. */
+export const WORD_MODEL_URL = '/e2e-models/tiny-words.s2s';
 
 // Small and quick: the tests check the page's wiring, not translation quality.
 const TINY_SIZES = ['--embedding', '16', '--hidden', '16', '--decoder-hidden', '32', '--attention-size', '16',
@@ -61,9 +65,14 @@ export function modelsFolder() {
   return trainedFolder;
 }
 
-/** The folder holding the subword fixture model (trained if needed), served at /e2e-models/. */
-export function subwordFixtureFolder() {
+/** The folder holding the subword and word-level fixture models (trained if needed), served at /e2e-models/. */
+export function fixtureFolder() {
   trainOnce('tiny-subword.s2s', (output, scratch) => trainSubwordFixture(output, scratch));
+  trainOnce('tiny-words.s2s', (output, scratch) => {
+    const result = spawnSync(cli, ['train', ...TINY_MODELS['en-fr'], ...TINY_SIZES, '--name', 'tiny-words',
+      '--checkpoint-dir', scratch, '--output', output], { cwd: root, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`training the word-level fixture model failed:\n${result.stderr}`);
+  });
   return trainedFolder;
 }
 
@@ -98,7 +107,7 @@ export async function startBrowser() {
     if (!existsSync(join(root, file))) throw new Error(`${file} is missing; build it with npm run build:wasm`);
   }
   const folder = modelsFolder();
-  const mounts = { '/e2e-models/': subwordFixtureFolder(), ...(folder ? { '/models/': folder } : {}) };
+  const mounts = { '/e2e-models/': fixtureFolder(), ...(folder ? { '/models/': folder } : {}) };
   const server = await startServer({ port: 0, mounts });
   const profile = mkdtempSync(join(tmpdir(), 's2s-e2e-chromium-'));
   let context;

@@ -28,7 +28,7 @@ const ALLOWED = [
   'Tab', 'ti', 'unk', 'eos',
 ];
 // The example in the sentence box's placeholder is English on purpose.
-const EXAMPLE = 'i love deep learning .';
+const EXAMPLE = 'I love deep learning.';
 
 // Every visible text node and every title / aria-label / placeholder of the
 // page (or of the shadow root of `host`), shadow roots included, as the
@@ -184,7 +184,7 @@ test('an embedded demo with lang="zh-CN" speaks Chinese on an English page, and 
   const page = await browser.newPage('/web/embed-example.html', { width: 900, height: 900 });
   await page.evaluate(() => {
     const demo = document.createElement('seq2seq-attention-demo');
-    Object.entries({ id: 'zh-demo', lang: 'zh-CN', sentence: 'i love deep learning .', model: 'en-fr', step: '2', view: 'step' })
+    Object.entries({ id: 'zh-demo', lang: 'zh-CN', sentence: 'I love deep learning.', model: 'en-fr', step: '2', view: 'step' })
       .forEach(([name, value]) => demo.setAttribute(name, value));
     document.body.append(demo);
   });

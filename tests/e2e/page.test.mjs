@@ -14,6 +14,8 @@ const heatmapOf = (p) => p.locator('#result [data-testid="attention-heatmap"]');
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const tokens = (p, id) => byTestId(p, id).evaluateAll((chips) => chips.map((chip) => chip.dataset.token));
+// A token as the page shows it: a subword piece without its word marker.
+const shown = (token) => token.replace(/^\u2581(?=.)/, '');
 
 async function typeSentence(p, text) {
   await byTestId(p, 'source-input').fill(text);
@@ -31,7 +33,7 @@ after(async () => {
 });
 
 test('the page loads, translates its first example, and logs no errors', async () => {
-  await waitForTranslation(page, 'i love deep learning .');
+  await waitForTranslation(page, 'I love deep learning.');
   assert.notEqual((await byTestId(page, 'translation-output').textContent()).trim(), '');
   await heatmapOf(page).waitFor();
   await page.screenshot({ path: join(artifacts, 'page-desktop.png'), fullPage: true });
@@ -39,7 +41,7 @@ test('the page loads, translates its first example, and logs no errors', async (
 });
 
 test('typing a sentence draws a heatmap: target rows x source columns, each row summing to 1', async () => {
-  await typeSentence(page, 'i see the cat .');
+  await typeSentence(page, 'I see the cat.');
   const source = await tokens(page, 'source-token');
   const target = await tokens(page, 'target-token');
   assert.equal(source.at(-1), '<eos>');
@@ -54,11 +56,12 @@ test('typing a sentence draws a heatmap: target rows x source columns, each row 
     assert.ok(Math.abs(sum - 1) < 1e-3, `row ${i} sums to ${sum}`);
     assert.ok(row.every((cell) => cell.weight >= 0 && cell.weight <= 1));
   }
-  // Hovering a cell names both words and the weight; the labels light up.
+  // Hovering a cell names both words (subword pieces without their marker)
+  // and the weight; the labels light up.
   const cell = heatmapOf(page).locator('[data-row="0"][data-col="1"]');
   await cell.hover();
   const readout = await page.locator('#readout').textContent();
-  assert.match(readout, new RegExp(`${escape(target[0])}.*${escape(source[1])}`));
+  assert.match(readout, new RegExp(`“${escape(shown(target[0]))}”.*“${escape(shown(source[1]))}”`));
   assert.equal(await heatmapOf(page).locator('.label.active').count(), 2);
   // The keyboard reaches the cells, and the arrow keys move between them.
   await heatmapOf(page).locator('[data-row="0"][data-col="0"]').focus();
@@ -66,35 +69,37 @@ test('typing a sentence draws a heatmap: target rows x source columns, each row 
   assert.equal(await page.evaluate(() => document.activeElement.dataset.col), '1');
   await page.keyboard.press('ArrowDown');
   assert.equal(await page.evaluate(() => document.activeElement.dataset.row), '1');
-  assert.match(await page.locator('#readout').textContent(), new RegExp(escape(target[1])));
+  assert.match(await page.locator('#readout').textContent(), new RegExp(escape(shown(target[1]))));
 });
 
-test('the Translate button translates at once; an unknown word is marked as such', async () => {
-  await byTestId(page, 'source-input').fill('i see the zorblax .');
+test('the Translate button translates at once; a word never seen is pieces, a character never seen is marked unknown', async () => {
+  await byTestId(page, 'source-input').fill('I see the zorblax 😀.');
   await byTestId(page, 'translate-button').click();
-  await waitForTranslation(page, 'i see the zorblax .');
+  await waitForTranslation(page, 'I see the zorblax 😀.');
+  // "zorblax" is spelled with pieces the model knows; the emoji is one <unk>.
   const unknown = page.locator('[data-testid="source-token"].unk');
-  assert.ok(await unknown.count() >= 1);
-  assert.match(await unknown.first().getAttribute('title'), /zorblax.*vocabulary/);
+  assert.equal(await unknown.count(), 1);
+  assert.match(await unknown.first().getAttribute('title'), /never seen in training/);
+  assert.match((await tokens(page, 'source-token')).join('').replaceAll('\u2581', ' '), / zorblax /);
   assert.ok(await heatmapOf(page).locator('.col-label.unk title').count() >= 1);
 });
 
 test('switching the model translates into Chinese', async () => {
-  await typeSentence(page, "i'm home .");
+  await typeSentence(page, "I'm home.");
   await byTestId(page, 'model-select').selectOption('en-zh');
-  await waitForTranslation(page, "i'm home .", { model: 'en-zh' });
+  await waitForTranslation(page, "I'm home.", { model: 'en-zh' });
   assert.equal(await byTestId(page, 'translation-output').getAttribute('lang'), 'zh');
   const { rows } = await readHeatmap(heatmapOf(page));
   assert.equal(rows, (await tokens(page, 'target-token')).length);
   assert.match(page.url(), /model=en-zh/);
   await byTestId(page, 'model-select').selectOption('en-fr');
-  await waitForTranslation(page, "i'm home .", { model: 'en-fr' });
+  await waitForTranslation(page, "I'm home.", { model: 'en-fr' });
 });
 
 test('beam search lists its hypotheses, and each shows its own attention', async () => {
-  await typeSentence(page, 'we drink water .');
+  await typeSentence(page, 'We drink water.');
   await byTestId(page, 'beam-size').selectOption('4');
-  await waitForTranslation(page, 'we drink water .', { beam: 4 });
+  await waitForTranslation(page, 'We drink water.', { beam: 4 });
   const hypotheses = byTestId(page, 'hypothesis');
   const count = await hypotheses.count();
   assert.ok(count >= 2, `beam 4 gave ${count} hypotheses`);
@@ -108,12 +113,12 @@ test('beam search lists its hypotheses, and each shows its own attention', async
   assert.equal(rows, (await tokens(page, 'target-token')).length);
   assert.match(page.url(), new RegExp(`hyp=${count - 1}`));
   await byTestId(page, 'beam-size').selectOption('1');
-  await waitForTranslation(page, 'we drink water .', { beam: 1 });
+  await waitForTranslation(page, 'We drink water.', { beam: 1 });
   assert.equal(await hypotheses.count(), 0);
 });
 
 test('the attention can also be drawn as lines between the two sentences', async () => {
-  await typeSentence(page, 'i see the cat .');
+  await typeSentence(page, 'I see the cat.');
   await byTestId(page, 'view-lines').click();
   const lines = page.locator('[data-testid="attention-lines"]');
   await lines.waitFor();
@@ -128,7 +133,7 @@ test('the attention can also be drawn as lines between the two sentences', async
 });
 
 test('what if: picking another word at a position re-decodes from there', async () => {
-  await typeSentence(page, 'i see the cat .');
+  await typeSentence(page, 'I see the cat.');
   const before = await tokens(page, 'target-token');
   const position = Math.min(1, before.length - 1);
   await byTestId(page, 'target-token').nth(position).click();
@@ -139,7 +144,7 @@ test('what if: picking another word at a position re-decodes from there', async 
   assert.ok(pick, `no other word among ${choices}`);
   await page.locator(`[data-testid="alternative"][data-token="${pick}"]`).click();
   const prefix = [...before.slice(0, position), pick].join(' ');
-  await waitForTranslation(page, 'i see the cat .', { prefix });
+  await waitForTranslation(page, 'I see the cat.', { prefix });
   const after = await tokens(page, 'target-token');
   assert.equal(after[position], pick);
   assert.deepEqual(after.slice(0, position), before.slice(0, position));
@@ -150,7 +155,7 @@ test('what if: picking another word at a position re-decodes from there', async 
   // And back to the model's own choice.
   await byTestId(page, 'target-token').nth(position).click();
   await byTestId(page, 'whatif-reset').click();
-  await waitForTranslation(page, 'i see the cat .', { prefix: '' });
+  await waitForTranslation(page, 'I see the cat.', { prefix: '' });
   assert.deepEqual(await tokens(page, 'target-token'), before);
 });
 
@@ -201,10 +206,11 @@ test('markup in the input is shown as text and never runs', async () => {
   await waitForTranslation(page, attack);
   assert.equal(await page.evaluate(() => window.__injected), undefined);
   assert.equal(await page.locator('#result img, #result script, #translation b, #tokens b').count(), 0);
-  // The model does not know these words: they are <unk> chips whose tooltip
-  // quotes the user's text, as text.
-  const titles = await byTestId(page, 'source-token').evaluateAll((chips) => chips.map((chip) => chip.title));
-  assert.ok(titles.some((title) => title.includes('“<img”')), `titles: ${titles}`);
+  // The markup's characters are chips of text: pieces of "img" and "script"
+  // the model knows, and <unk> for "<" and ">", never seen in training.
+  const chipText = (await byTestId(page, 'source-token').allTextContents()).join('');
+  assert.match(chipText.replaceAll('·', ''), /img.*script/);
+  assert.ok((await tokens(page, 'source-token')).includes('<unk>'));
   assert.equal(await byTestId(page, 'source-input').inputValue(), attack);
   // Also through the URL.
   const viaUrl = await browser.newPage(`/web/?text=${encodeURIComponent(attack)}`);
@@ -241,13 +247,13 @@ test('odd input: whitespace, 20,000 characters, emoji, CJK, right-to-left; the n
     const { rows, cols, cells } = await readHeatmap(heatmapOf(page));
     assert.equal(cells.length, rows * cols);
   }
-  await typeSentence(page, 'i see the cat .');
+  await typeSentence(page, 'I see the cat.');
   assert.notEqual((await byTestId(page, 'translation-output').textContent()).trim(), '');
   assert.deepEqual(page.problems, []);
 });
 
 test('the heatmap downloads as SVG and PNG', async () => {
-  await typeSentence(page, 'i see the cat .');
+  await typeSentence(page, 'I see the cat.');
   const [svgDownload] = await Promise.all([page.waitForEvent('download'), byTestId(page, 'export-svg').click()]);
   const svgText = await readFile(await svgDownload.path(), 'utf8');
   assert.match(svgDownload.suggestedFilename(), /^attention-en-fr-i-see-the-cat\.svg$/);
@@ -262,10 +268,10 @@ test('the heatmap downloads as SVG and PNG', async () => {
 });
 
 test('at phone width the page fits and the heatmap scrolls inside its box', async () => {
-  const phone = await browser.newPage(`/web/?text=${encodeURIComponent('i think that the weather will be better tomorrow , so we can go to the beach with our friends .')}`,
+  const phone = await browser.newPage(`/web/?text=${encodeURIComponent('I think that the weather will be better tomorrow, so we can go to the beach with our friends.')}`,
     { width: 375, height: 812 });
   try {
-    await waitForTranslation(phone, 'i think that the weather will be better tomorrow , so we can go to the beach with our friends .');
+    await waitForTranslation(phone, 'I think that the weather will be better tomorrow, so we can go to the beach with our friends.');
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
     await phone.screenshot({ path: join(artifacts, 'page-phone.png'), fullPage: true });
@@ -294,13 +300,13 @@ test('a model that fails to load shows its error in the page', async () => {
   const p = await browser.context.newPage();
   try {
     await p.route('**/models/en-zh.s2s', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('not a model at all') }));
-    await p.goto(`${browser.server.origin}/web/?model=en-zh&text=go+.`);
+    await p.goto(`${browser.server.origin}/web/?model=en-zh&text=Go.`);
     const error = byTestId(p, 'error');
     await error.waitFor();
     assert.match(await error.textContent(), /Something went wrong: .*model/i);
     // The page still works: another model translates.
     await byTestId(p, 'model-select').selectOption('en-fr');
-    await waitForTranslation(p, 'go .', { model: 'en-fr' });
+    await waitForTranslation(p, 'Go.', { model: 'en-fr' });
     assert.equal(await byTestId(p, 'error').count(), 0);
   } finally {
     await p.close();
@@ -314,13 +320,13 @@ test('a cold load downloads its model once (the page fetches it while the worker
     p.on('request', (request) => {
       if (new URL(request.url()).pathname.startsWith('/models/')) downloads.push(new URL(request.url()).pathname);
     });
-    await p.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('i lost .')}`);
-    await waitForTranslation(p, 'i lost .');
+    await p.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('I lost.')}`);
+    await waitForTranslation(p, 'I lost.');
     assert.deepEqual(downloads.filter((path) => path === '/models/en-fr.s2s'), ['/models/en-fr.s2s']);
     // The fixed-context model waits until the comparison is scrolled to.
     assert.ok(!downloads.includes('/models/en-fr-fixed.s2s'), `downloads: ${downloads}`);
     await p.locator('#compare').scrollIntoViewIfNeeded();
-    await p.waitForFunction(() => document.querySelector('[data-testid="compare-view"]')?.dataset.text === 'i lost .');
+    await p.waitForFunction(() => document.querySelector('[data-testid="compare-view"]')?.dataset.text === 'I lost.');
     assert.ok(downloads.includes('/models/en-fr-fixed.s2s'), `downloads: ${downloads}`);
     // The page marks the hand-over; the worker loaded those bytes.
     assert.equal(await p.evaluate(() => performance.getEntriesByName('s2s:model-downloaded').length), 1);

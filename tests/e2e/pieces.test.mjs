@@ -1,14 +1,14 @@
 // Subword pieces on the demo page, in Debian's Chromium: the heatmap of a
 // subword model (a tiny one trained here, opened with ?model-url=) in the
 // "pieces" and "words" views, the "what if" with pieces, the export, the
-// scores' labels, and beam search's penalty controls. The shipped models are
-// word-level, so the same toggle is checked on them too. Screenshots go to
-// tests/e2e/artifacts/.
+// scores' labels, and beam search's penalty controls; the same toggle on a
+// word-level model (files from before the subword models still load), a tiny
+// one opened the same way. Screenshots go to tests/e2e/artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { artifacts, readHeatmap, startBrowser, SUBWORD_MODEL_URL, waitForTranslation } from './helpers.mjs';
+import { artifacts, readHeatmap, startBrowser, SUBWORD_MODEL_URL, WORD_MODEL_URL, waitForTranslation } from './helpers.mjs';
 
 const MARKER = '\u2581';
 const SENTENCE = 'I love deep learning.';
@@ -191,9 +191,9 @@ test('"About this model" labels the scores: sacreBLEU-compatible, with chrF2 whe
 });
 
 test('a word-level model: the words view is the pieces view, cell for cell', async () => {
-  const p = await browser.newPage(`/web/?text=${encodeURIComponent('i see the cat .')}`);
+  const p = await browser.newPage(`/web/?model-url=${encodeURIComponent(WORD_MODEL_URL)}&text=${encodeURIComponent('I see the cat.')}`);
   try {
-    await waitForTranslation(p, 'i see the cat .');
+    await waitForTranslation(p, 'I see the cat.');
     const pieces = await matrixOf(p, 'pieces');
     await showUnit(p, 'words');
     assert.deepEqual(await matrixOf(p, 'words'), pieces);
@@ -210,7 +210,7 @@ test('a word-level model: the words view is the pieces view, cell for cell', asy
 });
 
 test('beam search penalties: alpha and beta beside the beam size, used with a beam, kept in the URL', async () => {
-  const text = 'we drink water .';
+  const text = 'We drink water.';
   const p = await browser.newPage(`/web/?text=${encodeURIComponent(text)}`);
   try {
     await waitForTranslation(p, text);
@@ -218,9 +218,9 @@ test('beam search penalties: alpha and beta beside the beam size, used with a be
     const beta = byTestId(p, 'coverage-penalty');
     // Greedy decoding does not use them; the defaults are shown.
     assert.equal(await alpha.isDisabled(), true);
-    assert.equal(await alpha.inputValue(), '1.0');
+    assert.equal(await alpha.inputValue(), '0.6');
     assert.equal(await beta.inputValue(), '0.2');
-    assert.match(await p.locator('#penalty-hint').textContent(), /default 1\.0.*default 0\.2.*from 0 to 5/s);
+    assert.match(await p.locator('#penalty-hint').textContent(), /default 0\.6.*default 0\.2.*from 0 to 5/s);
     await byTestId(p, 'beam-size').selectOption('4');
     await waitForTranslation(p, text, { beam: 4 });
     assert.equal(await alpha.isEnabled(), true);
@@ -260,9 +260,9 @@ test('beam search penalties: alpha and beta beside the beam size, used with a be
 });
 
 test('a model URL on another site is refused; the page uses its own model', async () => {
-  const p = await browser.newPage(`/web/?model-url=${encodeURIComponent('https://example.com/evil.s2s')}&text=go+.`);
+  const p = await browser.newPage(`/web/?model-url=${encodeURIComponent('https://example.com/evil.s2s')}&text=Go.`);
   try {
-    await waitForTranslation(p, 'go .', { model: 'en-fr' });
+    await waitForTranslation(p, 'Go.', { model: 'en-fr' });
     assert.match(await byTestId(p, 'notice-url').textContent(), /must be a file on this site/);
   } finally {
     await p.close();

@@ -13,7 +13,7 @@ import { softmax, weightedSum, maxAbsDiff } from '../../web/step-math.js';
 // 11 words. At τ = 0.05 the shipped en-fr model's smallest top weight over
 // the steps of this sentence is about 1.0 (some sentences have a step with
 // two nearly equal scores, where even τ = 0.05 leaves two weights of ~0.5).
-const SENTENCE = 'tom said that he would come to the party tomorrow .';
+const SENTENCE = 'Tom went to the station to meet his friend.';
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const pageUrl = (params) => `/web/?${new URLSearchParams({ text: SENTENCE, ...params })}`;
 

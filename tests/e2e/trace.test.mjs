@@ -19,8 +19,8 @@ after(async () => {
 const SENTENCE = 'i think that he will come to the party tomorrow with his sister .';
 
 test('the worker returns the trace, the beam tree and coverage; softmax(scores / tau) = weights, c_t = sum a_ti H_i', async () => {
-  const page = await browser.newPage(`/web/?text=${encodeURIComponent('go .')}`);
-  await waitForTranslation(page, 'go .');
+  const page = await browser.newPage(`/web/?text=${encodeURIComponent('Go.')}`);
+  await waitForTranslation(page, 'Go.');
   const checks = await page.evaluate(async (text) => {
     const { getTranslator } = await import('/web/translator.js');
     const translator = getTranslator();

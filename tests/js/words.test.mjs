@@ -188,7 +188,7 @@ test('wordAttention: the fixed-context baseline has no attention to regroup; bad
 });
 
 test('lengthPenalty and coveragePenalty: the GNMT score, and the ranges in optionRanges', () => {
-  assert.deepEqual({ ...optionRanges.lengthPenalty }, { min: 0, max: 5, default: 1, integer: false });
+  assert.deepEqual({ ...optionRanges.lengthPenalty }, { min: 0, max: 5, default: 0.6, integer: false });
   assert.deepEqual({ ...optionRanges.coveragePenalty }, { min: 0, max: 5, default: 0.2, integer: false });
   assert.ok(Object.isFrozen(optionRanges) && Object.isFrozen(optionRanges.beamSize));
   const sentence = 'We drink water.';

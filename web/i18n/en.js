@@ -20,7 +20,7 @@ export default {
   // index.html: the sentence and the options
   'input.region': 'Your sentence and options',
   'input.label': 'English',
-  'input.placeholder': 'Type an English sentence, e.g. i love deep learning .',
+  'input.placeholder': 'Type an English sentence, e.g. I love deep learning.',
   'controls.model': 'Model',
   'controls.beam': 'Beam size',
   'controls.alpha': 'Length penalty α',
@@ -117,9 +117,10 @@ export default {
   'noun.wordsAndPunctuation': 'words and punctuation marks',
 
   // The result (result-view.js)
-  'token.unknown': 'Unknown word: not in the model’s vocabulary, so the model sees only "<unk>"',
+  'token.unknown': 'Unknown: a character (or, in a word-level model, a word) never seen in training, so the model sees only "<unk>"',
   'token.unknownWord': 'Unknown word “{word}”: not in the model’s vocabulary, so the model sees only <unk>',
   'token.end': 'End of sentence: the model emits it to stop, and attends from it too',
+  'token.space': 'A space: the word marker on its own; the pieces after it make the next word',
   'token.continuation': 'Part of a word: this piece continues the one before it',
   'token.forced': 'Chosen by you (what if)',
   'result.empty': '(empty translation)',

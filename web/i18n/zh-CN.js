@@ -17,7 +17,7 @@ export default {
 
   'input.region': '你的句子和选项',
   'input.label': '英文',
-  'input.placeholder': '输入一句英文，例如 i love deep learning .',
+  'input.placeholder': '输入一句英文，例如 I love deep learning.',
   'controls.model': '模型',
   'controls.beam': '束宽',
   'controls.alpha': '长度惩罚 α',
@@ -108,9 +108,10 @@ export default {
   'noun.words': '词',
   'noun.wordsAndPunctuation': '词和标点',
 
-  'token.unknown': '未知词：不在模型的词表中，模型只能看到 "<unk>"',
+  'token.unknown': '未知：训练中从未见过的字符（词级模型中则是词），不在词表中，模型只能看到 "<unk>"',
   'token.unknownWord': '未知词 “{word}”：不在模型的词表中，模型只能看到 <unk>',
   'token.end': '句末词元：模型输出它来结束翻译，输出它时同样会分配注意力',
+  'token.space': '空格：单独的词首标记，它后面的子词组成下一个词',
   'token.continuation': '词的一部分：这个子词接在前一个子词后面',
   'token.forced': '由你指定（假如……）',
   'result.empty': '（空译文）',
