@@ -30,6 +30,7 @@ exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
   --beam N            beam size, )" + decode_flag_range("beamSize") + " " + decode_flag_default("beamSize") + R"(
   --length-penalty A  beam search: GNMT length normalization alpha )" + decode_flag_default("lengthPenalty") + R"(
   --coverage-penalty B  beam search: GNMT coverage penalty beta )" + decode_flag_default("coveragePenalty") + R"(
+  --temperature T     the attention softmax's tau, )" + decode_flag_range("temperature") + " " + decode_flag_default("temperature") + R"(
   --min-words N       only sentences of at least N English words
   --limit N           only the first N distinct sentences
   --threads N         sentences translated in parallel (default 2)
@@ -65,7 +66,7 @@ void print_report(const BleuReport& report, const std::string& target_language, 
 int run_eval(const std::vector<std::string>& argv) {
     const Args args("eval", argv,
                     {"model", "data", "beam", "limit", "threads", "hypotheses", "record", "memory", "target-language",
-                     "dev-fraction", "split-seed", "length-penalty", "coverage-penalty", "min-words"},
+                     "dev-fraction", "split-seed", "length-penalty", "coverage-penalty", "temperature", "min-words"},
                     {"json", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);

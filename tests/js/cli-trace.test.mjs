@@ -1,12 +1,14 @@
 // The native CLI's trace flags as a user runs them: `seq2seq translate
 // --trace` (JSON with the decoder trace, implies --json), --temperature
-// (range from the option table), --beam-tree, and coverage in --json. On the
+// (range from the option table; translate and eval), --beam-tree, and
+// coverage in --json. On the
 // shipped models (or the tiny stand-ins of helpers/models.mjs when absent);
 // properties only, never exact words.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cleanUpModels, modelForTests, nativeCli } from './helpers/models.mjs';
+import { join } from 'node:path';
+import { cleanUpModels, modelForTests, nativeCli, root } from './helpers/models.mjs';
 
 const SENTENCE = 'i think that he will come to the party tomorrow with his sister .';
 
@@ -63,6 +65,24 @@ test('--temperature 1 gives the same output as no flag; the flag range comes fro
   assert.match(help.out, /--temperature T .* 0.05 to 20/);
   assert.match(help.out, /--trace/);
   assert.match(help.out, /--beam-tree/);
+});
+
+test('eval --temperature: 1 scores as no flag, a far τ scores differently; the range is the option table\'s', () => {
+  const { path } = modelForTests();
+  const data = join(root, 'tests', 'fixtures', 'en-fr-dev.tsv');
+  const evaluate = (flags) => {
+    const r = run(['eval', '--model', path, '--data', data, '--limit', '60', '--json', ...flags]);
+    assert.equal(r.code, 0, r.err);
+    return JSON.parse(r.out).overall;
+  };
+  const plain = evaluate([]);
+  assert.deepEqual(evaluate(['--temperature', '1']).counts, plain.counts);
+  const flat = evaluate(['--temperature', '20']);
+  assert.notDeepEqual(flat.counts, plain.counts, 'nearly uniform attention writes other translations');
+  const r = run(['eval', '--model', path, '--data', data, '--temperature', '30']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /--temperature: temperature 30 is out of range; use 0.05 to 20/);
+  assert.match(run(['eval', '--help']).out, /--temperature T .* 0.05 to 20/);
 });
 
 test('--beam-tree: every step lists kept and pruned candidates with parents and scores', () => {
