@@ -10,7 +10,7 @@ import { defaultModel } from '../dist/models.js';
 
 const { beamSize, maxLength, lengthPenalty, coveragePenalty, temperature } = optionRanges;
 const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
-         [--length-penalty A] [--coverage-penalty B] [--temperature T] [--json] [--trace] [TEXT...]
+         [--length-penalty A] [--coverage-penalty B] [--temperature T] [--json] [--trace] [--beam-tree] [TEXT...]
 
 Translates TEXT (the arguments, joined by spaces), or else every line of
 stdin, writing one line per input: the translation, or with --json the full
@@ -27,6 +27,8 @@ attention, score, hypotheses).
                     (default ${temperature.default}: the trained model)
   --json            print the result object as one JSON line
   --trace           with the decoder trace (implies --json; see the API's trace option)
+  --beam-tree       with every candidate of every beam step, kept or pruned (implies --json;
+                    the API's beamTree option; meaningful with --beam 2 or more)
   --help            this text`;
 
 class UsageError extends Error {}
@@ -63,6 +65,7 @@ function parse(argv) {
         temperature: { type: 'string' },
         json: { type: 'boolean', default: false },
         trace: { type: 'boolean', default: false },
+        'beam-tree': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
     });
@@ -81,9 +84,10 @@ function parse(argv) {
     coveragePenalty: decimal('--coverage-penalty', values['coverage-penalty'], coveragePenalty),
     temperature: decimal('--temperature', values.temperature, temperature),
     trace: values.trace || undefined,
+    beamTree: values['beam-tree'] || undefined,
   };
   const options = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-  return { model: values.model, json: values.json || values.trace, options, text: words.length ? words.join(' ') : null };
+  return { model: values.model, json: values.json || values.trace || values['beam-tree'], options, text: words.length ? words.join(' ') : null };
 }
 
 async function main() {

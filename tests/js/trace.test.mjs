@@ -156,7 +156,7 @@ test('option errors name the option and its range; the model still works after',
   assert.ok(model.translate(SENTENCE, { trace: false, beamTree: false }).text.length > 0);
 });
 
-test('the package bin: --temperature and --trace (JSON with the trace as plain arrays)', () => {
+test('the package bin: --temperature, --trace (JSON with the trace as plain arrays) and --beam-tree', () => {
   const bin = new URL('../../bin/seq2seq-attention.js', import.meta.url).pathname;
   const { path } = modelForTests();
   const r = spawnSync(process.execPath, [bin, 'translate', '--model', path, '--trace', '--temperature', '0.5', SENTENCE],
@@ -169,4 +169,18 @@ test('the package bin: --temperature and --trace (JSON with the trace as plain a
   const bad = spawnSync(process.execPath, [bin, 'translate', '--model', path, '--temperature', '30', 'go .'], { encoding: 'utf8' });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--temperature must be a number from 0.05 to 20/);
+  // --beam-tree: the API's beamTree as JSON, its candidates linked to kept parents.
+  const tree = spawnSync(process.execPath, [bin, 'translate', '--model', path, '--beam', '3', '--beam-tree', SENTENCE],
+    { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(tree.status, 0, tree.stderr);
+  const { beamTree } = JSON.parse(tree.stdout);
+  assert.ok(beamTree.length >= 1 && beamTree.every((step) => step.some((node) => node.kept)));
+  for (const [t, step] of beamTree.entries()) {
+    for (const node of step) {
+      assert.equal(typeof node.token, 'string');
+      if (t === 0) assert.equal(node.parent, -1);
+      else assert.ok(beamTree[t - 1][node.parent]?.kept, `step ${t}: the parent of ${node.token} was kept`);
+    }
+  }
+  assert.match(spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' }).stdout, /--beam-tree/);
 });
