@@ -170,10 +170,11 @@ export function wireStep({ retranslate, writeUrl }) {
     }, TAU_DEBOUNCE_MS);
   });
   bindStepKeys(parts, moveStep);
-  // A click on an output word (the chips) or on a heatmap row opens its step.
+  // A click on an output word (the chips) or on a heatmap row opens its step;
+  // in the words view, a word opens the step of its first piece.
   view.targetTokens.addEventListener('click', (event) => {
     const chip = event.target.closest?.('.chip');
-    if (chip && state.unit === 'pieces') openStep(Number(chip.dataset.index) + 1, { focus: false });
+    if (chip) openStep(Number(chip.dataset.start) + 1, { focus: false });
   });
   // A row label opens the step and brings the panel into view; a cell (a
   // click, or Enter on a focused cell) opens it where it is, below.

@@ -180,6 +180,20 @@ test('what if, with pieces: the prefix is sent as the pieces the model wrote', a
   await waitForTranslation(page, SENTENCE, { prefix: '' });
 });
 
+test('in the words view, a click on an output word opens the step of its first piece', async () => {
+  const p = await browser.newPage(`/web/?model-url=${encodeURIComponent(SUBWORD_MODEL_URL)}&text=${encodeURIComponent(SENTENCE)}&unit=words`);
+  try {
+    await waitForTranslation(p, SENTENCE);
+    const words = await chips(p, 'target-token');
+    const k = Math.max(0, words.findIndex((word) => word.start > 0));
+    await byTestId(p, 'target-token').nth(k).click();
+    await p.waitForFunction((step) => document.getElementById('step-panel')?.dataset.step === String(step), words[k].start + 1);
+    assert.deepEqual(p.problems, []);
+  } finally {
+    await p.close();
+  }
+});
+
 test('"About this model" labels the scores: sacreBLEU-compatible, with chrF2 when the report has it', async () => {
   // The fixture's report comes from the sacreBLEU-compatible scorer (it has a signature and chrF2).
   const about = byTestId(page, 'about-bleu');
