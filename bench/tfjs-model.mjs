@@ -249,7 +249,10 @@ class TfjsModel {
   }
 
   /** Source ids (ending with <eos>) to hypotheses, best first, as src/decode/search.cpp. */
-  decodeIds(ids, { beamSize = 1, maxLength = 0, lengthPenalty = 1.0, coveragePenalty = 0.2 } = {}) {
+  decodeIds(ids, {
+    beamSize = 1, maxLength = 0,
+    lengthPenalty = optionRanges.lengthPenalty.default, coveragePenalty = optionRanges.coveragePenalty.default,
+  } = {}) {
     const tf = this.tf;
     const S = ids.length;
     const limit = Math.min(maxLength > 0 ? maxLength : 2 * S + 10, MAX_LENGTH);
