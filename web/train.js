@@ -233,11 +233,9 @@ function setProbe(text) {
 function trainerOptions(kind) {
   const task = view.task.value;
   const scoring = view.scoring.value;
+  // (For dot scoring the trainer makes the decoder as wide as the
+  // bidirectional encoder states by itself: train_bindings.cpp.)
   const options = { task, attention: kind === 'attention' ? scoring : 'none' };
-  // Dot scoring compares the decoder state with the (bidirectional) encoder
-  // states directly, so the decoder has twice the encoder's size; the
-  // trainer's default encoder sizes: 48 for dates, else 32 (train_bindings.cpp).
-  if (kind === 'attention' && scoring !== 'additive') options.decoderHidden = 2 * (task === 'dates' ? 48 : 32);
   if (task === 'pairs') {
     options.pairs = view.pairs.value;
     options.characters = view.characters.checked;

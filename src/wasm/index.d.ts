@@ -419,7 +419,7 @@ export interface TrainerOptions {
   testSize?: number;
   /** `'additive'` (Bahdanau, the default) or `'none'`: the fixed-context baseline. Also `'dot'`, `'scaled-dot'`, `'general'`. */
   attention?: string;
-  /** Sizes (defaults 16, 32 per direction (48 for dates), 64, 32, 32). */
+  /** Sizes (defaults 16, 32 per direction (48 for dates), 64 (for dot and scaled-dot scoring, 2 × hidden: the encoder states' width), 32, 32). */
   embedding?: number;
   hidden?: number;
   decoderHidden?: number;

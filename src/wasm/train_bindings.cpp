@@ -107,7 +107,11 @@ RunOptions parse_run_options(const json& o) {
     r.test_size = bounded(o, "testSize", r.test_size, 1, 5000);
     r.embedding = bounded(o, "embedding", r.embedding, 1, 512);
     r.hidden = bounded(o, "hidden", r.hidden, 1, 512);
-    r.decoder_hidden = bounded(o, "decoderHidden", r.decoder_hidden, 1, 1024);
+    // Dot and scaled-dot scoring compare the decoder state with the
+    // bidirectional encoder states (2 x hidden) directly, so by default the
+    // decoder is that wide (the page's training view relies on it).
+    const bool direct = r.attention == AttentionKind::kDot || r.attention == AttentionKind::kScaledDot;
+    r.decoder_hidden = bounded(o, "decoderHidden", direct ? 2 * r.hidden : r.decoder_hidden, 1, 1024);
     r.attention_size = bounded(o, "attentionSize", r.attention_size, 1, 512);
     r.output_hidden = bounded(o, "outputHidden", r.output_hidden, 1, 1024);
     TrainerOptions& t = r.trainer;

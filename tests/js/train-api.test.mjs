@@ -146,3 +146,17 @@ test('bad options and bad pairs are errors that name the problem; a disposed tra
   trainer.dispose();
   assert.throws(() => trainer.step(), /disposed/);
 });
+
+test('dot and scaled-dot scoring get a decoder as wide as the encoder states (2 x hidden) unless told otherwise', async () => {
+  for (const [options, expected] of [
+    [{ attention: 'dot' }, 64], [{ attention: 'scaled-dot', task: 'dates' }, 96], [{ attention: 'additive', task: 'dates' }, 64],
+    [{ attention: 'dot', hidden: 20 }, 40], [{ attention: 'dot', hidden: 20, decoderHidden: 40 }, 40],
+  ]) {
+    const trainer = await createTrainer({ ...options, steps: 1 });
+    try {
+      assert.equal(trainer.info.options.decoderHidden, expected, JSON.stringify(options));
+    } finally {
+      trainer.dispose();
+    }
+  }
+});
