@@ -46,6 +46,18 @@ function showToggle() {
   }
 }
 
+/** Opens the panel at 0-based step `index` (a heatmap row of the probe); traces follow from the next probe. */
+export function openTrainStep(index) {
+  step = Math.max(0, index);
+  if (!wanted) {
+    wanted = true;
+    setTrace(true);
+  }
+  showToggle();
+  if (shown?.trace) draw(shown, { force: true });
+  parts.box.scrollIntoView?.({ block: 'nearest' });
+}
+
 function move(delta) {
   const steps = shown?.trace?.steps.length ?? 0;
   if (steps === 0) return;

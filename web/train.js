@@ -7,7 +7,7 @@ import { missingFeatures } from './features.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderAccuracyChart, renderLossChart } from './train-charts.js';
 import { startWorker } from './start-worker.js';
-import { drawTrainStep, wireTrainStep } from './train-step.js';
+import { drawTrainStep, openTrainStep, wireTrainStep } from './train-step.js';
 import { applyStatic, browserLang, lang, onLangChange, setLang, t } from './i18n/index.js';
 
 const COLORS = { attention: '#4338ca', fixed: '#d97706' };
@@ -275,6 +275,20 @@ function wire() {
     create();
   });
   wireTrainStep({ setTraceWanted: (on) => workers.attention.postMessage({ type: 'trace', on }) });
+  // A heatmap row (its label or a cell; Enter on a focused cell) opens that step, as on the main page.
+  const heatmapRow = (event) => {
+    const target = event.target.closest?.('[data-row-label], [data-row]');
+    if (!target) return null;
+    return Number(target.getAttribute('data-row-label') ?? target.getAttribute('data-row'));
+  };
+  view.heatmap.addEventListener('click', (event) => {
+    const row = heatmapRow(event);
+    if (row !== null) openTrainStep(row);
+  });
+  view.heatmap.addEventListener('keydown', (event) => {
+    const row = event.key === 'Enter' ? heatmapRow(event) : null;
+    if (row !== null) openTrainStep(row);
+  });
   view.task.addEventListener('change', () => {
     const url = new URL(location.href);
     url.searchParams.set('task', view.task.value);

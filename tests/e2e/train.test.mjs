@@ -140,6 +140,13 @@ test('dot-product scoring trains, and the step panel shows the model being train
     rows.forEach((r, i) => assert.ok(Math.abs(exps[i] / total - r.weight) < 1e-4, `step ${step}, row ${i}: softmax of the scores`));
     if (step === 1) await byTestId(page, 'step-next').click();
   }
+  // A heatmap row opens its step too: a click on its label, Enter on a cell.
+  await page.locator('[data-testid="train-heatmap"] [data-row-label="0"]').click();
+  await page.locator('[data-testid="step-panel"][data-step="1"]').waitFor({ timeout: 10_000 });
+  await page.locator('[data-testid="train-heatmap"] [data-row="0"][data-col="0"]').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.locator('[data-testid="step-panel"][data-step="2"]').waitFor({ timeout: 10_000 });
   // The dot product's own formula and explanation, not the additive one's.
   assert.match(await panel.locator('[data-stage="scores"] .formula').textContent(), /s\s*t−1\s*·\s*h\s*i/);
   await page.screenshot({ path: join(artifacts, 'train-step-dot.png'), fullPage: true });
