@@ -128,6 +128,10 @@ struct ModelFileLayout {
     bool vocabularies_separate = false;
     std::vector<std::string> source_vocabulary;
     std::vector<std::string> target_vocabulary;
+    // Likewise the BPE merges ("left right" strings) of each tokenizer whose
+    // "merges" the quick path took (the header holds [] in their place).
+    bool source_merges_separate = false, target_merges_separate = false;
+    std::vector<std::string> source_merges, target_merges;
 };
 // Every check of decode_model_file but those of the values themselves.
 // Throws ModelFileError. `bytes` must outlive the decode_tensor_values calls.

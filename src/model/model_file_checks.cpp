@@ -165,20 +165,32 @@ void read_header_into(ModelFileLayout& layout, std::string_view text, bool separ
     if (separate_vocabularies && json_nesting_depth(text.data(), text.size()) <= kMaxHeaderDepth) {
         std::string rest;
         std::vector<std::string> source, target;
-        if (split_header_vocabularies(text, rest, source, target)) {
+        HeaderMerges merges;
+        if (split_header_vocabularies(text, rest, source, target, &merges)) {
             nlohmann::json header = nlohmann::json::parse(rest, nullptr, /*allow_exceptions=*/false);
-            const auto empty_array = [&](const char* key) {
-                auto it = header.is_object() ? header.find(key) : header.end();
-                return it != header.end() && it->is_array() && it->empty();
+            const auto empty_array = [](const nlohmann::json& object, const char* key) {
+                auto it = object.is_object() ? object.find(key) : object.end();
+                return it != object.end() && it->is_array() && it->empty();
             };
-            // Taken only when what is left is a valid object holding the two
-            // emptied arrays at its top level; otherwise the full parse below
+            const auto merges_emptied = [&](const char* tokenizer, bool found) {
+                if (!found) return true;
+                auto it = header.is_object() ? header.find(tokenizer) : header.end();
+                return it != header.end() && empty_array(*it, "merges");
+            };
+            // Taken only when what is left is a valid object holding the
+            // emptied arrays where they were; otherwise the full parse below
             // decides (and words any error as always).
-            if (empty_array("source_vocabulary") && empty_array("target_vocabulary")) {
+            if (empty_array(header, "source_vocabulary") && empty_array(header, "target_vocabulary") &&
+                merges_emptied("source_tokenizer", merges.source_found) &&
+                merges_emptied("target_tokenizer", merges.target_found)) {
                 layout.header = std::move(header);
                 layout.source_vocabulary = std::move(source);
                 layout.target_vocabulary = std::move(target);
                 layout.vocabularies_separate = true;
+                layout.source_merges_separate = merges.source_found;
+                layout.target_merges_separate = merges.target_found;
+                layout.source_merges = std::move(merges.source);
+                layout.target_merges = std::move(merges.target);
                 return;
             }
         }

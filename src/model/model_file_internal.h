@@ -226,7 +226,8 @@ std::string_view read_header_text(Reader& reader);
 nlohmann::json parse_header(std::string_view text);
 // parse_header into `layout`; with `separate_vocabularies`, the two
 // vocabularies go to layout.source_vocabulary/target_vocabulary (the header
-// then holds [] for each) when split_header_vocabularies can take them out.
+// then holds [] for each) when split_header_vocabularies can take them out,
+// and the tokenizers' BPE merges to layout.source_merges/target_merges.
 void read_header_into(ModelFileLayout& layout, std::string_view text, bool separate_vocabularies);
 
 // ---------------------------------------------------------------------------
@@ -238,8 +239,15 @@ void read_header_into(ModelFileLayout& layout, std::string_view text, bool separ
 // text's validity, when it cannot (JSON outside its strict subset: \u
 // escapes, a repeated key, anything unusual); the caller then parses the
 // whole text.
+// With `merges`, also takes the "merges" array of the "source_tokenizer"
+// and "target_tokenizer" objects out (each `found` says whether that
+// tokenizer had one), replaced by [] in `rest` too.
+struct HeaderMerges {
+    std::vector<std::string> source, target;
+    bool source_found = false, target_found = false;
+};
 bool split_header_vocabularies(std::string_view text, std::string& rest, std::vector<std::string>& source,
-                               std::vector<std::string>& target);
+                               std::vector<std::string>& target, HeaderMerges* merges = nullptr);
 // Reads table entry `index` (0-based) and checks its name (valid, not in
 // `seen`, which it joins), dtype (known, allowed in `version`), shape and
 // byte size.

@@ -171,28 +171,52 @@ std::string json_excerpt(const nlohmann::json& value) {
 }
 
 // "left right" strings, each side a non-empty piece without spaces.
-BpeModel bpe_merges_from_json(const nlohmann::json& json) {
+// Merge `index`, "left right", split into its pieces; throws for a string
+// that is not two pieces separated by one space.
+BpeModel::Merge split_merge(size_t index, const std::string* text, const nlohmann::json& entry) {
+    const size_t space = text == nullptr ? std::string::npos : text->find(' ');
+    if (text == nullptr || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
+        text->find(' ', space + 1) != std::string::npos || !is_valid_utf8(*text)) {
+        throw ModelFileError("BPE merge " + std::to_string(index) + " is " +
+                             json_excerpt(text == nullptr ? entry : nlohmann::json(*text)) +
+                             "; each merge must be two pieces separated by one space, like \"l e\" (the model "
+                             "file is damaged, download or copy it again)");
+    }
+    return {text->substr(0, space), text->substr(space + 1)};
+}
+
+const nlohmann::json& require_merges(const nlohmann::json& json) {
     const auto merges = json.find("merges");
     if (merges == json.end() || !merges->is_array()) {
         throw ModelFileError("a \"bpe\" tokenizer needs \"merges\", a JSON array of \"left right\" strings; the "
                              "model file is incomplete, download or copy it again");
     }
+    return *merges;
+}
+
+BpeModel bpe_merges_from_json(const nlohmann::json& json) {
+    const nlohmann::json& merges = require_merges(json);
     std::vector<BpeModel::Merge> out;
-    out.reserve(merges->size());
-    for (size_t i = 0; i < merges->size(); ++i) {
-        const nlohmann::json& entry = (*merges)[i];
-        const size_t space = entry.is_string() ? entry.get_ref<const std::string&>().find(' ') : std::string::npos;
-        const std::string* text = entry.is_string() ? &entry.get_ref<const std::string&>() : nullptr;
-        if (text == nullptr || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
-            text->find(' ', space + 1) != std::string::npos || !is_valid_utf8(*text)) {
-            throw ModelFileError("BPE merge " + std::to_string(i) + " is " + json_excerpt(entry) +
-                                 "; each merge must be two pieces separated by one space, like \"l e\" (the model "
-                                 "file is damaged, download or copy it again)");
-        }
-        out.push_back({text->substr(0, space), text->substr(space + 1)});
+    out.reserve(merges.size());
+    for (size_t i = 0; i < merges.size(); ++i) {
+        const nlohmann::json& entry = merges[i];
+        out.push_back(split_merge(i, entry.is_string() ? &entry.get_ref<const std::string&>() : nullptr, entry));
     }
     return BpeModel(std::move(out));
 }
+
+BpeModel bpe_merges_from_strings(const nlohmann::json& json, const std::vector<std::string>& merges) {
+    if (!require_merges(json).empty()) {
+        throw ModelFileError("a \"bpe\" tokenizer's merges were given twice; the model file is damaged, download "
+                             "or copy it again");
+    }
+    std::vector<BpeModel::Merge> out;
+    out.reserve(merges.size());
+    for (size_t i = 0; i < merges.size(); ++i) out.push_back(split_merge(i, &merges[i], nullptr));
+    return BpeModel(std::move(out));
+}
+
+TokenizerSettings settings_from_json(const nlohmann::json& json, const std::vector<std::string>* merges);
 
 }  // namespace
 
@@ -259,7 +283,17 @@ nlohmann::json to_json(const TokenizerSettings& settings) {
                           {"language", settings.language}};
 }
 
-TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json) {
+TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json) { return settings_from_json(json, nullptr); }
+
+TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json, std::vector<std::string> merges) {
+    return settings_from_json(json, &merges);
+}
+
+namespace {
+
+// Both tokenizer_settings_from_json: the BPE merges from `merges` when given,
+// else from the JSON.
+TokenizerSettings settings_from_json(const nlohmann::json& json, const std::vector<std::string>* merges) {
     if (!json.is_object()) {
         throw ModelFileError("tokenizer settings must be a JSON object like {\"kind\": \"words\", \"language\": "
                              "\"en\"}, got " + json_excerpt(json) + "; re-export the model file");
@@ -294,9 +328,14 @@ TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json) {
                              "; it must be a non-empty string such as \"en\", \"fr\" or \"zh\"");
     }
     settings.language = language->get<std::string>();
-    if (settings.kind == TokenizerKind::kSubwords) settings.bpe = std::make_shared<const BpeModel>(bpe_merges_from_json(json));
+    if (settings.kind == TokenizerKind::kSubwords) {
+        settings.bpe = std::make_shared<const BpeModel>(merges != nullptr ? bpe_merges_from_strings(json, *merges)
+                                                                          : bpe_merges_from_json(json));
+    }
     return settings;
 }
+
+}  // namespace
 
 bool is_punctuation_token(std::string_view token) {
     if (token.empty()) return false;

@@ -59,6 +59,10 @@ std::string detokenize(const std::vector<std::string>& tokens, const TokenizerSe
 nlohmann::json to_json(const TokenizerSettings& settings);
 // Throws ModelFileError naming the bad field.
 TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json);
+// The same for settings whose BPE merges were read from the model file
+// without JSON (header_vocabularies.cpp): `json` holds "merges": [] and
+// `merges` the "left right" strings, checked as the JSON ones are.
+TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json, std::vector<std::string> merges);
 
 // A word of a tokenized text: tokens [start, end) and its text. For subword
 // pieces the words are the pre-tokens of bpe.h (a word, a punctuation mark,

@@ -1,9 +1,11 @@
 // The quick path for a model header's vocabularies (header_vocabularies.cpp):
 // it takes the two arrays out of the JSON text only when it is sure, gives
 // up otherwise (the full JSON parse then decides), and a model loads the
-// same tokens either way.
+// same tokens either way. Likewise the BPE merges of the two tokenizers.
 #include "model/model.h"
 #include "model/model_file_internal.h"
+#include "text/bpe.h"
+#include "model_file_bytes.h"
 #include "test_helpers.h"
 
 #include <doctest/doctest.h>
@@ -82,4 +84,104 @@ TEST_CASE("a model loads the same vocabularies through the quick path and throug
         CHECK(loaded.target_vocabulary.tokens() == model.target_vocabulary.tokens());
         CHECK(loaded.provenance == model.provenance);
     }
+}
+
+namespace {
+
+struct SplitMerges {
+    bool ok = false;
+    std::string rest;
+    std::vector<std::string> source, target;
+    HeaderMerges merges;
+};
+
+SplitMerges split_merges(const std::string& text) {
+    SplitMerges s;
+    s.ok = split_header_vocabularies(text, s.rest, s.source, s.target, &s.merges);
+    return s;
+}
+
+// A tiny subword model: `merges` on the source side, the pieces they need
+// in its vocabulary (and `extra_token`, when given, as well).
+Model subword_model(const std::vector<BpeModel::Merge>& merges, const std::string& extra_token = "") {
+    const std::string m(kWordMarker);
+    Model model;
+    model.source_tokenizer = TokenizerSettings(TokenizerKind::kSubwords, "en", std::make_shared<const BpeModel>(merges));
+    model.target_tokenizer = TokenizerSettings(TokenizerKind::kWords, "fr");
+    std::vector<std::string> tokens = {"<pad>", "<unk>", "<bos>", "<eos>", m, "l", "o", m + "l", m + "lo"};
+    if (!extra_token.empty()) tokens.push_back(extra_token);
+    model.source_vocabulary = Vocabulary::from_tokens(tokens);
+    model.target_vocabulary = Vocabulary::from_tokens({"<pad>", "<unk>", "<bos>", "<eos>", "a", "b"});
+    model.config = tiny_config(AttentionKind::kAdditive);
+    model.config.source_vocab_size = model.source_vocabulary.size();
+    model.config.target_vocab_size = model.target_vocabulary.size();
+    model.params = random_parameters(model.config, 5);
+    return model;
+}
+
+}  // namespace
+
+TEST_CASE("the tokenizers' BPE merges come out of the header text too; a tokenizer without merges is left alone") {
+    const SplitMerges s = split_merges(
+        R"({"source_tokenizer": {"kind": "bpe", "merges": ["a b", "ab \"c"], "language": "en"}, )"
+        R"("source_vocabulary": ["x"], "target_tokenizer": {"kind": "words", "language": "fr"}, "target_vocabulary": []})");
+    REQUIRE(s.ok);
+    CHECK(s.merges.source_found);
+    CHECK_FALSE(s.merges.target_found);
+    CHECK(s.merges.source == std::vector<std::string>{"a b", "ab \"c"});
+    CHECK(s.rest == R"({"source_tokenizer": {"kind": "bpe", "merges": [], "language": "en"}, )"
+                    R"("source_vocabulary": [], "target_tokenizer": {"kind": "words", "language": "fr"}, "target_vocabulary": []})");
+    const char* give_up[] = {
+        R"({"source_tokenizer": {"merges": [], "merges": []}, "source_vocabulary": [], "target_vocabulary": []})",
+        R"({"source_tokenizer": {"merges": ["a b", 3]}, "source_vocabulary": [], "target_vocabulary": []})",
+        R"({"source_tokenizer": {"merges": ["\u0061 b"]}, "source_vocabulary": [], "target_vocabulary": []})",
+        R"({"source_tokenizer": {}, "source_tokenizer": {}, "source_vocabulary": [], "target_vocabulary": []})",
+        R"({"source_tokenizer": {"merges": ["a b"] "kind": "bpe"}, "source_vocabulary": [], "target_vocabulary": []})",
+    };
+    for (const char* text : give_up) {
+        INFO(text);
+        CHECK_FALSE(split_merges(text).ok);
+    }
+    // Without the HeaderMerges the tokenizers stay as they are.
+    Split plain = split(R"({"source_tokenizer": {"merges": ["a b"]}, "source_vocabulary": [], "target_vocabulary": []})");
+    REQUIRE(plain.ok);
+    CHECK(plain.rest == R"({"source_tokenizer": {"merges": ["a b"]}, "source_vocabulary": [], "target_vocabulary": []})");
+}
+
+TEST_CASE("a subword model loads the same merges through the quick path and through the full parse") {
+    const std::string m(kWordMarker);
+    for (const bool control : {false, true}) {
+        INFO("a vocabulary token that JSON writes with \\u (the full parse): " << control);
+        const Model model = subword_model({{m, "l"}, {m + "l", "o"}}, control ? "bell\x07" : "");
+        const std::vector<uint8_t> bytes = serialize_model(model);
+        const ModelFileLayout layout = read_model_layout(bytes.data(), bytes.size(), /*separate_vocabularies=*/true);
+        CHECK(layout.source_merges_separate == !control);
+        CHECK_FALSE(layout.target_merges_separate);  // a word tokenizer has none
+        const Model loaded = model_from_bytes(bytes.data(), bytes.size());
+        REQUIRE(loaded.source_tokenizer.bpe);
+        REQUIRE(loaded.source_tokenizer.bpe->merges().size() == 2);
+        CHECK(loaded.source_tokenizer.bpe->merges()[1].left == m + "l");
+        CHECK(loaded.source_tokenizer.bpe->merges()[1].right == "o");
+        CHECK(loaded.source_tokenizer.bpe->encode("lol", "en") == model.source_tokenizer.bpe->encode("lol", "en"));
+    }
+}
+
+TEST_CASE("through the quick path a merge still needs its pieces in the vocabulary, and a bad merge is refused") {
+    const std::string m(kWordMarker);
+    // "o" + "x" makes "ox", which the vocabulary lacks.
+    const std::vector<uint8_t> missing = serialize_model(subword_model({{m, "l"}, {"o", "x"}}));
+    CHECK_THROWS_WITH_AS(model_from_bytes(missing.data(), missing.size()),
+                         doctest::Contains("source BPE merge 1 (\"o x\") needs the piece \"x\""), ModelFileError);
+    const std::vector<uint8_t> joined = serialize_model(subword_model({{m, "l"}, {"l", "o"}}));
+    CHECK_THROWS_WITH_AS(model_from_bytes(joined.data(), joined.size()),
+                         doctest::Contains("needs the piece \"lo\""), ModelFileError);
+    // A merge that is not two pieces: "▁l o" patched to "▁l  " in place
+    // (same length), the checksum made to match again.
+    std::vector<uint8_t> bytes = serialize_model(subword_model({{m, "l"}, {m + "l", "o"}}));
+    const std::string from = "\"" + m + "l o\"";
+    const size_t at = std::string(bytes.begin(), bytes.end()).find(from);
+    REQUIRE(at != std::string::npos);
+    bytes[at + from.size() - 2] = ' ';
+    reseal(bytes);
+    CHECK_THROWS_WITH_AS(model_from_bytes(bytes.data(), bytes.size()), doctest::Contains(("BPE merge 1 is \"" + m + "l  \"; each merge must be two pieces").c_str()), ModelFileError);
 }
