@@ -24,7 +24,7 @@ const shipped = {
       'The weather is nice today.': "Il fait beau aujourd'hui." },
   },
   'en-fr-fixed': {
-    attention: 'none', storage: { dtype: 'i8', levels: 127 }, sample: 'en-fr-dev.tsv', floor: 31, measured: 33.63,
+    attention: 'none', storage: { dtype: 'i8', levels: 127 }, sample: 'en-fr-dev.tsv', floor: 37, measured: 39.54,
     examples: { 'Go.': 'Va !', 'I lost.': "J'ai perdu.", "He's calm.": 'Il est calme.', "I'm home.": 'Je suis chez moi.' },
   },
   'en-zh': {
