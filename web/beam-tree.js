@@ -2,7 +2,7 @@
 // heatmap (Σ_t a_ti per source token, low ones flagged as possibly dropped)
 // and the beam search tree (kept and pruned candidates per step with their
 // scores; a kept node opens that hypothesis's attention row).
-import { h, svg, replaceChildren } from './dom.js';
+import { h, pieceLabel, svg, replaceChildren } from './dom.js';
 import { colorFor, needsLightText } from './heatmap.js';
 import { lowCoverage } from './step-math.js';
 import { t } from './i18n/index.js';
@@ -20,7 +20,8 @@ export function renderCoverage(container, { sourceTokens, coverage, possiblyDrop
   }
   container.hidden = false;
   const low = lowCoverage(coverage, { given: possiblyDropped });
-  const cells = sourceTokens.map((token, i) => {
+  const cells = sourceTokens.map((piece, i) => {
+    const token = pieceLabel(piece);
     const value = coverage[i];
     const dropped = low.has(i);
     const shade = Math.min(1, value);
@@ -74,7 +75,8 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
       d: `M${start} ${parentY} L${x(step) - 6} ${y(index)}`, fill: 'none', class: node.kept ? 'kept' : 'pruned',
     }));
     const isSelected = selected && selected[0] === step && selected[1] === index;
-    const label = t(node.kept ? 'beam.nodeKept' : 'beam.nodePruned', { token: node.token, score: node.score.toFixed(2), step: step + 1 });
+    const shown = pieceLabel(node.token);
+    const label = t(node.kept ? 'beam.nodeKept' : 'beam.nodePruned', { token: shown, score: node.score.toFixed(2), step: step + 1 });
     const group = svg('g', {
       class: `beam-node ${node.kept ? 'kept' : 'pruned'}${isSelected ? ' selected' : ''}`, 'data-testid': 'beam-node',
       'data-step': String(step), 'data-index': String(index), 'data-kept': String(node.kept), 'data-score': String(node.score),
@@ -82,7 +84,7 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
     },
     svg('title', {}, label),
     svg('circle', { cx: x(step), cy: y(index), r: 5 }),
-    svg('text', { x: x(step) + 8, y: y(index) + 4 }, node.token.length > 9 ? `${node.token.slice(0, 8)}…` : node.token),
+    svg('text', { x: x(step) + 8, y: y(index) + 4 }, shown.length > 9 ? `${shown.slice(0, 8)}…` : shown),
     svg('text', { x: x(step) + 8, y: y(index) + 15, class: 'beam-score' }, node.score.toFixed(2)));
     if (node.kept && node.attention) {
       const pick = () => onPick(step, index, node);
@@ -115,10 +117,10 @@ export function renderNodeAttention(container, { node, step, sourceTokens }) {
   }
   container.hidden = false;
   replaceChildren(container,
-    h('p', {}, t('beam.nodeAttention', { token: node.token, step: step + 1, score: node.score.toFixed(2) })),
+    h('p', {}, t('beam.nodeAttention', { token: pieceLabel(node.token), step: step + 1, score: node.score.toFixed(2) })),
     h('ol', { class: 'node-attention', 'data-testid': 'beam-node-attention' }, sourceTokens.map((token, i) =>
       h('li', { 'data-weight': String(node.attention[i]) },
-        h('span', { class: 'step-token', translate: 'no' }, token),
+        h('span', { class: 'step-token', translate: 'no' }, pieceLabel(token)),
         h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', { class: 'bar-fill', style: `width:${(node.attention[i] * 100).toFixed(2)}%` })),
         h('span', { class: 'step-weight' }, node.attention[i].toFixed(3))))));
 }
