@@ -28,8 +28,8 @@ const shipped = {
     examples: { 'Go.': 'Va !', 'I lost.': "J'ai perdu.", "He's calm.": 'Il est calme.', "I'm home.": 'Je suis chez moi.' },
   },
   'en-zh': {
-    attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 36, measured: 39.40,
-    examples: { "I'm home.": '我在家里。', 'The weather is nice today.': '今天天气好。' },
+    attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 37, measured: 39.57,
+    examples: { "I'm home.": '我在家里。' },
   },
 };
 
