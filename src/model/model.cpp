@@ -4,6 +4,7 @@
 #include "model/model.h"
 
 #include "common/error.h"
+#include "common/hash.h"
 #include "text/bpe.h"
 #include "text/utf8.h"
 
@@ -63,11 +64,10 @@ public:
     }
 
 private:
+    // FNV-1a over left then right (the seed continues the hash), high bits folded into the low ones the mask keeps.
     static size_t hash(std::string_view left, std::string_view right) {
-        uint32_t h = 2166136261u;
-        for (char c : left) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-        for (char c : right) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-        return h ^ (h >> 15);
+        const uint64_t h = fnv1a64(right.data(), right.size(), fnv1a64(left.data(), left.size()));
+        return static_cast<size_t>(h ^ (h >> 32));
     }
 
     const std::vector<std::string>& tokens_;
@@ -193,12 +193,12 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
     Model model;
     model.config = model_config_from_json(require(header, "config"));
     // Merges the quick path read without JSON (header_vocabularies.cpp) are checked the same way.
-    model.source_tokenizer = layout.source_merges_separate
-                                 ? tokenizer_settings_from_json(require(header, "source_tokenizer"), std::move(layout.source_merges))
-                                 : tokenizer_settings_from_json(require(header, "source_tokenizer"));
-    model.target_tokenizer = layout.target_merges_separate
-                                 ? tokenizer_settings_from_json(require(header, "target_tokenizer"), std::move(layout.target_merges))
-                                 : tokenizer_settings_from_json(require(header, "target_tokenizer"));
+    const auto tokenizer = [&](const char* key, bool merges_separate, std::vector<std::string>& merges) {
+        return merges_separate ? tokenizer_settings_from_json(require(header, key), std::move(merges))
+                               : tokenizer_settings_from_json(require(header, key));
+    };
+    model.source_tokenizer = tokenizer("source_tokenizer", layout.source_merges_separate, layout.source_merges);
+    model.target_tokenizer = tokenizer("target_tokenizer", layout.target_merges_separate, layout.target_merges);
     if (layout.vocabularies_separate) {  // read without JSON (header_vocabularies.cpp)
         model.source_vocabulary = Vocabulary::from_tokens(std::move(layout.source_vocabulary));
         model.target_vocabulary = Vocabulary::from_tokens(std::move(layout.target_vocabulary));

@@ -216,7 +216,49 @@ BpeModel bpe_merges_from_strings(const nlohmann::json& json, const std::vector<s
     return BpeModel(std::move(out));
 }
 
-TokenizerSettings settings_from_json(const nlohmann::json& json, const std::vector<std::string>* merges);
+// Both tokenizer_settings_from_json: the BPE merges from `merges` when given,
+// else from the JSON.
+TokenizerSettings settings_from_json(const nlohmann::json& json, const std::vector<std::string>* merges) {
+    if (!json.is_object()) {
+        throw ModelFileError("tokenizer settings must be a JSON object like {\"kind\": \"words\", \"language\": "
+                             "\"en\"}, got " + json_excerpt(json) + "; re-export the model file");
+    }
+    TokenizerSettings settings;
+
+    const auto kind = json.find("kind");
+    if (kind == json.end()) {
+        throw ModelFileError("tokenizer settings lack the field \"kind\"; add \"kind\": \"words\" or "
+                             "\"characters\" (or re-export the model file)");
+    }
+    if (*kind == "words") {
+        settings.kind = TokenizerKind::kWords;
+    } else if (*kind == "characters") {
+        settings.kind = TokenizerKind::kCharacters;
+    } else if (*kind == "bpe") {
+        settings.kind = TokenizerKind::kSubwords;
+    } else {
+        throw ModelFileError("tokenizer field \"kind\" is " + json_excerpt(*kind) +
+                             "; it must be \"bpe\", \"words\" or \"characters\"");
+    }
+
+    const auto language = json.find("language");
+    if (language == json.end()) {
+        throw ModelFileError("tokenizer settings lack the field \"language\"; add \"language\": \"en\", \"fr\" "
+                             "or \"zh\" (or re-export the model file)");
+    }
+    // Other languages are accepted (they detokenize like English) so that a
+    // model for a new language pair does not need a code change to load.
+    if (!language->is_string() || language->get_ref<const std::string&>().empty()) {
+        throw ModelFileError("tokenizer field \"language\" is " + json_excerpt(*language) +
+                             "; it must be a non-empty string such as \"en\", \"fr\" or \"zh\"");
+    }
+    settings.language = language->get<std::string>();
+    if (settings.kind == TokenizerKind::kSubwords) {
+        settings.bpe = std::make_shared<const BpeModel>(merges != nullptr ? bpe_merges_from_strings(json, *merges)
+                                                                          : bpe_merges_from_json(json));
+    }
+    return settings;
+}
 
 }  // namespace
 
@@ -289,53 +331,6 @@ TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json, std::
     return settings_from_json(json, &merges);
 }
 
-namespace {
-
-// Both tokenizer_settings_from_json: the BPE merges from `merges` when given,
-// else from the JSON.
-TokenizerSettings settings_from_json(const nlohmann::json& json, const std::vector<std::string>* merges) {
-    if (!json.is_object()) {
-        throw ModelFileError("tokenizer settings must be a JSON object like {\"kind\": \"words\", \"language\": "
-                             "\"en\"}, got " + json_excerpt(json) + "; re-export the model file");
-    }
-    TokenizerSettings settings;
-
-    const auto kind = json.find("kind");
-    if (kind == json.end()) {
-        throw ModelFileError("tokenizer settings lack the field \"kind\"; add \"kind\": \"words\" or "
-                             "\"characters\" (or re-export the model file)");
-    }
-    if (*kind == "words") {
-        settings.kind = TokenizerKind::kWords;
-    } else if (*kind == "characters") {
-        settings.kind = TokenizerKind::kCharacters;
-    } else if (*kind == "bpe") {
-        settings.kind = TokenizerKind::kSubwords;
-    } else {
-        throw ModelFileError("tokenizer field \"kind\" is " + json_excerpt(*kind) +
-                             "; it must be \"bpe\", \"words\" or \"characters\"");
-    }
-
-    const auto language = json.find("language");
-    if (language == json.end()) {
-        throw ModelFileError("tokenizer settings lack the field \"language\"; add \"language\": \"en\", \"fr\" "
-                             "or \"zh\" (or re-export the model file)");
-    }
-    // Other languages are accepted (they detokenize like English) so that a
-    // model for a new language pair does not need a code change to load.
-    if (!language->is_string() || language->get_ref<const std::string&>().empty()) {
-        throw ModelFileError("tokenizer field \"language\" is " + json_excerpt(*language) +
-                             "; it must be a non-empty string such as \"en\", \"fr\" or \"zh\"");
-    }
-    settings.language = language->get<std::string>();
-    if (settings.kind == TokenizerKind::kSubwords) {
-        settings.bpe = std::make_shared<const BpeModel>(merges != nullptr ? bpe_merges_from_strings(json, *merges)
-                                                                          : bpe_merges_from_json(json));
-    }
-    return settings;
-}
-
-}  // namespace
 
 bool is_punctuation_token(std::string_view token) {
     if (token.empty()) return false;
