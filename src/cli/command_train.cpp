@@ -43,6 +43,9 @@ model:
   --init-encoder MODEL    start the encoder (GRUs and the embeddings of shared
                           English words) from a trained model with the same
                           --embedding and --hidden; the rest starts at random
+  --init-model MODEL      start every weight from a model of this run's sizes and
+                          vocabularies, with float weights (a finished run's
+                          checkpoint.s2s): a second stage, a new learning-rate cycle
   --attention KIND        additive (default), dot, scaled-dot, general, none
   --embedding N --hidden N --decoder-hidden N --attention-size N --output-hidden N
 training:
@@ -61,6 +64,9 @@ evaluation and checkpoints:
   --checkpoint-every N    (default 500)
   --resume                continue from the checkpoint in --checkpoint-dir
   --max-minutes F         stop (with a checkpoint) after this long; resume later
+  --average-last N        write the mean weights of the last N checkpoints (every
+                          --checkpoint-every steps, the last at the final step;
+                          kept as snapshot-STEP.s2s in the checkpoint folder)
 output:
   --output PATH           the model file to write at the end
   --name NAME             the model's name in its provenance (default: output file stem)
@@ -118,6 +124,7 @@ TrainingRunOptions run_options(const Args& args) {
     config.attention_size = static_cast<int>(args.integer("attention-size", 128, 1, 4096));
     config.output_hidden_size = static_cast<int>(args.integer("output-hidden", 256, 1, 4096));
     o.init_encoder_path = args.string("init-encoder", "");
+    o.init_model_path = args.string("init-model", "");
 
     TrainerOptions& trainer = o.trainer;
     trainer.total_steps = args.integer("steps", 10000, 1, 100000000);
@@ -133,6 +140,7 @@ TrainingRunOptions run_options(const Args& args) {
     o.eval_sentences = args.integer("eval-sentences", 500, 1, 100000000);
     o.checkpoint_every = args.integer("checkpoint-every", 500, 1, 100000000);
     o.max_minutes = args.real("max-minutes", 0.0, 0.0, 1e7);
+    o.average_last = static_cast<int>(args.integer("average-last", 0, 0, 1000));
     return o;
 }
 
@@ -144,9 +152,9 @@ int run_train(const std::vector<std::string>& argv) {
     const Args args("train", argv,
                     {"data", "target-language", "dev-fraction", "split-seed", "max-source-words", "export-dev",
                      "exclude-sources", "min-frequency", "max-source-vocab", "max-target-vocab", "source-pieces", "target-pieces", "attention", "embedding", "hidden",
-                     "decoder-hidden", "attention-size", "init-encoder", "output-hidden", "steps", "batch-size", "learning-rate",
+                     "decoder-hidden", "attention-size", "init-encoder", "init-model", "output-hidden", "steps", "batch-size", "learning-rate",
                      "warmup", "dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
-                     "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "output", "name", "dtype", "int8-bits"},
+                     "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "average-last", "output", "name", "dtype", "int8-bits"},
                     {"resume", "help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);

@@ -8,6 +8,7 @@
 #include "text/tokenizer.h"
 #include "train/data_source.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -145,6 +146,22 @@ long init_encoder_from(Model& model, const Model& donor, const std::string& dono
     return copied;
 }
 
+// A second stage of training: every weight from a model of this run's
+// configuration and vocabularies.
+void init_model_from(Model& model, const Model& donor, const std::string& donor_path) {
+    if (to_json(donor.config) != to_json(model.config) || donor.target_tokenizer.kind != model.target_tokenizer.kind ||
+        donor.source_vocabulary.tokens() != model.source_vocabulary.tokens() ||
+        donor.target_vocabulary.tokens() != model.target_vocabulary.tokens()) {
+        throw UsageError("--init-model " + donor_path + " has other sizes or vocabularies than this run (its " +
+                         to_json(donor.config).dump() + "); train with the data and the size and vocabulary flags it was trained with");
+    }
+    if (donor.stored_dtype != TensorDtype::kFloat32) {
+        throw UsageError("--init-model " + donor_path + " stores its weights rounded (" +
+                         (donor.stored_dtype == TensorDtype::kInt8 ? "int8" : "float16") + "); start from float weights: the run's checkpoint (checkpoint.s2s) or a file written with --dtype f32");
+    }
+    model.params = donor.params;
+}
+
 std::string today() {
     const std::time_t now = std::time(nullptr);
     char buffer[32];
@@ -196,13 +213,18 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
         data.exclude_sources_path.empty() ? std::vector<SentencePair>{} : read_sentence_pairs(data.exclude_sources_path);
     // A model whose encoder starts from --init-encoder reads English as
     // that model does: its source pieces and vocabulary come along.
-    const std::string& init_path = options_.init_encoder_path;
+    if (!options_.init_encoder_path.empty() && !options_.init_model_path.empty()) {
+        throw UsageError("--init-model already starts the encoder; drop --init-encoder");
+    }
+    const std::string& init_path =
+        options_.init_model_path.empty() ? options_.init_encoder_path : options_.init_model_path;
     Model donor;
     if (!init_path.empty()) {
         donor = load_model(init_path);
         if (donor.source_tokenizer.kind == TokenizerKind::kSubwords) {
             if (data.source_pieces > 0) {
-                throw UsageError("--init-encoder " + init_path + " brings its own English pieces; drop --source-pieces");
+                throw UsageError(std::string(options_.init_model_path.empty() ? "--init-encoder " : "--init-model ") +
+                                 init_path + " brings its own English pieces; drop --source-pieces");
             }
             model_.source_tokenizer = donor.source_tokenizer;
             model_.source_vocabulary = donor.source_vocabulary;
@@ -221,7 +243,14 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
                         " times on one side; lower --min-frequency or use more data");
     }
     initialize_model(model_, options_.trainer.seed);
-    if (!init_path.empty()) {
+    if (!options_.init_model_path.empty()) {
+        init_model_from(model_, donor, init_path);
+        init_model_record_ = {{"file", std::filesystem::path(init_path).filename().string()},
+                              {"fnv1a64", file_fnv1a64_hex(init_path)},
+                              {"name", donor.provenance.value("name", "")},
+                              {"steps", donor.provenance.value("/training/steps"_json_pointer, nlohmann::json(nullptr))}};
+        log("every weight initialized from " + init_path);
+    } else if (!init_path.empty()) {
         const long copied = init_encoder_from(model_, donor, init_path);
         init_record_ = {{"file", std::filesystem::path(init_path).filename().string()},
                         {"fnv1a64", file_fnv1a64_hex(init_path)},
@@ -297,6 +326,8 @@ void TrainingRun::record_provenance(bool finished) {
         {"split", split_record_},
         {"training", {{"steps", trainer_->steps_done()},
                       {"init_encoder", init_record_},
+                      {"init_model", init_model_record_},
+                      {"averaged_checkpoints", averaged_record_},
                       {"finished", finished},
                       {"batch_size", trainer.batch_size},
                       {"learning_rate", trainer.learning_rate},
@@ -343,13 +374,68 @@ bool TrainingRun::train(const TrainingRunHooks& hooks) {
             record_provenance(false);
             trainer_->save_checkpoint(checkpoint);
         }
+        const std::vector<long> averaged = averaged_steps();
+        if (averaged.size() > 1 && std::find(averaged.begin(), averaged.end(), done) != averaged.end()) {
+            save_model(model_, snapshot_path(done));
+        }
         if (out_of_time) break;
     }
     return !out_of_time;
 }
 
+std::string TrainingRun::snapshot_path(long step) const {
+    return options_.checkpoint_dir + "/snapshot-" + std::to_string(step) + ".s2s";
+}
+
+std::vector<long> TrainingRun::averaged_steps() const {
+    std::vector<long> steps;
+    const long total = options_.trainer.total_steps;
+    // The final step, then every checkpoint_every before it.
+    const long last_regular = total - total % options_.checkpoint_every;
+    steps.push_back(total);
+    for (long s = last_regular == total ? total - options_.checkpoint_every : last_regular;
+         s > 0 && static_cast<int>(steps.size()) < options_.average_last; s -= options_.checkpoint_every) {
+        steps.push_back(s);
+    }
+    std::reverse(steps.begin(), steps.end());
+    return steps;
+}
+
+void TrainingRun::average_snapshots() {
+    const std::vector<long> steps = averaged_steps();
+    Parameters sum = model_.params;
+    sum.for_each_tensor([](const std::string&, Matrix& m) { m.setZero(); });
+    for (long step : steps) {
+        const std::string path = snapshot_path(step);
+        if (!std::filesystem::exists(path)) {
+            throw IoError("--average-last " + std::to_string(options_.average_last) + " needs the snapshot " + path +
+                          ", which is missing (the run was trained without --average-last, or with another "
+                          "--checkpoint-every); finish with the flags it was trained with, or retrain");
+        }
+        Model snapshot = load_model(path);
+        if (to_json(snapshot.config) != to_json(model_.config)) {
+            throw ModelFileError("the snapshot " + path + " holds a model of another configuration; use a new --checkpoint-dir");
+        }
+        std::vector<const Matrix*> tensors;
+        snapshot.params.for_each_tensor([&](const std::string&, const Matrix& m) { tensors.push_back(&m); });
+        size_t index = 0;
+        sum.for_each_tensor([&](const std::string&, Matrix& m) { m += *tensors[index++]; });
+    }
+    const float scale = 1.0f / static_cast<float>(steps.size());
+    sum.for_each_tensor([&](const std::string&, Matrix& m) { m *= scale; });
+    model_.params = std::move(sum);
+    averaged_record_ = {{"count", steps.size()}, {"steps", steps}};
+}
+
 DevScore TrainingRun::finish(const TrainingRunHooks& hooks) {
     if (!hooks.evaluate) throw UsageError("TrainingRun::finish needs an evaluate hook to score the development split");
+    if (averaged_steps().size() > 1) {
+        average_snapshots();
+        if (hooks.on_message) {
+            hooks.on_message("weights averaged over the checkpoints of steps " +
+                             averaged_record_.at("steps").dump() + " (--average-last)");
+        }
+    }
     const DevScore score = hooks.evaluate(model_, dev_);
     record_provenance(true);
     model_.provenance["dev_bleu"] = score.report;

@@ -55,6 +55,17 @@ struct TrainingRunOptions {
     TrainingDataOptions data;
     ModelConfig config;               // sizes and attention; the vocabulary sizes are set by the run
     std::string init_encoder_path;    // start the encoder from this model ("" = random)
+    // Start every weight from this model ("" = random): a second stage of
+    // training (a new learning-rate cycle) after a finished run. The model
+    // must have this run's sizes and vocabularies, with float weights (a
+    // checkpoint, or a file written with --dtype f32).
+    std::string init_model_path;
+    // The model written at the end holds the mean weights of the last N
+    // checkpoints (taken every checkpoint_every steps, the last one at the
+    // final step), kept as snapshot files in the checkpoint folder; 0 or 1 =
+    // the final weights. Averaging the end of a run smooths the noise of
+    // the last updates (Junczys-Dowmunt et al., 2016; Vaswani et al., 2017).
+    int average_last = 0;
     TrainerOptions trainer;
     long eval_every = 1000;           // development BLEU every N steps (0 = never)
     long eval_sentences = 500;        // ... on this many development sentences, spread over the split
@@ -101,7 +112,8 @@ public:
     // out. Returns false when stopped by the time limit.
     bool train(const TrainingRunHooks& hooks);
 
-    // The end of a finished run: the whole development split scored, the
+    // The end of a finished run: with average_last, the weights replaced by
+    // the mean of the last checkpoints; the whole development split scored, the
     // provenance completed and the model written to output_path. Returns
     // the score.
     DevScore finish(const TrainingRunHooks& hooks);
@@ -116,6 +128,9 @@ private:
     void prepare(const std::function<void(const std::string&)>& log);
     void resume(const std::function<void(const std::string&)>& log);
     void record_provenance(bool finished);
+    std::string snapshot_path(long step) const;
+    std::vector<long> averaged_steps() const;  // the checkpoints averaged at the end, oldest first
+    void average_snapshots();  // model_.params = the mean of the averaged_steps() snapshots
 
     TrainingRunOptions options_;
     Model model_;
@@ -128,6 +143,8 @@ private:
     nlohmann::json data_record_;                    // provenance "data"
     nlohmann::json split_record_;                   // provenance "split"
     nlohmann::json init_record_ = nullptr;          // provenance "training.init_encoder"
+    nlohmann::json init_model_record_ = nullptr;    // provenance "training.init_model"
+    nlohmann::json averaged_record_ = nullptr;      // provenance "training.averaged_checkpoints"
     nlohmann::json history_ = nlohmann::json::array();  // development BLEU by step
     std::string created_;                           // the run's start date, kept across resumes
     double previous_seconds_ = 0.0;                 // wall time of the earlier parts

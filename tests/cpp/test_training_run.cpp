@@ -1,0 +1,164 @@
+// A training run's second stage and its checkpoint averaging (how en-zh is
+// trained: scripts/train.sh): --init-model starts every weight from a
+// finished run's checkpoint, --average-last writes the mean of the last
+// checkpoints, and both refuse what would make a different model than asked.
+#include "common/error.h"
+#include "model/model.h"
+#include "train/training_run.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+using namespace s2s;
+
+namespace {
+
+struct Folder {
+    std::filesystem::path path;
+    Folder() {
+        path = std::filesystem::temp_directory_path() / ("s2s-run-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+        std::ofstream tsv(path / "pairs.tsv");
+        const char* pairs[][2] = {{"I see the cat.", "Je vois le chat."},   {"I see the dog.", "Je vois le chien."},
+                                  {"We see the cat.", "Nous voyons le chat."}, {"We drink water.", "Nous buvons de l'eau."},
+                                  {"I drink water.", "Je bois de l'eau."},    {"The cat sleeps.", "Le chat dort."},
+                                  {"The dog sleeps.", "Le chien dort."},      {"I sleep.", "Je dors."},
+                                  {"We sleep.", "Nous dormons."},             {"The dog drinks.", "Le chien boit."}};
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            for (const auto& p : pairs) tsv << p[0] << '\t' << p[1] << '\n';
+        }
+    }
+    ~Folder() { std::filesystem::remove_all(path); }
+    std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+TrainingRunOptions tiny_run(const Folder& folder, const std::string& name, long steps) {
+    TrainingRunOptions o;
+    o.data.path = folder / "pairs.tsv";
+    o.data.dev_fraction = 0.1;
+    o.data.min_frequency = 1;
+    o.config.embedding_size = 8;
+    o.config.encoder_hidden_size = 8;
+    o.config.decoder_hidden_size = 12;
+    o.config.attention_size = 6;
+    o.config.output_hidden_size = 8;
+    o.trainer.total_steps = steps;
+    o.trainer.batch_size = 4;
+    o.trainer.warmup_steps = 2;
+    o.trainer.learning_rate = 0.01f;
+    o.trainer.threads = 1;
+    o.eval_every = 0;
+    o.checkpoint_every = 5;
+    o.checkpoint_dir = folder / name;
+    o.output_path = folder / (name + ".s2s");
+    o.name = name;
+    return o;
+}
+
+TrainingRunHooks no_scoring() {
+    TrainingRunHooks hooks;
+    hooks.evaluate = [](const Model&, const std::vector<SourceWithReferences>&) { return DevScore{}; };
+    return hooks;
+}
+
+std::vector<Matrix> tensors_of(const Parameters& p) {
+    std::vector<Matrix> out;
+    p.for_each_tensor([&](const std::string&, const Matrix& m) { out.push_back(m); });
+    return out;
+}
+
+void quiet(const std::string&) {}
+
+}  // namespace
+
+TEST_CASE("--init-model starts every weight from a finished run; --average-last writes the mean of the last checkpoints") {
+    const Folder folder;
+    {
+        TrainingRun first(tiny_run(folder, "first", 12), quiet);
+        CHECK(first.train(no_scoring()));
+        first.finish(no_scoring());
+    }
+    const Model donor = load_model(folder / "first/checkpoint.s2s");
+
+    TrainingRunOptions options = tiny_run(folder, "second", 17);
+    options.init_model_path = folder / "first/checkpoint.s2s";
+    options.average_last = 3;
+    options.trainer.seed = 2;
+    TrainingRun second(options, quiet);
+    const std::vector<Matrix> start = tensors_of(second.model().params), from = tensors_of(donor.params);
+    REQUIRE(start.size() == from.size());
+    for (size_t i = 0; i < start.size(); ++i) CHECK(start[i] == from[i]);
+    CHECK(second.model().provenance.is_object());
+
+    CHECK(second.train(no_scoring()));
+    // Snapshots at the final step and every checkpoint_every before it.
+    for (long step : {10, 15, 17}) CHECK(std::filesystem::exists(folder / ("second/snapshot-" + std::to_string(step) + ".s2s")));
+    CHECK_FALSE(std::filesystem::exists(folder / "second/snapshot-5.s2s"));
+    second.finish(no_scoring());
+
+    const Model written = load_model(folder / "second.s2s");
+    std::vector<std::vector<Matrix>> snapshots;
+    for (long step : {10, 15, 17}) {
+        snapshots.push_back(tensors_of(load_model(folder / ("second/snapshot-" + std::to_string(step) + ".s2s")).params));
+    }
+    const std::vector<Matrix> mean = tensors_of(written.params);
+    for (size_t i = 0; i < mean.size(); ++i) {
+        const Matrix expected = (snapshots[0][i] + snapshots[1][i] + snapshots[2][i]) * (1.0f / 3.0f);
+        CHECK((mean[i] - expected).cwiseAbs().maxCoeff() <= 1e-6f);
+    }
+    CHECK_FALSE(mean[0] == snapshots[2][0]);  // not just the last weights
+    const nlohmann::json& training = written.provenance.at("training");
+    CHECK(training.at("averaged_checkpoints").at("steps") == nlohmann::json({10, 15, 17}));
+    CHECK(training.at("init_model").at("name") == "first");
+    CHECK(training.at("init_model").at("steps") == 12);
+}
+
+TEST_CASE("--init-model and --average-last refuse what would give another model than asked") {
+    const Folder folder;
+    {
+        TrainingRun first(tiny_run(folder, "first", 6), quiet);
+        first.train(no_scoring());
+        first.finish(no_scoring());
+    }
+    SUBCASE("other sizes") {
+        TrainingRunOptions options = tiny_run(folder, "wide", 4);
+        options.config.decoder_hidden_size = 16;
+        options.init_model_path = folder / "first/checkpoint.s2s";
+        CHECK_THROWS_WITH_AS(TrainingRun(options, quiet), doctest::Contains("other sizes or vocabularies"), UsageError);
+    }
+    SUBCASE("rounded weights") {
+        TrainingRunOptions options = tiny_run(folder, "int8", 6);
+        options.output_dtype = TensorDtype::kInt8;
+        {
+            TrainingRun run(options, quiet);
+            run.train(no_scoring());
+            run.finish(no_scoring());
+        }
+        TrainingRunOptions next = tiny_run(folder, "from-int8", 4);
+        next.init_model_path = folder / "int8.s2s";
+        CHECK_THROWS_WITH_AS(TrainingRun(next, quiet), doctest::Contains("float weights"), UsageError);
+    }
+    SUBCASE("both initializations") {
+        TrainingRunOptions options = tiny_run(folder, "both", 4);
+        options.init_model_path = folder / "first/checkpoint.s2s";
+        options.init_encoder_path = folder / "first.s2s";
+        CHECK_THROWS_AS(TrainingRun(options, quiet), UsageError);
+    }
+    SUBCASE("a missing snapshot names the fix") {
+        TrainingRunOptions options = tiny_run(folder, "resumed", 12);
+        TrainingRun run(options, quiet);
+        run.train(no_scoring());  // trained without --average-last: no snapshots
+        TrainingRunOptions averaged = options;
+        averaged.average_last = 2;
+        averaged.resume = true;
+        TrainingRun finishing(averaged, quiet);
+        CHECK_THROWS_WITH_AS(finishing.finish(no_scoring()), doctest::Contains("snapshot"), IoError);
+    }
+}
