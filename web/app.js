@@ -16,7 +16,7 @@ import { getTranslator } from './translator.js';
 import { loadPackage } from './load-api.js';
 import { DEBOUNCE_MS, PAGE_MAX_BEAM, defaultModel, isShipped, loadModelList, modelLabel, pickableModels } from './page-models.js';
 import {
-  ALTERNATIVES, EXAMPLES, decodeOptions, describeModel, fileName, infos, modelInfo, page, resetPicks, setStatus,
+  ALTERNATIVES, EXAMPLES, decodeOptions, describeModel, fileName, infos, modelInfo, page, penaltyDefault, resetPicks, setStatus,
   relabelStatus, showError, showNotices, state, view,
 } from './page-state.js';
 import { penaltyFromText, readUrl, writeUrl } from './page-url.js';
@@ -60,18 +60,20 @@ function setUpPenalties() {
   for (const [input, name] of [[view.alpha, 'lengthPenalty'], [view.beta, 'coveragePenalty']]) {
     const { min, max } = optionRanges[name];
     Object.assign(input, { min: String(min), max: String(max) });
-    input.placeholder = formatPenalty(optionRanges[name].default);
   }
   showPenaltyHint();
 }
 
-// The hint under the penalties, with the package's defaults and range.
+// The hint under the penalties, with the chosen model's defaults (penaltyDefault) and the range.
 function showPenaltyHint() {
-  const { lengthPenalty, coveragePenalty } = page.optionRanges;
+  const { lengthPenalty } = page.optionRanges;
   const number = (name, text) => h('span', { [`data-${name}`]: 'lengthPenalty' }, text);
+  for (const [input, name] of [[view.alpha, 'lengthPenalty'], [view.beta, 'coveragePenalty']]) {
+    input.placeholder = formatPenalty(penaltyDefault(name));
+  }
   setRich(document.getElementById('penalty-hint'), 'penalty.hint', {
-    alpha: h('span', { 'data-default': 'lengthPenalty' }, formatPenalty(lengthPenalty.default)),
-    beta: h('span', { 'data-default': 'coveragePenalty' }, formatPenalty(coveragePenalty.default)),
+    alpha: h('span', { 'data-default': 'lengthPenalty' }, formatPenalty(penaltyDefault('lengthPenalty'))),
+    beta: h('span', { 'data-default': 'coveragePenalty' }, formatPenalty(penaltyDefault('coveragePenalty'))),
     min: number('min', String(lengthPenalty.min)),
     max: number('max', String(lengthPenalty.max)),
   });
@@ -83,7 +85,7 @@ const formatPenalty = (value) => value.toFixed(1);
 function showPenalties() {
   const greedy = state.beam === 1;
   for (const [input, value, name] of [[view.alpha, state.alpha, 'lengthPenalty'], [view.beta, state.beta, 'coveragePenalty']]) {
-    input.value = formatPenalty(value ?? page.optionRanges[name].default);
+    input.value = formatPenalty(value ?? penaltyDefault(name));
     input.disabled = greedy;
     input.title = greedy ? t('controls.penaltyTitle') : '';
   }
@@ -127,6 +129,8 @@ async function translate() {
     state.ms = ms;
     if (state.hyp >= value.hypotheses.length) state.hyp = 0;
     performance.mark('s2s:result-received');
+    showPenaltyHint();  // the model's own defaults, now that its info is here
+    showPenalties();
     render();
     renderStep({ focus: openStepOnce() });
     performance.mark('s2s:rendered');
@@ -279,11 +283,11 @@ function wire() {
       const range = page.optionRanges[name];
       const value = penaltyFromText(input.value, name);
       if (value === null && input.value.trim() !== '') {
-        setStatus('controls.penaltyRange', { symbol, min: range.min, max: range.max, value: formatPenalty(state[key] ?? range.default) });
+        setStatus('controls.penaltyRange', { symbol, min: range.min, max: range.max, value: formatPenalty(state[key] ?? penaltyDefault(name)) });
         showPenalties();
         return;
       }
-      state[key] = value === range.default ? null : value;
+      state[key] = value === penaltyDefault(name) ? null : value;
       resetPicks();
       showPenalties();
       translateNow();

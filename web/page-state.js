@@ -140,6 +140,13 @@ export function fileName(model) {
 }
 
 // The model's info, asked of the worker once (after the model has loaded).
+// The default of a beam penalty ('lengthPenalty' or 'coveragePenalty') for
+// the chosen model: the one its file records once its info is here, else
+// the package's.
+export function penaltyDefault(name) {
+  return infos.get(state.model)?.beamDefaults?.[name] ?? page.optionRanges[name].default;
+}
+
 export async function modelInfo(model) {
   if (!infos.has(model)) infos.set(model, await page.translator.info(model));
   return infos.get(model);

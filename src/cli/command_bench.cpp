@@ -212,7 +212,7 @@ int run_bench(const std::vector<std::string>& argv) {
             }
             if (sentences.empty()) throw DataError("no sentences in " + args.string("sentences", ""));
         }
-        DecodeOptions options = read_decode_flags(args);
+        DecodeOptions options = read_decode_flags(args, decode_defaults(model));
         const long repeat = args.integer("repeat", 20, 1, 1000000);
 
         long words = 0;

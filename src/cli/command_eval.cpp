@@ -4,6 +4,8 @@
 #include "cli/commands.h"
 #include "cli/decode_flags.h"
 #include "common/error.h"
+#include "decode/option_ranges.h"
+#include "decode/translator.h"
 #include "eval/evaluate.h"
 #include "eval/translation_memory.h"
 
@@ -109,6 +111,7 @@ int run_eval(const std::vector<std::string>& argv) {
                                                  data, target_language);
     } else {
         model = load_model(args.required("model"));
+        options = read_decode_flags(args, decode_defaults(model));
         target_language = model.target_tokenizer.language;
         evaluation = evaluate_model(model, data, options, static_cast<int>(args.integer("threads", 2, 1, 64)));
     }
@@ -123,6 +126,10 @@ int run_eval(const std::vector<std::string>& argv) {
         j["system"] = "translation memory";
     } else {
         j["beam"] = options.beam_size;
+        if (options.beam_size > 1) {
+            j["length_penalty"] = as_written(options.length_penalty);
+            j["coverage_penalty"] = as_written(options.coverage_penalty);
+        }
     }
     j["data"] = {{"file", std::filesystem::path(data_path).filename().string()},
                  {"fnv1a64", file_fnv1a64_hex(data_path)},

@@ -54,10 +54,11 @@ int run_translate(const std::vector<std::string>& argv) {
         throw UsageError("`seq2seq translate` reads its sentences from stdin; unexpected argument '" +
                          args.positional()[0] + "' (try: echo \"Go.\" | seq2seq translate --model models/en-fr.s2s)");
     }
-    DecodeOptions options = read_decode_flags(args);
+    read_decode_flags(args);  // a bad flag is reported before the model is read
+    const Model model = load_model(args.required("model"));
+    DecodeOptions options = read_decode_flags(args, decode_defaults(model));
     options.trace = args.has("trace");
     options.beam_tree = args.has("beam-tree");
-    const Model model = load_model(args.required("model"));
     const bool json = args.has("json") || options.trace || options.beam_tree;
     std::string line;
     while (std::getline(std::cin, line)) {

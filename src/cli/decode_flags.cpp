@@ -34,8 +34,8 @@ std::string number_text(const nlohmann::ordered_json& value, bool as_real = fals
 
 }  // namespace
 
-DecodeOptions read_decode_flags(const Args& args) {
-    DecodeOptions options;
+DecodeOptions read_decode_flags(const Args& args, const DecodeOptions& base) {
+    DecodeOptions options = base;
     for (const DecodeFlag& flag : kDecodeFlags) {
         if (!args.has(flag.flag)) continue;
         const OptionRange& range = option_range(flag.option);

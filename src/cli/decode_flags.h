@@ -25,10 +25,11 @@ inline constexpr DecodeFlag kDecodeFlags[] = {
     {"temperature", "temperature"},
 };
 
-// DecodeOptions' defaults with every flag of kDecodeFlags that `args` holds;
+// `base` (DecodeOptions' defaults, or a model's: decode_defaults) with every
+// flag of kDecodeFlags that `args` holds;
 // throws UsageError for a value that is not a number (or not a whole number
 // where the option needs one) or is outside the option's range.
-DecodeOptions read_decode_flags(const Args& args);
+DecodeOptions read_decode_flags(const Args& args, const DecodeOptions& base = DecodeOptions{});
 
 // "1 to 8", "(default 0.2)": a help line's range and default, from the table.
 std::string decode_flag_range(const char* option);

@@ -44,8 +44,8 @@ void check_option_ranges(const DecodeOptions& options) {
     }
 }
 
-DecodeOptions read_decode_options(const nlohmann::json& options) {
-    DecodeOptions decode;
+DecodeOptions read_decode_options(const nlohmann::json& options, const DecodeOptions& base) {
+    DecodeOptions decode = base;
     for (const OptionRange& range : kOptionRanges) {
         auto it = options.find(range.name);
         if (it == options.end() || it->is_null()) continue;

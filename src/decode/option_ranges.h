@@ -57,10 +57,11 @@ double as_written(float value);
 void check_option_ranges(const DecodeOptions& options);
 
 // The options of the table that `options` (a JSON object) holds, over
-// DecodeOptions' defaults; a missing or null option keeps its default.
+// `base` (DecodeOptions' defaults, or a model's: decode_defaults in
+// translator.h); a missing or null option keeps its value there.
 // Throws UsageError for a value of the wrong type (not its range: decode()
 // checks that). Keys the table does not know are left to the caller.
-DecodeOptions read_decode_options(const nlohmann::json& options);
+DecodeOptions read_decode_options(const nlohmann::json& options, const DecodeOptions& base = DecodeOptions{});
 
 // {"beamSize": {"min": 1, "max": 16, "default": 1, "integer": true}, ...}:
 // the table in its order (ordered_json: the JavaScript side lists the

@@ -49,6 +49,13 @@ std::string quoted(const std::string& word) {
 
 }  // namespace
 
+DecodeOptions decode_defaults(const Model& model) {
+    DecodeOptions options;
+    if (model.length_penalty >= 0.0) options.length_penalty = static_cast<float>(model.length_penalty);
+    if (model.coverage_penalty >= 0.0) options.coverage_penalty = static_cast<float>(model.coverage_penalty);
+    return options;
+}
+
 Translation translate(const Model& model, const std::string& text, const DecodeOptions& options,
                       std::vector<float>* trace_numbers) {
     Translation result;

@@ -51,6 +51,12 @@ struct Translation {
     const TranslationHypothesis* best() const { return hypotheses.empty() ? nullptr : &hypotheses.front(); }
 };
 
+// DecodeOptions' defaults with the model's own beam search penalties, when
+// its file records them (Model::length_penalty, coverage_penalty): what
+// translate's entry points (the CLI, the WebAssembly modules) start from
+// before the caller's options. translate() itself uses the options as given.
+DecodeOptions decode_defaults(const Model& model);
+
 // Any text is accepted: invalid UTF-8 is repaired, empty input gives an
 // empty translation, and an input longer than kMaxSourceTokens is cut.
 // forced_prefix in options is in target token ids; see translate_with_prefix

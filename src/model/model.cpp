@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/hash.h"
+#include "decode/limits.h"
 #include "text/bpe.h"
 #include "text/utf8.h"
 
@@ -106,8 +107,20 @@ Int8Matrix* int8_copy_for(Int8StepWeights& weights, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// The header's "decoding" record, when the model has one.
+void add_decoding(const Model& model, nlohmann::json& header) {
+    nlohmann::json decoding = nlohmann::json::object();
+    if (model.length_penalty >= 0.0) decoding["length_penalty"] = model.length_penalty;
+    if (model.coverage_penalty >= 0.0) decoding["coverage_penalty"] = model.coverage_penalty;
+    if (!decoding.empty()) header["decoding"] = decoding;
+}
+
+}  // namespace
+
 nlohmann::json model_header(const Model& model) {
-    return {
+    nlohmann::json header = {
         {"format", kFormatName},
         {"config", to_json(model.config)},
         {"source_tokenizer", to_json(model.source_tokenizer)},
@@ -116,10 +129,12 @@ nlohmann::json model_header(const Model& model) {
         {"target_vocabulary", model.target_vocabulary.to_json()},
         {"provenance", model.provenance},
     };
+    add_decoding(model, header);
+    return header;
 }
 
 nlohmann::json model_header_without_vocabularies(const Model& model) {
-    return {
+    nlohmann::json header = {
         {"format", kFormatName},
         {"config", to_json(model.config)},
         {"source_tokenizer", to_json(model.source_tokenizer)},
@@ -128,6 +143,8 @@ nlohmann::json model_header_without_vocabularies(const Model& model) {
         {"target_vocabulary_size", model.target_vocabulary.size()},
         {"provenance", model.provenance},
     };
+    add_decoding(model, header);
+    return header;
 }
 
 namespace {
@@ -216,6 +233,20 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
                              " and " + std::to_string(model.config.target_vocab_size) + "; the file is corrupted");
     }
     if (auto it = header.find("provenance"); it != header.end()) model.provenance = *it;
+    if (auto it = header.find("decoding"); it != header.end()) {
+        if (!it->is_object()) throw ModelFileError("model header 'decoding' must be an object; the file is damaged, download or copy it again");
+        for (auto& [key, field] : {std::pair{"length_penalty", &model.length_penalty},
+                                   std::pair{"coverage_penalty", &model.coverage_penalty}}) {
+            const auto value = it->find(key);
+            if (value == it->end()) continue;
+            if (!value->is_number() || !(value->get<double>() >= 0.0 && value->get<double>() <= kMaxPenalty)) {
+                throw ModelFileError(std::string("model header 'decoding' has ") + key + " " + value->dump() +
+                                     ", not a number from 0 to " + std::to_string(static_cast<int>(kMaxPenalty)) +
+                                     "; the file is damaged, download or copy it again");
+            }
+            *field = value->get<double>();
+        }
+    }
     if (auto it = header.find("int8_levels"); it != header.end()) {
         if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > kMaxInt8Levels) {
             throw ModelFileError(

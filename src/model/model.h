@@ -27,6 +27,13 @@ struct Model {
     Vocabulary target_vocabulary;
     TokenizerSettings source_tokenizer;
     TokenizerSettings target_tokenizer{TokenizerKind::kWords, "fr"};
+    // Beam search penalties chosen for this model on its development split
+    // (header "decoding": {"length_penalty": A, "coverage_penalty": B},
+    // each 0..5), which translate's entry points use when the caller sets
+    // none (decode_defaults, src/decode/translator.h); negative = not
+    // recorded, the global defaults apply (DecodeOptions, search.h).
+    double length_penalty = -1.0;
+    double coverage_penalty = -1.0;
     // Free-form record of where the model came from: data file and hash,
     // split, training configuration, steps, wall time, development BLEU.
     nlohmann::json provenance = nlohmann::json::object();

@@ -100,7 +100,7 @@ inline json parse_options(const std::string& options_json) {
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
                            std::vector<float>* trace_numbers = nullptr) {
     const json options = parse_options(options_json);
-    DecodeOptions decode = read_decode_options(options);
+    DecodeOptions decode = read_decode_options(options, decode_defaults(model));
     decode.trace = boolean_option(options, "trace");
     decode.beam_tree = boolean_option(options, "beamTree");
     std::vector<std::string> prefix;

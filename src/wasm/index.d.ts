@@ -323,6 +323,14 @@ export interface ModelInfo {
   targetVocabularySize: number;
   /** Development BLEU measured when the model was trained, overall and by source length; null if not recorded. */
   devBleu: { overall: number | null; sentences: number; byLength: BleuBucket[] } | null;
+  /**
+   * The beam search penalties {@link Model.translate} uses for this model
+   * when `lengthPenalty` / `coveragePenalty` are not given: those its file
+   * records (`recorded: true`, chosen on its development split; `seq2seq
+   * convert --length-penalty A --coverage-penalty B` records them), else the
+   * package's defaults (`limits().options`).
+   */
+  beamDefaults: { lengthPenalty: number; coveragePenalty: number; recorded: boolean };
   /** Where the model came from, as recorded in the file: data, split, training, dev_bleu (snake_case keys). */
   provenance: Record<string, unknown>;
 }

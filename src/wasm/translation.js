@@ -182,6 +182,14 @@ export function makeInfo(header, name) {
       sentences: devBleu.overall?.sentences ?? 0,
       byLength: (devBleu.by_length ?? []).map((b) => ({ bucket: b.bucket, bleu: b.bleu, sentences: b.sentences })),
     } : null,
+    // The beam search penalties translate uses for this model when none are
+    // given: those its file records (chosen on its development split), else
+    // the package's defaults.
+    beamDefaults: {
+      lengthPenalty: header.decoding?.length_penalty ?? optionRanges.lengthPenalty.default,
+      coveragePenalty: header.decoding?.coverage_penalty ?? optionRanges.coveragePenalty.default,
+      recorded: header.decoding !== undefined,
+    },
     provenance,
   };
   return deepFreeze(info);

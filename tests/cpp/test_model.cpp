@@ -2,6 +2,7 @@
 // the loader's checks that go beyond the container format (header fields,
 // vocabularies against the config, tensor names and shapes).
 #include "common/error.h"
+#include "decode/translator.h"
 #include "model/model.h"
 #include "test_helpers.h"
 
@@ -191,6 +192,32 @@ TEST_CASE("the loader refuses headers and tensors that do not fit together, nami
     }
     const auto missing = encode_model_file(contents.header, tensors);
     CHECK(refused(missing).find("attention_vector") != std::string::npos);
+}
+
+TEST_CASE("a model's own beam penalties: kept through a file, used by decode_defaults, damaged values refused") {
+    Model model = tiny_model(AttentionKind::kAdditive);
+    CHECK(decode_defaults(model).length_penalty == DecodeOptions{}.length_penalty);
+    CHECK(model_header(model).count("decoding") == 0);  // nothing recorded, nothing written
+    model.length_penalty = 1.4;
+    model.coverage_penalty = 0.0;
+    const auto bytes = serialize_model(model);
+    const Model loaded = model_from_bytes(bytes.data(), bytes.size());
+    CHECK(loaded.length_penalty == 1.4);
+    CHECK(loaded.coverage_penalty == 0.0);
+    CHECK(model_header_without_vocabularies(loaded).at("decoding") == nlohmann::json({{"length_penalty", 1.4}, {"coverage_penalty", 0.0}}));
+    const DecodeOptions options = decode_defaults(loaded);
+    CHECK(options.length_penalty == 1.4f);
+    CHECK(options.coverage_penalty == 0.0f);
+    CHECK(options.beam_size == DecodeOptions{}.beam_size);
+    Model only_alpha = tiny_model(AttentionKind::kAdditive);
+    only_alpha.length_penalty = 1.0;
+    CHECK(decode_defaults(only_alpha).coverage_penalty == DecodeOptions{}.coverage_penalty);
+
+    for (const nlohmann::json& bad : {nlohmann::json(3), nlohmann::json({{"length_penalty", 9}}),
+                                      nlohmann::json({{"coverage_penalty", "0.2"}}), nlohmann::json({{"length_penalty", -1}})}) {
+        const auto damaged = with_header(model, [&](nlohmann::json& h) { h["decoding"] = bad; });
+        CHECK_THROWS_WITH_AS(model_from_bytes(damaged.data(), damaged.size()), doctest::Contains("'decoding'"), ModelFileError);
+    }
 }
 
 TEST_CASE("loading a missing file is an I/O error naming the path") {

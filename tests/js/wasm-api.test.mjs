@@ -8,7 +8,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cleanUpModels, copyDist, distDiagnostics, distIndex, modelForTests, requireDist, root, worstRowSumError } from './helpers/models.mjs';
+import { spawnSync } from 'node:child_process';
+import { cleanUpModels, copyDist, distDiagnostics, distIndex, modelForTests, nativeCli, requireDist, root, worstRowSumError } from './helpers/models.mjs';
 import { serveFolder } from './helpers/static-server.mjs';
 
 requireDist();
@@ -227,6 +228,44 @@ test('info describes the model: name, architecture, development BLEU by length',
   assert.equal(typeof info.provenance.data, 'object');
   assert.ok(Object.isFrozen(info) && Object.isFrozen(info.config), 'frozen: the model owns it');
   assert.ok(!('source_vocabulary' in info) && !('sourceVocabulary' in info), 'no vocabularies in info');
+});
+
+test('a model file that records its own beam penalties: info.beamDefaults, and translate (WASM and native) uses them', async () => {
+  // en-fr's, chosen on its development split, are the package's defaults.
+  assert.equal(model.info.beamDefaults.lengthPenalty, 0.6);
+  assert.equal(model.info.beamDefaults.coveragePenalty, 0.2);
+  const dir = mkdtempSync(join(tmpdir(), 's2s-penalties-'));
+  try {
+    const path = join(dir, 'penalties.s2s');
+    const convert = spawnSync(nativeCli, ['convert', '--model', attentionModel.path, '--output', path,
+      '--length-penalty', '1.4', '--coverage-penalty', '0'], { encoding: 'utf8' });
+    assert.equal(convert.status, 0, convert.stderr);
+    const recorded = await loadModel(path);
+    try {
+      assert.deepEqual({ ...recorded.info.beamDefaults }, { lengthPenalty: 1.4, coveragePenalty: 0, recorded: true });
+      const sentence = 'The man who lives next door has been working in the garden since early this morning.';
+      const byDefault = recorded.translate(sentence, { beamSize: 4 });
+      const explicit = model.translate(sentence, { beamSize: 4, lengthPenalty: 1.4, coveragePenalty: 0 });
+      assert.equal(byDefault.score, explicit.score);
+      assert.equal(byDefault.text, explicit.text);
+      // The caller's values still win over the file's.
+      assert.equal(recorded.translate(sentence, { beamSize: 4, lengthPenalty: 0.6, coveragePenalty: 0.2 }).score,
+        model.translate(sentence, { beamSize: 4, lengthPenalty: 0.6, coveragePenalty: 0.2 }).score);
+      // The native CLI reads them too.
+      const native = (file, flags) => JSON.parse(spawnSync(nativeCli, ['translate', '--model', file, '--beam', '4', '--json', ...flags],
+        { input: `${sentence}\n`, encoding: 'utf8' }).stdout).score;
+      assert.equal(native(path, []), native(attentionModel.path, ['--length-penalty', '1.4', '--coverage-penalty', '0']));
+    } finally {
+      recorded.dispose();
+    }
+    // Out of range is refused with the range named.
+    const bad = spawnSync(nativeCli, ['convert', '--model', attentionModel.path, '--output', join(dir, 'bad.s2s'),
+      '--coverage-penalty', '6'], { encoding: 'utf8' });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--coverage-penalty must be a number from 0 to 5/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the fixed-context baseline translates with attention []', async () => {
