@@ -20,9 +20,9 @@ attention, score, hypotheses).
   --beam N          beam size, ${beamSize.min} (greedy, default) to ${beamSize.max}
   --max-length N    most output tokens, ${maxLength.min} to ${maxLength.max} (default: 2 x source length + 10)
   --length-penalty A    beam search: GNMT length normalization alpha, ${lengthPenalty.min} to ${lengthPenalty.max}
-                        (default ${lengthPenalty.default.toFixed(1)}; 0 ranks by raw log probability)
+                        (default: the model's own, else ${lengthPenalty.default.toFixed(1)}; 0 ranks by raw log probability)
   --coverage-penalty B  beam search: GNMT coverage penalty beta, ${coveragePenalty.min} to ${coveragePenalty.max}
-                        (default ${coveragePenalty.default.toFixed(1)}; 0 turns it off)
+                        (default: the model's own, else ${coveragePenalty.default.toFixed(1)}; 0 turns it off)
   --temperature T   the attention softmax's tau, a_t = softmax(e_t / T), ${temperature.min} to ${temperature.max}
                     (default ${temperature.default}: the trained model)
   --json            print the result object as one JSON line

@@ -105,10 +105,6 @@ Int8Matrix* int8_copy_for(Int8StepWeights& weights, const std::string& name) {
     return nullptr;
 }
 
-}  // namespace
-
-namespace {
-
 // The header's "decoding" record, when the model has one.
 void add_decoding(const Model& model, nlohmann::json& header) {
     nlohmann::json decoding = nlohmann::json::object();

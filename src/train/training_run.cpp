@@ -356,6 +356,7 @@ bool TrainingRun::train(const TrainingRunHooks& hooks) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     };
     bool out_of_time = false;
+    const std::vector<long> averaged = averaged_steps();  // snapshots kept for --average-last
     while (trainer_->steps_done() < total) {
         const StepReport report = trainer_->step();
         tokens_this_part_ += report.target_tokens + report.source_tokens;
@@ -370,13 +371,14 @@ bool TrainingRun::train(const TrainingRunHooks& hooks) {
             if (hooks.on_message) hooks.on_message(line);
         }
         out_of_time = options_.max_minutes > 0 && elapsed() > options_.max_minutes * 60.0;
+        // The snapshot before the checkpoint: a run resumed from the
+        // checkpoint of step s always has the snapshot of step s.
+        if (averaged.size() > 1 && std::find(averaged.begin(), averaged.end(), done) != averaged.end()) {
+            save_model(model_, snapshot_path(done));
+        }
         if (done % options_.checkpoint_every == 0 || done == total || out_of_time) {
             record_provenance(false);
             trainer_->save_checkpoint(checkpoint);
-        }
-        const std::vector<long> averaged = averaged_steps();
-        if (averaged.size() > 1 && std::find(averaged.begin(), averaged.end(), done) != averaged.end()) {
-            save_model(model_, snapshot_path(done));
         }
         if (out_of_time) break;
     }
