@@ -146,16 +146,23 @@ std::string pre_token_text(std::string_view normalized, const PreToken& token) {
     return text;
 }
 
-BpeModel::BpeModel(std::vector<Merge> merges) : merges_(std::move(merges)) {
-    rank_.reserve(merges_.size());
-    for (size_t i = 0; i < merges_.size(); ++i) {
-        // A repeated pair keeps its first (effective) rank.
-        rank_.emplace(merge_key(merges_[i].left, merges_[i].right), static_cast<int>(i));
-    }
+BpeModel::BpeModel(std::vector<Merge> merges) : merges_(std::move(merges)) {}
+
+const std::unordered_map<std::string, int>& BpeModel::ranks() const {
+    std::call_once(index_->built, [this] {
+        std::unordered_map<std::string, int>& rank = index_->rank;
+        rank.reserve(merges_.size());
+        for (size_t i = 0; i < merges_.size(); ++i) {
+            // A repeated pair keeps its first (effective) rank.
+            rank.emplace(merge_key(merges_[i].left, merges_[i].right), static_cast<int>(i));
+        }
+    });
+    return index_->rank;
 }
 
 std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token) const {
     std::vector<std::string> symbols = split_characters(pre_token);
+    const std::unordered_map<std::string, int>& rank_ = ranks();
     while (symbols.size() > 1) {
         int best_rank = -1;
         for (size_t i = 0; i + 1 < symbols.size(); ++i) {

@@ -20,9 +20,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace s2s {
@@ -58,6 +61,17 @@ public:
 
     BpeModel() = default;
     explicit BpeModel(std::vector<Merge> merges);
+    // Copies share the rank index (their merges are the same); a moved-from
+    // model gets an empty one, as its merges are gone.
+    BpeModel(const BpeModel&) = default;
+    BpeModel& operator=(const BpeModel&) = default;
+    BpeModel(BpeModel&& other)
+        : merges_(std::move(other.merges_)), index_(std::exchange(other.index_, std::make_shared<RankIndex>())) {}
+    BpeModel& operator=(BpeModel&& other) {
+        merges_ = std::move(other.merges_);
+        index_ = std::exchange(other.index_, std::make_shared<RankIndex>());
+        return *this;
+    }
 
     // (bpe_learn.cpp, never linked into the translator.) Learns merges from
     // pre-token counts (symbol strings with their marker,
@@ -77,8 +91,19 @@ public:
     std::vector<std::string> encode(std::string_view text, std::string_view language) const;
 
 private:
+    // "left right" -> merge index, built on the first encode: a loaded
+    // model never encodes with its target side's merges (10,000 in en-fr)
+    // unless it is trained or given a prefix of words, so the model load
+    // does not build it (src/model/model.cpp). Shared by copies, whose
+    // merges are the same; thread-safe (std::call_once).
+    struct RankIndex {
+        std::once_flag built;
+        std::unordered_map<std::string, int> rank;
+    };
+    const std::unordered_map<std::string, int>& ranks() const;
+
     std::vector<Merge> merges_;
-    std::unordered_map<std::string, int> rank_;  // "left right" -> merge index
+    std::shared_ptr<RankIndex> index_ = std::make_shared<RankIndex>();
 };
 
 // Pre-token counts of `sentences` (raw text; normalized here): what learn() reads.

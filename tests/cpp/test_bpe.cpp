@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -87,6 +88,35 @@ TEST_CASE("BPE learns the most frequent pair first, deterministically, and stops
     const BpeModel once = BpeModel::learn({{"ab", 1}}, 100, &single);
     CHECK(once.merges().empty());
     CHECK(single == Pieces{"a", "b"});
+}
+
+TEST_CASE("BPE's rank index is built on the first encode: copies agree, a moved-from model has no merges, threads agree") {
+    const std::unordered_map<std::string, long> counts{{"low", 5}, {"lower", 2}, {"newest", 6}, {"widest", 3}};
+    const BpeModel learned = BpeModel::learn(counts, 100);
+    const Pieces expected = learned.encode_pre_token("lowest");
+    REQUIRE(expected == Pieces{"low", "est"});
+    {
+        BpeModel fresh(learned.merges());
+        const BpeModel copy = fresh;  // before either has encoded
+        CHECK(copy.encode_pre_token("lowest") == expected);
+        CHECK(fresh.encode_pre_token("lowest") == expected);
+        BpeModel moved = std::move(fresh);
+        CHECK(moved.encode_pre_token("lowest") == expected);
+        CHECK(fresh.merges().empty());                                     // NOLINT(bugprone-use-after-move): checked on purpose
+        CHECK(fresh.encode_pre_token("lowest") == Pieces{"l", "o", "w", "e", "s", "t"});  // NOLINT(bugprone-use-after-move)
+        BpeModel assigned;
+        assigned = std::move(moved);
+        CHECK(assigned.encode_pre_token("newest") == Pieces{"newest"});
+    }
+    // Two threads encoding with a model that has not built its index yet.
+    const BpeModel shared(learned.merges());
+    Pieces first, second;
+    std::thread a([&] { first = shared.encode_pre_token("lowest"); });
+    std::thread b([&] { second = shared.encode_pre_token("lowest"); });
+    a.join();
+    b.join();
+    CHECK(first == expected);
+    CHECK(second == expected);
 }
 
 TEST_CASE("unseen characters stay pieces of their own and become <unk> in the vocabulary") {
