@@ -19,13 +19,24 @@ function formatDuration(seconds) {
 
 const count = (value) => (Number.isFinite(value) ? value.toLocaleString('en') : null);
 
-/** "48,000 steps of 64 sentence pairs, 1 h 49 min of training on a CPU, from 133,848 training pairs". */
+/**
+ * "48,000 steps of 64 sentence pairs, 1 h 49 min of training on a CPU, from 133,848 training pairs";
+ * a second stage (train --init-model) and averaged checkpoints (--average-last) say so:
+ * "20,000 steps of 64 sentence pairs (a second stage, after 60,000 steps of en-zh), the mean
+ * of the last 10 checkpoints, 18 min of training on a CPU, ...".
+ */
 export function trainingText(provenance = {}) {
   const training = provenance.training ?? {};
   const steps = count(training.steps);
   const batch = count(training.batch_size);
   const pairs = count(provenance.split?.train_pairs);
-  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${t('list.separator')}` +
+  const earlier = training.init_model;
+  const earlierSteps = count(earlier?.steps);
+  const stage = earlier && typeof earlier === 'object'
+    ? t('provenance.stage', { steps: earlierSteps ?? t('provenance.notRecorded'), name: earlier.name || earlier.file || t('provenance.notRecorded') })
+    : '';
+  const averaged = Number.isInteger(training.averaged_checkpoints?.count) ? t('provenance.averaged', { count: training.averaged_checkpoints.count }) : '';
+  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${stage}${averaged}${t('list.separator')}` +
     `${Number.isFinite(training.wall_seconds) ? t('provenance.time', { duration: formatDuration(training.wall_seconds) }) : t('provenance.timeMissing')}` +
     `${pairs ? t('provenance.pairs', { pairs }) : ''}`;
 }

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { root } from './helpers/models.mjs';
+import { spawnSync } from 'node:child_process';
+import { nativeCli, root } from './helpers/models.mjs';
 
 const { NOT_RECORDED, dataText, trainingText } = await import(pathToFileURL(join(root, 'web', 'provenance.js')).href);
 
@@ -19,6 +20,18 @@ const complete = {
 test('a complete provenance reads as its fields say', () => {
   assert.equal(dataText(complete), 'Europarl v7; public domain; attribution: the European Parliament (file ep.tsv, FNV-1a 0123456789abcdef)');
   assert.equal(trainingText(complete), '48,000 steps of 64 sentence pairs, 1 h 49 min of training on a CPU, from 133,848 training pairs');
+});
+
+test('a second stage and averaged checkpoints say so, with the earlier run\'s steps', () => {
+  const staged = { ...complete, training: { ...complete.training, steps: 20000, init_model: { name: 'en-zh', file: 'checkpoint.s2s', steps: 60000 },
+    averaged_checkpoints: { count: 10, steps: [11000, 20000] } } };
+  assert.equal(trainingText(staged), '20,000 steps of 64 sentence pairs (a second stage, after 60,000 steps of en-zh), ' +
+    'the mean of the last 10 checkpoints, 1 h 49 min of training on a CPU, from 133,848 training pairs');
+  const unnamed = { training: { steps: 5, init_model: { file: 'checkpoint.s2s' }, averaged_checkpoints: null } };
+  assert.equal(trainingText(unnamed), `5 steps (a second stage, after ${NOT_RECORDED} steps of checkpoint.s2s), training time ${NOT_RECORDED}`);
+  // The shipped en-zh was trained this way.
+  const { provenance } = JSON.parse(spawnSync(nativeCli, ['info', '--model', join(root, 'models', 'en-zh.s2s'), '--json'], { encoding: 'utf8' }).stdout);
+  assert.match(trainingText(provenance), /^20,000 steps of 64 sentence pairs \(a second stage, after 60,000 steps of en-zh\), the mean of the last 10 checkpoints/);
 });
 
 test('missing fields are "not recorded", never another model\'s data', () => {

@@ -187,6 +187,8 @@ export default {
   'provenance.steps': '{steps} steps',
   'provenance.stepsMissing': 'steps not recorded',
   'provenance.batch': ' of {batch} sentence pairs',
+  'provenance.stage': ' (a second stage, after {steps} steps of {name})',
+  'provenance.averaged': ', the mean of the last {count} checkpoints',
   'provenance.time': '{duration} of training on a CPU',
   'provenance.timeMissing': 'training time not recorded',
   'provenance.pairs': ', from {pairs} training pairs',

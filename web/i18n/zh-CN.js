@@ -176,6 +176,8 @@ export default {
   'provenance.steps': '{steps} 步',
   'provenance.stepsMissing': '步数未记录',
   'provenance.batch': '，每步 {batch} 个句对',
+  'provenance.stage': '（第二阶段：接在 {name} 的 {steps} 步训练之后）',
+  'provenance.averaged': '，权重取最后 {count} 个检查点的平均值',
   'provenance.time': '在 CPU 上训练 {duration}',
   'provenance.timeMissing': '训练时间未记录',
   'provenance.pairs': '，训练集共 {pairs} 个句对',
