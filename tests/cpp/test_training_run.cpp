@@ -4,6 +4,7 @@
 // checkpoints, and both refuse what would make a different model than asked.
 #include "common/error.h"
 #include "model/model.h"
+#include "test_helpers.h"
 #include "train/training_run.h"
 
 #include <doctest/doctest.h>
@@ -44,11 +45,7 @@ TrainingRunOptions tiny_run(const Folder& folder, const std::string& name, long 
     o.data.path = folder / "pairs.tsv";
     o.data.dev_fraction = 0.1;
     o.data.min_frequency = 1;
-    o.config.embedding_size = 8;
-    o.config.encoder_hidden_size = 8;
-    o.config.decoder_hidden_size = 12;
-    o.config.attention_size = 6;
-    o.config.output_hidden_size = 8;
+    testing::set_architecture(o.config, 8, 8, 12, 6, 8, AttentionKind::kAdditive);
     o.trainer.total_steps = steps;
     o.trainer.batch_size = 4;
     o.trainer.warmup_steps = 2;
