@@ -324,8 +324,20 @@ for (const e of engines) {
   for (const c of e.cells ?? []) delete c.outputs;  // the translations stay out of the JSON; agreement holds the differences
   delete e.nativeOutputs;
 }
-writeFileSync(join(benchDir, 'results.md'), `${markdown}\n`);
+// The sections after the generated report's Targets (other benchmarks'
+// results added by hand: cold start old/new, the trace, subword against
+// word-level) are kept, not overwritten.
+const resultsPath = join(benchDir, 'results.md');
+const kept = existsSync(resultsPath) ? sectionsAfterTargets(readFileSync(resultsPath, 'utf8')) : '';
+writeFileSync(resultsPath, `${markdown}\n${kept ? `\n${kept}` : ''}`);
 writeFileSync(join(benchDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 rmSync(work, { recursive: true, force: true });
 console.log(markdown);
 log(`done: bench/results.md and bench/results.json (${fmt(results.seconds / 60, 1)} min)`);
+
+// From the first "## " heading after "## Targets" to the end ('' if none).
+function sectionsAfterTargets(text) {
+  const targets = text.indexOf('\n## Targets');
+  const next = targets < 0 ? -1 : text.indexOf('\n## ', targets + 1);
+  return next < 0 ? '' : text.slice(next + 1);
+}
