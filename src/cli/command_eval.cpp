@@ -31,9 +31,9 @@ exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
   --data TSV          the evaluation pairs
   --beam N            beam size, )" + decode_flag_range("beamSize") + " " + decode_flag_default("beamSize") + R"(
   --length-penalty A  beam search: GNMT length normalization alpha (default: the
-                      model's own, recorded in its file, else )" + decode_flag_default("lengthPenalty").substr(9) + R"(
+                      model's own, recorded in its file, else )" + decode_flag_default_value("lengthPenalty") + R"()
   --coverage-penalty B  beam search: GNMT coverage penalty beta (default: the
-                      model's own, else )" + decode_flag_default("coveragePenalty").substr(9) + R"(
+                      model's own, else )" + decode_flag_default_value("coveragePenalty") + R"()
   --temperature T     the attention softmax's tau, )" + decode_flag_range("temperature") + " " + decode_flag_default("temperature") + R"(
   --min-words N       only sentences of at least N English words
   --limit N           only the first N distinct sentences

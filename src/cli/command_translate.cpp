@@ -27,9 +27,9 @@ score and the beam's hypotheses.
   --beam N            beam size, )" + decode_flag_range("beamSize") + R"( (1 = greedy) )" + decode_flag_default("beamSize") + R"(
   --max-length N      most output tokens (default: 2 x source length + 10)
   --length-penalty A  beam search: GNMT length normalization alpha (default: the
-                      model's own, recorded in its file, else )" + decode_flag_default("lengthPenalty").substr(9) + R"(
+                      model's own, recorded in its file, else )" + decode_flag_default_value("lengthPenalty") + R"()
   --coverage-penalty B  beam search: GNMT coverage penalty beta (default: the
-                      model's own, else )" + decode_flag_default("coveragePenalty").substr(9) + R"(
+                      model's own, else )" + decode_flag_default_value("coveragePenalty") + R"()
   --alternatives N    with --json, the N most likely tokens at each position, )" + decode_flag_range("alternatives") + R"(
   --temperature T     the attention softmax's tau, a_t = softmax(e_t / T), )" + decode_flag_range("temperature") + R"(
                       (small: nearly hard alignment; large: nearly uniform) )" + decode_flag_default("temperature") + R"(

@@ -74,8 +74,10 @@ std::string decode_flag_range(const char* option) {
     return number_text(json.at("min")) + " to " + number_text(json.at("max"));
 }
 
-std::string decode_flag_default(const char* option) {
-    return "(default " + number_text(option_ranges_json().at(option).at("default"), true) + ")";
+std::string decode_flag_default_value(const char* option) {
+    return number_text(option_ranges_json().at(option).at("default"), true);
 }
+
+std::string decode_flag_default(const char* option) { return "(default " + decode_flag_default_value(option) + ")"; }
 
 }  // namespace s2s::cli

@@ -31,8 +31,9 @@ inline constexpr DecodeFlag kDecodeFlags[] = {
 // where the option needs one) or is outside the option's range.
 DecodeOptions read_decode_flags(const Args& args, const DecodeOptions& base = DecodeOptions{});
 
-// "1 to 8", "(default 0.2)": a help line's range and default, from the table.
+// "1 to 8", "(default 0.2)", "0.2": a help line's range and default, from the table.
 std::string decode_flag_range(const char* option);
 std::string decode_flag_default(const char* option);
+std::string decode_flag_default_value(const char* option);
 
 }  // namespace s2s::cli
