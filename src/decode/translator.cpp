@@ -51,8 +51,8 @@ std::string quoted(const std::string& word) {
 
 DecodeOptions decode_defaults(const Model& model) {
     DecodeOptions options;
-    if (model.length_penalty >= 0.0) options.length_penalty = static_cast<float>(model.length_penalty);
-    if (model.coverage_penalty >= 0.0) options.coverage_penalty = static_cast<float>(model.coverage_penalty);
+    if (model.length_penalty) options.length_penalty = static_cast<float>(*model.length_penalty);
+    if (model.coverage_penalty) options.coverage_penalty = static_cast<float>(*model.coverage_penalty);
     return options;
 }
 

@@ -108,8 +108,8 @@ Int8Matrix* int8_copy_for(Int8StepWeights& weights, const std::string& name) {
 // The header's "decoding" record, when the model has one.
 void add_decoding(const Model& model, nlohmann::json& header) {
     nlohmann::json decoding = nlohmann::json::object();
-    if (model.length_penalty >= 0.0) decoding["length_penalty"] = model.length_penalty;
-    if (model.coverage_penalty >= 0.0) decoding["coverage_penalty"] = model.coverage_penalty;
+    if (model.length_penalty) decoding["length_penalty"] = *model.length_penalty;
+    if (model.coverage_penalty) decoding["coverage_penalty"] = *model.coverage_penalty;
     if (!decoding.empty()) header["decoding"] = decoding;
 }
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,10 +31,10 @@ struct Model {
     // Beam search penalties chosen for this model on its development split
     // (header "decoding": {"length_penalty": A, "coverage_penalty": B},
     // each 0..5), which translate's entry points use when the caller sets
-    // none (decode_defaults, src/decode/translator.h); negative = not
+    // none (decode_defaults, src/decode/translator.h); empty = not
     // recorded, the global defaults apply (DecodeOptions, search.h).
-    double length_penalty = -1.0;
-    double coverage_penalty = -1.0;
+    std::optional<double> length_penalty;
+    std::optional<double> coverage_penalty;
     // Free-form record of where the model came from: data file and hash,
     // split, training configuration, steps, wall time, development BLEU.
     nlohmann::json provenance = nlohmann::json::object();
