@@ -4,7 +4,6 @@
 #include "model/model.h"
 
 #include "common/error.h"
-#include "common/hash.h"
 #include "decode/limits.h"
 #include "text/bpe.h"
 #include "text/utf8.h"
@@ -31,61 +30,20 @@ const nlohmann::json& require(const nlohmann::json& header, const char* field) {
     return *it;
 }
 
-// The vocabulary's tokens by text, for check_subword_vocabulary only: an
-// open-addressed table of token indices with FNV-1a, so that a merge's
-// joined piece is looked up from its two halves without building the
-// string (54,000 lookups for en-fr, where Vocabulary::id's std::string key
-// and node-based map took most of the check's time).
-class PieceIndex {
-public:
-    explicit PieceIndex(const std::vector<std::string>& tokens) : tokens_(tokens) {
-        size_t capacity = 16;
-        while (capacity < 2 * tokens.size()) capacity *= 2;
-        slots_.assign(capacity, -1);
-        for (size_t i = 0; i < tokens.size(); ++i) {
-            // "<unk>" is left out: Vocabulary::id gives kUnk for it, which
-            // the check reads as missing.
-            if (i == static_cast<size_t>(Vocabulary::kUnk)) continue;
-            size_t slot = hash(tokens[i], {}) & (capacity - 1);
-            while (slots_[slot] >= 0) slot = (slot + 1) & (capacity - 1);
-            slots_[slot] = static_cast<int>(i);
-        }
-    }
-    // Whether the vocabulary holds the piece `left` + `right`.
-    bool contains(std::string_view left, std::string_view right) const {
-        const size_t mask = slots_.size() - 1;
-        for (size_t slot = hash(left, right) & mask; slots_[slot] >= 0; slot = (slot + 1) & mask) {
-            const std::string& token = tokens_[static_cast<size_t>(slots_[slot])];
-            if (token.size() == left.size() + right.size() && token.compare(0, left.size(), left) == 0 &&
-                token.compare(left.size(), right.size(), right) == 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-private:
-    // FNV-1a over left then right (the seed continues the hash), high bits folded into the low ones the mask keeps.
-    static size_t hash(std::string_view left, std::string_view right) {
-        const uint64_t h = fnv1a64(right.data(), right.size(), fnv1a64(left.data(), left.size()));
-        return static_cast<size_t>(h ^ (h >> 32));
-    }
-
-    const std::vector<std::string>& tokens_;
-    std::vector<int> slots_;
-};
-
 // Every piece a merge uses or makes must have an embedding row: otherwise
 // encoding would turn a known word into <unk>.
 void check_subword_vocabulary(const TokenizerSettings& tokenizer, const Vocabulary& vocabulary, const char* side) {
     if (tokenizer.kind != TokenizerKind::kSubwords) return;
     const std::vector<BpeModel::Merge>& merges = tokenizer.bpe->merges();
-    const PieceIndex index(vocabulary.tokens());
+    // Vocabulary::id gives kUnk for "<unk>" itself too, which reads as missing.
+    const auto has = [&](std::string_view left, std::string_view right) {
+        return vocabulary.id(left, right) != Vocabulary::kUnk;
+    };
     for (size_t i = 0; i < merges.size(); ++i) {
         const std::string& left = merges[i].left;
         const std::string& right = merges[i].right;
-        const bool has_left = index.contains(left, {}), has_right = index.contains(right, {});
-        if (has_left && has_right && index.contains(left, right)) continue;
+        const bool has_left = has(left, {}), has_right = has(right, {});
+        if (has_left && has_right && has(left, right)) continue;
         const std::string piece = !has_left ? left : !has_right ? right : left + right;
         throw ModelFileError(std::string(side) + " BPE merge " + std::to_string(i) + " (\"" +
                              sanitize_utf8(left.substr(0, 40)) + " " + sanitize_utf8(right.substr(0, 40)) +
@@ -133,8 +91,8 @@ nlohmann::json model_header_without_vocabularies(const Model& model) {
     nlohmann::json header = {
         {"format", kFormatName},
         {"config", to_json(model.config)},
-        {"source_tokenizer", to_json(model.source_tokenizer)},
-        {"target_tokenizer", to_json(model.target_tokenizer)},
+        {"source_tokenizer", to_json(model.source_tokenizer, /*with_merges=*/false)},
+        {"target_tokenizer", to_json(model.target_tokenizer, /*with_merges=*/false)},
         {"source_vocabulary_size", model.source_vocabulary.size()},
         {"target_vocabulary_size", model.target_vocabulary.size()},
         {"provenance", model.provenance},

@@ -62,9 +62,10 @@ inline int int8_levels_for_bits(int bits) { return (1 << (bits - 1)) - 1; }
 
 // The JSON header written into the model file.
 nlohmann::json model_header(const Model& model);
-// model_header without the two vocabularies (their sizes instead:
-// source_vocabulary_size, target_vocabulary_size): what a model's info
-// shows, without building thousands of JSON strings only to drop them.
+// model_header without the two vocabularies and the BPE merges (their sizes
+// instead: source_vocabulary_size, target_vocabulary_size, each tokenizer's
+// merge_count): what a model's info shows, without building thousands of
+// JSON strings only to drop them.
 nlohmann::json model_header_without_vocabularies(const Model& model);
 
 // Float16 halves the file and int8 quarters it (matrices only: vectors,

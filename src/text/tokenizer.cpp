@@ -172,8 +172,9 @@ std::string json_excerpt(const nlohmann::json& value) {
 
 // "left right" strings, each side a non-empty piece without spaces.
 // Merge `index`, "left right", split into its pieces; throws for a string
-// that is not two pieces separated by one space.
-BpeModel::Merge split_merge(size_t index, const std::string* text, const nlohmann::json& entry) {
+// that is not two pieces separated by one space. With `right_only`, the
+// caller fills in the left piece itself (one string copy fewer per merge).
+BpeModel::Merge split_merge(size_t index, const std::string* text, const nlohmann::json& entry, bool right_only = false) {
     const size_t space = text == nullptr ? std::string::npos : text->find(' ');
     if (text == nullptr || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
         text->find(' ', space + 1) != std::string::npos || !is_valid_utf8(*text)) {
@@ -182,7 +183,7 @@ BpeModel::Merge split_merge(size_t index, const std::string* text, const nlohman
                              "; each merge must be two pieces separated by one space, like \"l e\" (the model "
                              "file is damaged, download or copy it again)");
     }
-    return {text->substr(0, space), text->substr(space + 1)};
+    return {right_only ? std::string() : text->substr(0, space), text->substr(space + 1)};
 }
 
 const nlohmann::json& require_merges(const nlohmann::json& json) {
@@ -205,20 +206,26 @@ BpeModel bpe_merges_from_json(const nlohmann::json& json) {
     return BpeModel(std::move(out));
 }
 
-BpeModel bpe_merges_from_strings(const nlohmann::json& json, const std::vector<std::string>& merges) {
+// Takes the strings of `merges` (each becomes its merge's left piece).
+BpeModel bpe_merges_from_strings(const nlohmann::json& json, std::vector<std::string>& merges) {
     if (!require_merges(json).empty()) {
         throw ModelFileError("a \"bpe\" tokenizer's merges were given twice; the model file is damaged, download "
                              "or copy it again");
     }
     std::vector<BpeModel::Merge> out;
     out.reserve(merges.size());
-    for (size_t i = 0; i < merges.size(); ++i) out.push_back(split_merge(i, &merges[i], nullptr));
+    for (size_t i = 0; i < merges.size(); ++i) {
+        BpeModel::Merge merge = split_merge(i, &merges[i], nullptr, /*right_only=*/true);
+        merge.left = std::move(merges[i]);
+        merge.left.resize(merge.left.find(' '));
+        out.push_back(std::move(merge));
+    }
     return BpeModel(std::move(out));
 }
 
 // Both tokenizer_settings_from_json: the BPE merges from `merges` when given,
 // else from the JSON.
-TokenizerSettings settings_from_json(const nlohmann::json& json, const std::vector<std::string>* merges) {
+TokenizerSettings settings_from_json(const nlohmann::json& json, std::vector<std::string>* merges) {
     if (!json.is_object()) {
         throw ModelFileError("tokenizer settings must be a JSON object like {\"kind\": \"words\", \"language\": "
                              "\"en\"}, got " + json_excerpt(json) + "; re-export the model file");
@@ -313,7 +320,12 @@ std::string detokenize(const std::vector<std::string>& input, const TokenizerSet
     return out;
 }
 
-nlohmann::json to_json(const TokenizerSettings& settings) {
+nlohmann::json to_json(const TokenizerSettings& settings, bool with_merges) {
+    if (settings.kind == TokenizerKind::kSubwords && !with_merges) {
+        return nlohmann::json{{"kind", "bpe"},
+                              {"language", settings.language},
+                              {"merge_count", settings.bpe ? settings.bpe->merges().size() : 0}};
+    }
     if (settings.kind == TokenizerKind::kSubwords) {
         nlohmann::json merges = nlohmann::json::array();
         if (settings.bpe) {

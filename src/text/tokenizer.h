@@ -56,7 +56,10 @@ inline std::string token_key(std::string_view text, const TokenizerSettings& set
 
 std::string detokenize(const std::vector<std::string>& tokens, const TokenizerSettings& settings);
 
-nlohmann::json to_json(const TokenizerSettings& settings);
+// `with_merges` false: a BPE tokenizer's "merges" array is replaced by its
+// size, "merge_count" (what the WASM module's info() reports: serializing
+// thousands of merges nobody reads there took a tenth of a first model load).
+nlohmann::json to_json(const TokenizerSettings& settings, bool with_merges = true);
 // Throws ModelFileError naming the bad field.
 TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json);
 // The same for settings whose BPE merges were read from the model file

@@ -3,9 +3,12 @@
 #include "text/vocabulary.h"
 
 #include "common/error.h"
+#include "common/hash.h"
 #include "text/utf8.h"
 
 #include <algorithm>
+#include <cstring>
+#include <unordered_map>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -26,13 +29,65 @@ std::string display_token(const std::string& token) {
     return "\"" + sanitize_utf8(token.substr(0, 40)) + "...\"";
 }
 
+// The hash of the text left + right: its 8-byte little-endian words (the
+// last one padded with zeros) in one multiply chain (word_hash64's round),
+// the length first, MurmurHash3's finalizer last. Joined in a stack buffer;
+// on the heap only beyond it (no vocabulary piece is that long).
+size_t text_hash(std::string_view left, std::string_view right) {
+    constexpr size_t kBuffer = 64;
+    const size_t size = left.size() + right.size();
+    std::string heap;
+    unsigned char stack[kBuffer + 8] = {};
+    const unsigned char* joined = stack;
+    if (size > kBuffer) {
+        heap = std::string(left).append(right).append(8, '\0');  // zeros to read the last word
+        joined = reinterpret_cast<const unsigned char*>(heap.data());
+    } else {
+        if (!left.empty()) std::memcpy(stack, left.data(), left.size());
+        if (!right.empty()) std::memcpy(stack + left.size(), right.data(), right.size());
+    }
+    uint64_t h = size * kWordHashK3;
+    for (size_t i = 0; i < size; i += 8) h = hash_detail::word_round(h, hash_detail::load_le64(joined + i));
+    h = hash_detail::fmix64(h);
+    return static_cast<size_t>(h ^ (h >> 32));
+}
+
+bool equals_joined(const std::string& token, std::string_view left, std::string_view right) {
+    return token.size() == left.size() + right.size() && token.compare(0, left.size(), left) == 0 &&
+           token.compare(left.size(), right.size(), right) == 0;
+}
+
 }  // namespace
 
 Vocabulary::Vocabulary() {
-    for (int i = 0; i < kNumSpecial; ++i) {
-        tokens_.emplace_back(kSpecialTokens[i]);
-        ids_.emplace(tokens_.back(), i);
+    for (int i = 0; i < kNumSpecial; ++i) tokens_.emplace_back(kSpecialTokens[i]);
+    build_index();
+}
+
+int Vocabulary::build_index(int* earlier) {
+    size_t capacity = 16;
+    while (capacity < 2 * tokens_.size()) capacity *= 2;
+    slots_.assign(capacity, -1);
+    const size_t mask = capacity - 1;
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+        size_t slot = text_hash(tokens_[i], {}) & mask;
+        for (; slots_[slot] >= 0; slot = (slot + 1) & mask) {
+            if (tokens_[static_cast<size_t>(slots_[slot])] == tokens_[i]) {
+                if (earlier != nullptr) *earlier = slots_[slot];
+                return static_cast<int>(i);
+            }
+        }
+        slots_[slot] = static_cast<int>(i);
     }
+    return -1;
+}
+
+int Vocabulary::find(std::string_view left, std::string_view right) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t slot = text_hash(left, right) & mask; slots_[slot] >= 0; slot = (slot + 1) & mask) {
+        if (equals_joined(tokens_[static_cast<size_t>(slots_[slot])], left, right)) return slots_[slot];
+    }
+    return -1;
 }
 
 Vocabulary Vocabulary::build(const std::vector<std::vector<std::string>>& sentences, int min_frequency,
@@ -72,10 +127,8 @@ Vocabulary Vocabulary::build(const std::vector<std::vector<std::string>>& senten
     }
 
     Vocabulary vocabulary;
-    for (auto& entry : kept) {
-        vocabulary.ids_.emplace(entry.first, static_cast<int>(vocabulary.tokens_.size()));
-        vocabulary.tokens_.push_back(std::move(entry.first));
-    }
+    for (auto& entry : kept) vocabulary.tokens_.push_back(std::move(entry.first));
+    vocabulary.build_index();  // no duplicates: the counts' keys are unique and skip the specials
     return vocabulary;
 }
 
@@ -97,10 +150,6 @@ Vocabulary Vocabulary::from_tokens(std::vector<std::string> tokens) {
         throw ModelFileError("vocabulary has " + std::to_string(tokens.size()) + " entries, more than an int id can address; the model file is damaged");
     }
 
-    Vocabulary vocabulary;
-    vocabulary.tokens_.clear();
-    vocabulary.ids_.clear();
-    vocabulary.ids_.reserve(tokens.size());
     for (size_t i = 0; i < tokens.size(); ++i) {
         const std::string& token = tokens[i];
         if (token.empty()) {
@@ -111,20 +160,24 @@ Vocabulary Vocabulary::from_tokens(std::vector<std::string> tokens) {
             throw ModelFileError("vocabulary entry " + std::to_string(i) + " (" + display_token(token) +
                                  ") is not valid UTF-8; rebuild the vocabulary from sanitized text");
         }
-        const auto inserted = vocabulary.ids_.emplace(token, static_cast<int>(i));
-        if (!inserted.second) {
-            throw ModelFileError("vocabulary entry " + std::to_string(i) + " duplicates " + display_token(token) +
-                                 " (already entry " + std::to_string(inserted.first->second) +
-                                 "); each token must appear once, remove the duplicate");
-        }
     }
+    Vocabulary vocabulary;
     vocabulary.tokens_ = std::move(tokens);
+    int earlier = -1;
+    const int duplicate = vocabulary.build_index(&earlier);
+    if (duplicate >= 0) {
+        throw ModelFileError("vocabulary entry " + std::to_string(duplicate) + " duplicates " +
+                             display_token(vocabulary.tokens_[static_cast<size_t>(duplicate)]) + " (already entry " +
+                             std::to_string(earlier) + "); each token must appear once, remove the duplicate");
+    }
     return vocabulary;
 }
 
-int Vocabulary::id(std::string_view token) const {
-    const auto found = ids_.find(std::string(token));
-    return found == ids_.end() ? kUnk : found->second;
+int Vocabulary::id(std::string_view token) const { return id(token, {}); }
+
+int Vocabulary::id(std::string_view left, std::string_view right) const {
+    const int found = find(left, right);
+    return found < 0 ? kUnk : found;
 }
 
 const std::string& Vocabulary::token(int id) const {

@@ -81,17 +81,7 @@ public:
     std::string info() const {
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            json header = model_header_without_vocabularies(*model_);
-            for (const char* side : {"source_tokenizer", "target_tokenizer"}) {
-                auto tokenizer = header.find(side);
-                if (tokenizer == header.end() || !tokenizer->is_object()) continue;
-                auto merges = tokenizer->find("merges");
-                if (merges == tokenizer->end()) continue;
-                const size_t count = merges->size();
-                tokenizer->erase(merges);
-                (*tokenizer)["merge_count"] = count;
-            }
-            return header;
+            return model_header_without_vocabularies(*model_);
         });
     }
 

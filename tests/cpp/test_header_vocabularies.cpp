@@ -163,6 +163,11 @@ TEST_CASE("a subword model loads the same merges through the quick path and thro
         CHECK(loaded.source_tokenizer.bpe->merges()[1].left == m + "l");
         CHECK(loaded.source_tokenizer.bpe->merges()[1].right == "o");
         CHECK(loaded.source_tokenizer.bpe->encode("lol", "en") == model.source_tokenizer.bpe->encode("lol", "en"));
+        // What a model's info shows: the merges' count, not the merges.
+        const nlohmann::json info = model_header_without_vocabularies(loaded);
+        CHECK(info.at("source_tokenizer") == nlohmann::json({{"kind", "bpe"}, {"language", "en"}, {"merge_count", 2}}));
+        CHECK(info.at("target_tokenizer").count("merge_count") == 0);
+        CHECK(model_header(loaded).at("source_tokenizer").at("merges").size() == 2);
     }
 }
 

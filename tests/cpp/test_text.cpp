@@ -349,6 +349,35 @@ TEST_CASE("Vocabulary lookups") {
     CHECK_THROWS_AS(v.token(v.size()), std::out_of_range);
 }
 
+TEST_CASE("Vocabulary: a token looked up from two halves, and an index over many tokens") {
+    // Long tokens (beyond the index's 64-byte stack buffer), empty halves,
+    // multi-byte UTF-8 and thousands of entries (the table grows and probes).
+    std::vector<std::string> tokens = {"<pad>", "<unk>", "<bos>", "<eos>"};
+    const std::string long_token(100, 'x');
+    tokens.push_back(long_token);
+    tokens.push_back("\xE2\x96\x81" "apprentissage");  // "▁apprentissage"
+    for (int i = 0; i < 5000; ++i) tokens.push_back("p" + std::to_string(i));
+    const Vocabulary v = Vocabulary::from_tokens(tokens);
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        if (i == static_cast<size_t>(Vocabulary::kUnk)) continue;
+        CAPTURE(i);
+        REQUIRE(v.id(tokens[i]) == static_cast<int>(i));
+        const std::string& t = tokens[i];
+        for (size_t cut : {size_t{0}, t.size() / 2, t.size()}) {
+            CHECK(v.id(std::string_view(t).substr(0, cut), std::string_view(t).substr(cut)) == static_cast<int>(i));
+        }
+    }
+    CHECK(v.id(long_token.substr(0, 60), long_token.substr(60)) == 4);
+    CHECK(v.id("\xE2\x96\x81", "apprentissage") == 5);
+    CHECK(v.id("p12", "3") == v.id("p123"));
+    CHECK(v.id("p", "") == Vocabulary::kUnk);
+    CHECK(v.id(long_token, "x") == Vocabulary::kUnk);
+    CHECK(v.id("", "") == Vocabulary::kUnk);
+    // Copies keep a working index.
+    const Vocabulary copy = v;
+    CHECK(copy.id("p4999") == v.size() - 1);
+}
+
 TEST_CASE("Vocabulary JSON round trip") {
     const Vocabulary v = Vocabulary::build({{"été", "我", "😀", "j'ai", "été"}}, 1);
     const nlohmann::json json = v.to_json();
