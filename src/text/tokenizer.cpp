@@ -172,18 +172,20 @@ std::string json_excerpt(const nlohmann::json& value) {
 
 // "left right" strings, each side a non-empty piece without spaces.
 // Merge `index`, "left right", split into its pieces; throws for a string
-// that is not two pieces separated by one space. With `right_only`, the
-// caller fills in the left piece itself (one string copy fewer per merge).
-BpeModel::Merge split_merge(size_t index, const std::string* text, const nlohmann::json& entry, bool right_only = false) {
+// that is not two pieces separated by one space. `quick_path`: a string of
+// header_vocabularies.cpp, which has checked its UTF-8 already, and whose
+// left piece the caller fills in itself (one string copy fewer per merge;
+// both count in a first model load, run in WebAssembly as baseline code).
+BpeModel::Merge split_merge(size_t index, const std::string* text, const nlohmann::json& entry, bool quick_path = false) {
     const size_t space = text == nullptr ? std::string::npos : text->find(' ');
     if (text == nullptr || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
-        text->find(' ', space + 1) != std::string::npos || !is_valid_utf8(*text)) {
+        text->find(' ', space + 1) != std::string::npos || (!quick_path && !is_valid_utf8(*text))) {
         throw ModelFileError("BPE merge " + std::to_string(index) + " is " +
                              json_excerpt(text == nullptr ? entry : nlohmann::json(*text)) +
                              "; each merge must be two pieces separated by one space, like \"l e\" (the model "
                              "file is damaged, download or copy it again)");
     }
-    return {right_only ? std::string() : text->substr(0, space), text->substr(space + 1)};
+    return {quick_path ? std::string() : text->substr(0, space), text->substr(space + 1)};
 }
 
 const nlohmann::json& require_merges(const nlohmann::json& json) {
@@ -215,7 +217,7 @@ BpeModel bpe_merges_from_strings(const nlohmann::json& json, std::vector<std::st
     std::vector<BpeModel::Merge> out;
     out.reserve(merges.size());
     for (size_t i = 0; i < merges.size(); ++i) {
-        BpeModel::Merge merge = split_merge(i, &merges[i], nullptr, /*right_only=*/true);
+        BpeModel::Merge merge = split_merge(i, &merges[i], nullptr, /*quick_path=*/true);
         merge.left = std::move(merges[i]);
         merge.left.resize(merge.left.find(' '));
         out.push_back(std::move(merge));

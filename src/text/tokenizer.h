@@ -64,7 +64,9 @@ nlohmann::json to_json(const TokenizerSettings& settings, bool with_merges = tru
 TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json);
 // The same for settings whose BPE merges were read from the model file
 // without JSON (header_vocabularies.cpp): `json` holds "merges": [] and
-// `merges` the "left right" strings, checked as the JSON ones are.
+// `merges` the "left right" strings, checked as the JSON ones are but for
+// their UTF-8, which the quick path checked (and every piece must then be
+// in the vocabulary, whose tokens are checked: model.cpp).
 TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json, std::vector<std::string> merges);
 
 // A word of a tokenized text: tokens [start, end) and its text. For subword
