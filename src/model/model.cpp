@@ -34,17 +34,16 @@ const nlohmann::json& require(const nlohmann::json& header, const char* field) {
 // encoding would turn a known word into <unk>.
 void check_subword_vocabulary(const TokenizerSettings& tokenizer, const Vocabulary& vocabulary, const char* side) {
     if (tokenizer.kind != TokenizerKind::kSubwords) return;
-    const std::vector<BpeModel::Merge>& merges = tokenizer.bpe->merges();
+    const BpeModel& bpe = *tokenizer.bpe;
     // Vocabulary::id gives kUnk for "<unk>" itself too, which reads as missing.
     const auto has = [&](std::string_view left, std::string_view right) {
         return vocabulary.id(left, right) != Vocabulary::kUnk;
     };
-    for (size_t i = 0; i < merges.size(); ++i) {
-        const std::string& left = merges[i].left;
-        const std::string& right = merges[i].right;
+    for (size_t i = 0; i < bpe.merge_count(); ++i) {
+        const std::string_view left = bpe.left(i), right = bpe.right(i);
         const bool has_left = has(left, {}), has_right = has(right, {});
         if (has_left && has_right && has(left, right)) continue;
-        const std::string piece = !has_left ? left : !has_right ? right : left + right;
+        const std::string piece = !has_left ? std::string(left) : !has_right ? std::string(right) : std::string(left).append(right);
         throw ModelFileError(std::string(side) + " BPE merge " + std::to_string(i) + " (\"" +
                              sanitize_utf8(left.substr(0, 40)) + " " + sanitize_utf8(right.substr(0, 40)) +
                              "\") needs the piece \"" + sanitize_utf8(piece.substr(0, 80)) + "\", which is not in the " +

@@ -146,18 +146,39 @@ std::string pre_token_text(std::string_view normalized, const PreToken& token) {
     return text;
 }
 
-BpeModel::BpeModel(std::vector<Merge> merges) : merges_(std::move(merges)) {}
+BpeModel::BpeModel(std::vector<Merge> merges) {
+    state_->joined.reserve(merges.size());
+    state_->space.reserve(merges.size());
+    for (const Merge& merge : merges) {
+        state_->joined.push_back(merge_key(merge.left, merge.right));
+        state_->space.push_back(static_cast<uint32_t>(merge.left.size()));
+    }
+}
+
+BpeModel BpeModel::from_joined(std::vector<std::string> joined) {
+    BpeModel model;
+    model.state_->space.reserve(joined.size());
+    for (const std::string& merge : joined) model.state_->space.push_back(static_cast<uint32_t>(merge.find(' ')));
+    model.state_->joined = std::move(joined);
+    return model;
+}
+
+const std::vector<BpeModel::Merge>& BpeModel::merges() const {
+    std::call_once(state_->split, [this] {
+        state_->merges.reserve(merge_count());
+        for (size_t i = 0; i < merge_count(); ++i) state_->merges.push_back({std::string(left(i)), std::string(right(i))});
+    });
+    return state_->merges;
+}
 
 const std::unordered_map<std::string, int>& BpeModel::ranks() const {
-    std::call_once(index_->built, [this] {
-        std::unordered_map<std::string, int>& rank = index_->rank;
-        rank.reserve(merges_.size());
-        for (size_t i = 0; i < merges_.size(); ++i) {
-            // A repeated pair keeps its first (effective) rank.
-            rank.emplace(merge_key(merges_[i].left, merges_[i].right), static_cast<int>(i));
-        }
+    std::call_once(state_->ranked, [this] {
+        std::unordered_map<std::string, int>& rank = state_->rank;
+        rank.reserve(merge_count());
+        // A repeated pair keeps its first (effective) rank.
+        for (size_t i = 0; i < merge_count(); ++i) rank.emplace(state_->joined[i], static_cast<int>(i));
     });
-    return index_->rank;
+    return state_->rank;
 }
 
 std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token) const {
@@ -171,11 +192,12 @@ std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token) 
         }
         if (best_rank < 0) break;
         // Every occurrence, left to right, as learning merged them.
-        const Merge& merge = merges_[static_cast<size_t>(best_rank)];
+        const std::string_view merge_left = left(static_cast<size_t>(best_rank));
+        const std::string_view merge_right = right(static_cast<size_t>(best_rank));
         std::vector<std::string> merged;
         merged.reserve(symbols.size());
         for (size_t i = 0; i < symbols.size(); ++i) {
-            if (i + 1 < symbols.size() && symbols[i] == merge.left && symbols[i + 1] == merge.right) {
+            if (i + 1 < symbols.size() && symbols[i] == merge_left && symbols[i + 1] == merge_right) {
                 merged.push_back(symbols[i] + symbols[i + 1]);
                 ++i;
             } else {

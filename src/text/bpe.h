@@ -61,15 +61,18 @@ public:
 
     BpeModel() = default;
     explicit BpeModel(std::vector<Merge> merges);
-    // Copies share the rank index (their merges are the same); a moved-from
-    // model gets an empty one, as its merges are gone.
+    // From merges written "left right" (as a model file stores them), taken
+    // as they are: the caller has checked that each is two non-empty pieces
+    // separated by one space (tokenizer.cpp). A model load makes no other
+    // copy of them (the Merge strings are made only if merges() is called).
+    static BpeModel from_joined(std::vector<std::string> joined);
+    // Copies share the merges and the rank index (both immutable); a
+    // moved-from model gets an empty one.
     BpeModel(const BpeModel&) = default;
     BpeModel& operator=(const BpeModel&) = default;
-    BpeModel(BpeModel&& other)
-        : merges_(std::move(other.merges_)), index_(std::exchange(other.index_, std::make_shared<RankIndex>())) {}
+    BpeModel(BpeModel&& other) : state_(std::exchange(other.state_, std::make_shared<State>())) {}
     BpeModel& operator=(BpeModel&& other) {
-        merges_ = std::move(other.merges_);
-        index_ = std::exchange(other.index_, std::make_shared<RankIndex>());
+        state_ = std::exchange(other.state_, std::make_shared<State>());
         return *this;
     }
 
@@ -83,7 +86,13 @@ public:
     static BpeModel learn(const std::unordered_map<std::string, long>& pre_token_counts, int max_pieces,
                           std::vector<std::string>* pieces = nullptr);
 
-    const std::vector<Merge>& merges() const { return merges_; }
+    size_t merge_count() const { return state_->joined.size(); }
+    // Merge i's text as the file stores it ("left right") and its two pieces.
+    const std::string& joined(size_t i) const { return state_->joined[i]; }
+    std::string_view left(size_t i) const { return std::string_view(state_->joined[i]).substr(0, state_->space[i]); }
+    std::string_view right(size_t i) const { return std::string_view(state_->joined[i]).substr(state_->space[i] + 1); }
+    // Every merge as two strings, made on the first call (thread-safe).
+    const std::vector<Merge>& merges() const;
 
     // The pieces of one pre-token (its text, marker included).
     std::vector<std::string> encode_pre_token(std::string_view pre_token) const;
@@ -91,19 +100,24 @@ public:
     std::vector<std::string> encode(std::string_view text, std::string_view language) const;
 
 private:
-    // "left right" -> merge index, built on the first encode: a loaded
-    // model never encodes with its target side's merges (10,000 in en-fr)
-    // unless it is trained or given a prefix of words, so the model load
-    // does not build it (src/model/model.cpp). Shared by copies, whose
-    // merges are the same; thread-safe (std::call_once).
-    struct RankIndex {
-        std::once_flag built;
+    // Everything a model holds, shared by its copies. The merges are kept
+    // as their file text, "left right", with where the space is: a model
+    // load copies nothing more, and encoding reads them as string views.
+    // The rank index ("left right" -> merge index) and the Merge strings
+    // are built on first use: a loaded model never encodes with its target
+    // side's merges (10,000 in en-fr) unless it is trained or given a prefix
+    // of words, so the model load does not build them (src/model/model.cpp).
+    struct State {
+        std::vector<std::string> joined;
+        std::vector<uint32_t> space;
+        std::once_flag ranked;
         std::unordered_map<std::string, int> rank;
+        std::once_flag split;
+        std::vector<Merge> merges;
     };
     const std::unordered_map<std::string, int>& ranks() const;
 
-    std::vector<Merge> merges_;
-    std::shared_ptr<RankIndex> index_ = std::make_shared<RankIndex>();
+    std::shared_ptr<State> state_ = std::make_shared<State>();
 };
 
 // Pre-token counts of `sentences` (raw text; normalized here): what learn() reads.

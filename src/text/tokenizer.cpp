@@ -171,21 +171,19 @@ std::string json_excerpt(const nlohmann::json& value) {
 }
 
 // "left right" strings, each side a non-empty piece without spaces.
-// Merge `index`, "left right", split into its pieces; throws for a string
-// that is not two pieces separated by one space. `quick_path`: a string of
-// header_vocabularies.cpp, which has checked its UTF-8 already, and whose
-// left piece the caller fills in itself (one string copy fewer per merge;
-// both count in a first model load, run in WebAssembly as baseline code).
-BpeModel::Merge split_merge(size_t index, const std::string* text, const nlohmann::json& entry, bool quick_path = false) {
+// Checks merge `index`, "left right": throws for a string that is not two
+// pieces separated by one space. `check_utf8` false: a string of
+// header_vocabularies.cpp, which has checked its UTF-8 already (each check
+// counts in a first model load, run in WebAssembly as baseline code).
+void check_merge(size_t index, const std::string* text, const nlohmann::json& entry, bool check_utf8) {
     const size_t space = text == nullptr ? std::string::npos : text->find(' ');
     if (text == nullptr || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
-        text->find(' ', space + 1) != std::string::npos || (!quick_path && !is_valid_utf8(*text))) {
+        text->find(' ', space + 1) != std::string::npos || (check_utf8 && !is_valid_utf8(*text))) {
         throw ModelFileError("BPE merge " + std::to_string(index) + " is " +
                              json_excerpt(text == nullptr ? entry : nlohmann::json(*text)) +
                              "; each merge must be two pieces separated by one space, like \"l e\" (the model "
                              "file is damaged, download or copy it again)");
     }
-    return {quick_path ? std::string() : text->substr(0, space), text->substr(space + 1)};
 }
 
 const nlohmann::json& require_merges(const nlohmann::json& json) {
@@ -199,30 +197,25 @@ const nlohmann::json& require_merges(const nlohmann::json& json) {
 
 BpeModel bpe_merges_from_json(const nlohmann::json& json) {
     const nlohmann::json& merges = require_merges(json);
-    std::vector<BpeModel::Merge> out;
-    out.reserve(merges.size());
+    std::vector<std::string> joined;
+    joined.reserve(merges.size());
     for (size_t i = 0; i < merges.size(); ++i) {
         const nlohmann::json& entry = merges[i];
-        out.push_back(split_merge(i, entry.is_string() ? &entry.get_ref<const std::string&>() : nullptr, entry));
+        const std::string* text = entry.is_string() ? &entry.get_ref<const std::string&>() : nullptr;
+        check_merge(i, text, entry, /*check_utf8=*/true);
+        joined.push_back(*text);
     }
-    return BpeModel(std::move(out));
+    return BpeModel::from_joined(std::move(joined));
 }
 
-// Takes the strings of `merges` (each becomes its merge's left piece).
+// Takes the strings of `merges`, kept as they are by the model.
 BpeModel bpe_merges_from_strings(const nlohmann::json& json, std::vector<std::string>& merges) {
     if (!require_merges(json).empty()) {
         throw ModelFileError("a \"bpe\" tokenizer's merges were given twice; the model file is damaged, download "
                              "or copy it again");
     }
-    std::vector<BpeModel::Merge> out;
-    out.reserve(merges.size());
-    for (size_t i = 0; i < merges.size(); ++i) {
-        BpeModel::Merge merge = split_merge(i, &merges[i], nullptr, /*quick_path=*/true);
-        merge.left = std::move(merges[i]);
-        merge.left.resize(merge.left.find(' '));
-        out.push_back(std::move(merge));
-    }
-    return BpeModel(std::move(out));
+    for (size_t i = 0; i < merges.size(); ++i) check_merge(i, &merges[i], nullptr, /*check_utf8=*/false);
+    return BpeModel::from_joined(std::move(merges));
 }
 
 // Both tokenizer_settings_from_json: the BPE merges from `merges` when given,
@@ -326,12 +319,12 @@ nlohmann::json to_json(const TokenizerSettings& settings, bool with_merges) {
     if (settings.kind == TokenizerKind::kSubwords && !with_merges) {
         return nlohmann::json{{"kind", "bpe"},
                               {"language", settings.language},
-                              {"merge_count", settings.bpe ? settings.bpe->merges().size() : 0}};
+                              {"merge_count", settings.bpe ? settings.bpe->merge_count() : 0}};
     }
     if (settings.kind == TokenizerKind::kSubwords) {
         nlohmann::json merges = nlohmann::json::array();
         if (settings.bpe) {
-            for (const BpeModel::Merge& m : settings.bpe->merges()) merges.push_back(m.left + " " + m.right);
+            for (size_t i = 0; i < settings.bpe->merge_count(); ++i) merges.push_back(settings.bpe->joined(i));
         }
         return nlohmann::json{{"kind", "bpe"}, {"language", settings.language}, {"merges", merges}};
     }
