@@ -150,7 +150,7 @@ double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOpti
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
                          const DecodeOptions& options, const Int8StepWeights* int8) {
     validate(config, source, options);
-    const EncodedSource encoded = encode_source(params, config, source);
+    const EncodedSource encoded = encode_source(params, config, source, int8);
     const int max_length = resolve_max_length(options, encoded.length);
     Hypothesis h;
     Matrix state = encoded.initial_state;
@@ -179,7 +179,7 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
     // test that the two agree checks the beam bookkeeping.
     validate(config, source, options);
     const int beam = options.beam_size;
-    const EncodedSource encoded = encode_source(params, config, source);
+    const EncodedSource encoded = encode_source(params, config, source, int8);
     const int max_length = resolve_max_length(options, encoded.length);
     if (sentence_trace != nullptr) {
         *sentence_trace = DecodeTrace();

@@ -179,14 +179,15 @@ void decoder_backward(const Parameters& params, const ModelConfig& config, const
     embed_tokens_backward(act.inputs->tokens, act.embedding_dropout, std::move(d_embedded), grad.target_embedding);
 }
 
-EncodedSource encode_source(const Parameters& params, const ModelConfig& config, const std::vector<int>& tokens) {
+EncodedSource encode_source(const Parameters& params, const ModelConfig& config, const std::vector<int>& tokens,
+                            const Int8StepWeights* int8) {
     TokenBatch source;
     source.length = static_cast<int>(tokens.size());
     source.batch = 1;
     source.tokens = tokens;
     source.mask.assign(tokens.size(), 1.0f);
     EncoderActivations encoder;
-    encoder_forward(params, config, source, 0.0f, nullptr, encoder);
+    encoder_forward(params, config, source, 0.0f, nullptr, encoder, int8 != nullptr ? &int8->source_embedding : nullptr);
     EncodedSource out;
     out.length = source.length;
     out.states = std::move(encoder.states);
@@ -204,7 +205,11 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
 
     // The GRU input [emb(y_{t-1}); c_t], assembled in place.
     out.input.resize(E + C, K);
-    for (int k = 0; k < K; ++k) out.input.col(k).head(E) = params.target_embedding.col(previous_tokens[k]);
+    if (int8 != nullptr && !int8->target_embedding.empty()) {
+        for (int k = 0; k < K; ++k) int8->target_embedding.column(previous_tokens[k], out.input.col(k).data());
+    } else {
+        for (int k = 0; k < K; ++k) out.input.col(k).head(E) = params.target_embedding.col(previous_tokens[k]);
+    }
     auto contexts = out.input.bottomRows(C);
 
     if (config.attention != AttentionKind::kNone) {

@@ -66,8 +66,11 @@ struct EncodedSource {
     Matrix initial_state;  // s_0 (D, 1)
 };
 
-// tokens: source ids ending with <eos>.
-EncodedSource encode_source(const Parameters& params, const ModelConfig& config, const std::vector<int>& tokens);
+// tokens: source ids ending with <eos>. int8: a loaded model's int8
+// weights (Model::int8_step), whose source embedding, when kept, is read in
+// place of the float one.
+EncodedSource encode_source(const Parameters& params, const ModelConfig& config, const std::vector<int>& tokens,
+                            const Int8StepWeights* int8 = nullptr);
 
 struct DecoderStep {
     Matrix states;        // s_t (D, K)

@@ -84,10 +84,16 @@ Matrix gru_sequence_backward(const GruWeights& weights, const Matrix& inputs, co
 }  // namespace
 
 void encoder_forward(const Parameters& params, const ModelConfig& config, const TokenBatch& source, float dropout,
-                     Random* random, EncoderActivations& out) {
+                     Random* random, EncoderActivations& out, const Int8Embedding* int8_embedding) {
     const int S = source.length, B = source.batch, H = config.encoder_hidden_size;
     out.source = &source;
-    embed_tokens(params.source_embedding, source.tokens, dropout, random, out.embedded, out.dropout_scale);
+    if (int8_embedding != nullptr && !int8_embedding->empty()) {
+        out.embedded.resize(int8_embedding->rows, static_cast<Eigen::Index>(source.tokens.size()));
+        for (size_t k = 0; k < source.tokens.size(); ++k) int8_embedding->column(source.tokens[k], out.embedded.col(k).data());
+        out.dropout_scale.resize(0, 0);
+    } else {
+        embed_tokens(params.source_embedding, source.tokens, dropout, random, out.embedded, out.dropout_scale);
+    }
     gru_sequence_forward(params.encoder_forward, out.embedded, source, /*reverse=*/false, out.forward);
     gru_sequence_forward(params.encoder_backward, out.embedded, source, /*reverse=*/true, out.backward);
     out.states.resize(2 * H, S * B);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model/gru.h"
+#include "model/int8_step_weights.h"
 #include "model/parameters.h"
 
 #include <vector>
@@ -37,8 +38,10 @@ struct EncoderActivations {
 };
 
 // Embedding dropout with probability `dropout` when random != nullptr.
+// `int8_embedding`, when given and not empty, holds the source embedding in
+// place of params.source_embedding (a translation-only model's; no dropout).
 void encoder_forward(const Parameters& params, const ModelConfig& config, const TokenBatch& source, float dropout,
-                     class Random* random, EncoderActivations& out);
+                     class Random* random, EncoderActivations& out, const Int8Embedding* int8_embedding = nullptr);
 
 // d_states: dL/dH (C, S * B); d_final_state: (C, B). Accumulates into grad.
 void encoder_backward(const Parameters& params, const ModelConfig& config, const EncoderActivations& act,

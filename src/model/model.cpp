@@ -236,6 +236,21 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
     model.params.for_each_tensor([&](const std::string& name, Matrix& m) {
         auto it = table.find(name);
         if (it == table.end()) return;  // not part of this variant
+        Int8Embedding* embedding = name == "source_embedding"   ? &model.int8_step.source_embedding
+                                   : name == "target_embedding" ? &model.int8_step.target_embedding
+                                                                : nullptr;
+        if (embedding != nullptr && purpose == LoadFor::kTranslation && it->second->dtype == TensorDtype::kInt8) {
+            // Kept as stored (int8_step_weights.h): one copy of the bytes, no decode.
+            check_int8_tensor(bytes, *it->second);
+            embedding->rows = static_cast<int>(it->second->rows);
+            embedding->cols = static_cast<int>(it->second->cols);
+            embedding->scales.resize(it->second->rows);
+            const int8_t* values = int8_tensor_values(bytes, *it->second, embedding->scales.data());
+            embedding->values.assign(values, values + static_cast<size_t>(it->second->rows) * it->second->cols);
+            m.resize(0, 0);
+            model.stored_dtype = TensorDtype::kInt8;
+            return;
+        }
         Int8Matrix* copy = int8_copy_for(model.int8_step, name);
         if (copy != nullptr && it->second->dtype == TensorDtype::kInt8) {
             // Checked here only when the float decode below is skipped:

@@ -53,7 +53,8 @@ struct Model {
 
 // What a loaded model is for. kTranslation keeps only the int8 copy of the
 // decoder step's matrices when the file stores them as int8 (7.3 MB less
-// memory for en-fr, and less to decode): the WebAssembly translator loads
+// memory for en-fr, and less to decode), and the two embeddings as the file
+// stores them (int8_step_weights.h: 3.5 MB less, no decode): the WebAssembly translator loads
 // models this way; everything else needs kAnything.
 enum class LoadFor { kAnything, kTranslation };
 

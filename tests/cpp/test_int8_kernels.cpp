@@ -196,6 +196,20 @@ TEST_CASE("int8 products: a model loaded for translation only keeps the int8 cop
                             &lean.params.output_weights}) {
         CHECK(m->size() == 0);
     }
+    // The embeddings are kept as the file stores them: int8 rows and their scales, no float matrix.
+    CHECK(lean.params.source_embedding.size() == 0);
+    CHECK(lean.params.target_embedding.size() == 0);
+    for (const auto& [kept, floats] : {std::pair{&lean.int8_step.source_embedding, &full.params.source_embedding},
+                                       std::pair{&lean.int8_step.target_embedding, &full.params.target_embedding}}) {
+        REQUIRE(kept->rows == floats->rows());
+        REQUIRE(kept->cols == floats->cols());
+        std::vector<float> column(static_cast<size_t>(kept->rows));
+        for (int t = 0; t < kept->cols; ++t) {
+            kept->column(t, column.data());
+            CHECK(Eigen::Map<const Eigen::VectorXf>(column.data(), kept->rows) == floats->col(t));  // the same floats
+        }
+    }
+    CHECK(full.int8_step.source_embedding.empty());
     CHECK(lean.params.attention_key.size() == full.params.attention_key.size());
     CHECK(lean.params.encoder_forward.input_weights == full.params.encoder_forward.input_weights);
     CHECK(lean.params.count() < full.params.count());
@@ -237,4 +251,14 @@ TEST_CASE("int8 products: a model loaded for translation only keeps the int8 cop
     for (int i = 0; i < 8; ++i) damaged[covered + i] = static_cast<uint8_t>(sum >> (8 * i));
     CHECK_THROWS_WITH_AS(model_from_bytes(damaged.data(), damaged.size(), LoadFor::kTranslation),
                          doctest::Contains("int8 value -128 at row 0, column 3"), ModelFileError);
+    // Nor for an embedding kept in place: -128 in the source embedding.
+    const auto embedding = std::find_if(layout.tensors.begin(), layout.tensors.end(),
+                                        [](const TensorLayout& t) { return t.name == "source_embedding"; });
+    REQUIRE(embedding != layout.tensors.end());
+    damaged = bytes;
+    damaged[embedding->offset + 4 * embedding->rows + embedding->cols + 2] = 0x80;  // row 1, column 2
+    const uint64_t resealed = word_hash64(damaged.data(), covered);
+    for (int i = 0; i < 8; ++i) damaged[covered + i] = static_cast<uint8_t>(resealed >> (8 * i));
+    CHECK_THROWS_WITH_AS(model_from_bytes(damaged.data(), damaged.size(), LoadFor::kTranslation),
+                         doctest::Contains("int8 value -128 at row 1, column 2"), ModelFileError);
 }
