@@ -170,8 +170,9 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
     model.source_tokenizer = tokenizer("source_tokenizer", layout.source_merges_separate, layout.source_merges);
     model.target_tokenizer = tokenizer("target_tokenizer", layout.target_merges_separate, layout.target_merges);
     if (layout.vocabularies_separate) {  // read without JSON (header_vocabularies.cpp)
-        model.source_vocabulary = Vocabulary::from_tokens(std::move(layout.source_vocabulary));
-        model.target_vocabulary = Vocabulary::from_tokens(std::move(layout.target_vocabulary));
+        // The quick path reads strings of valid UTF-8 only (it gives up on anything else).
+        model.source_vocabulary = Vocabulary::from_tokens(std::move(layout.source_vocabulary), /*utf8_checked=*/true);
+        model.target_vocabulary = Vocabulary::from_tokens(std::move(layout.target_vocabulary), /*utf8_checked=*/true);
     } else {
         model.source_vocabulary = Vocabulary::from_json(require(header, "source_vocabulary"));
         model.target_vocabulary = Vocabulary::from_json(require(header, "target_vocabulary"));

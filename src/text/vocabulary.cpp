@@ -132,7 +132,7 @@ Vocabulary Vocabulary::build(const std::vector<std::vector<std::string>>& senten
     return vocabulary;
 }
 
-Vocabulary Vocabulary::from_tokens(std::vector<std::string> tokens) {
+Vocabulary Vocabulary::from_tokens(std::vector<std::string> tokens, bool utf8_checked) {
     for (int i = 0; i < kNumSpecial; ++i) {
         if (static_cast<int>(tokens.size()) <= i) {
             throw ModelFileError("vocabulary has only " + std::to_string(tokens.size()) +
@@ -156,7 +156,7 @@ Vocabulary Vocabulary::from_tokens(std::vector<std::string> tokens) {
             throw ModelFileError("vocabulary entry " + std::to_string(i) +
                                  " is an empty token; remove it from the model file's vocabulary");
         }
-        if (!is_valid_utf8(token)) {
+        if (!utf8_checked && !is_valid_utf8(token)) {
             throw ModelFileError("vocabulary entry " + std::to_string(i) + " (" + display_token(token) +
                                  ") is not valid UTF-8; rebuild the vocabulary from sanitized text");
         }

@@ -29,7 +29,9 @@ public:
     // From a list of tokens whose first four are the specials in order.
     // Throws ModelFileError on a missing/misplaced special, an empty token or
     // a duplicate, naming it.
-    static Vocabulary from_tokens(std::vector<std::string> tokens);
+    // `utf8_checked`: the caller has checked that every token is valid UTF-8
+    // (a model file's quick path has), so it is not checked again.
+    static Vocabulary from_tokens(std::vector<std::string> tokens, bool utf8_checked = false);
 
     int size() const { return static_cast<int>(tokens_.size()); }
     int id(std::string_view token) const;  // kUnk when absent
