@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace s2s {
 
@@ -129,6 +131,35 @@ inline uint64_t word_hash64(const void* data, size_t size) {
     uint64_t h = rotl64(lane[0], 1) + rotl64(lane[1], 7) + rotl64(lane[2], 12) + rotl64(lane[3], 18);
     h ^= static_cast<uint64_t>(size) * kWordHashK3;
     return fmix64(h);
+}
+
+// A hash for the open-addressed tables of short texts (the vocabulary's
+// index, the BPE merges' ranks): the hash of the text a + b + c, without
+// joining them on the heap. Its 8-byte little-endian words (the last one
+// padded with zeros) go through one multiply chain (word_hash64's round),
+// the length first, MurmurHash3's finalizer last. The parts are copied side
+// by side into a stack buffer, or, beyond it (no vocabulary piece is that
+// long), into a string.
+inline uint64_t joined_text_hash(std::string_view a, std::string_view b = {}, std::string_view c = {}) {
+    constexpr size_t kBuffer = 64;
+    const size_t size = a.size() + b.size() + c.size();
+    std::string heap;
+    uint8_t stack[kBuffer + 8] = {};
+    const uint8_t* joined = stack;
+    if (size > kBuffer) {
+        heap.reserve(size + 8);
+        heap.append(a).append(b).append(c).append(8, '\0');  // zeros to read the last word
+        joined = reinterpret_cast<const uint8_t*>(heap.data());
+    } else {
+        uint8_t* at = stack;
+        for (std::string_view part : {a, b, c}) {
+            if (!part.empty()) std::memcpy(at, part.data(), part.size());
+            at += part.size();
+        }
+    }
+    uint64_t h = size * kWordHashK3;
+    for (size_t i = 0; i < size; i += 8) h = hash_detail::word_round(h, hash_detail::load_le64(joined + i));
+    return hash_detail::fmix64(h);
 }
 
 // 16 lowercase hex digits, the form hashes take in files and messages.

@@ -3,6 +3,7 @@
 #include "text/bpe.h"
 
 #include "common/error.h"
+#include "common/hash.h"
 #include "text/tokenizer.h"
 #include "text/utf8.h"
 
@@ -171,24 +172,50 @@ const std::vector<BpeModel::Merge>& BpeModel::merges() const {
     return state_->merges;
 }
 
-const std::unordered_map<std::string, int>& BpeModel::ranks() const {
-    std::call_once(state_->ranked, [this] {
-        std::unordered_map<std::string, int>& rank = state_->rank;
-        rank.reserve(merge_count());
-        // A repeated pair keeps its first (effective) rank.
-        for (size_t i = 0; i < merge_count(); ++i) rank.emplace(state_->joined[i], static_cast<int>(i));
+namespace {
+
+// The hash of the merge text "left right", from the text or from its two pieces.
+size_t slot_hash(uint64_t h) { return static_cast<size_t>(h ^ (h >> 32)); }
+size_t slot_hash(std::string_view joined) { return slot_hash(joined_text_hash(joined)); }
+size_t slot_hash(std::string_view left, std::string_view right) { return slot_hash(joined_text_hash(left, " ", right)); }
+
+}  // namespace
+
+int BpeModel::rank(std::string_view left, std::string_view right) const {
+    State& state = *state_;
+    std::call_once(state.ranked, [&state] {
+        size_t capacity = 16;
+        while (capacity < 2 * state.joined.size()) capacity *= 2;
+        state.rank_slots.assign(capacity, -1);
+        for (size_t i = 0; i < state.joined.size(); ++i) {
+            const std::string& text = state.joined[i];
+            size_t slot = slot_hash(std::string_view(text)) & (capacity - 1);
+            bool repeated = false;  // a repeated pair keeps its first (effective) rank
+            for (; state.rank_slots[slot] >= 0 && !repeated; slot = (slot + 1) & (capacity - 1)) {
+                repeated = state.joined[static_cast<size_t>(state.rank_slots[slot])] == text;
+            }
+            if (!repeated) state.rank_slots[slot] = static_cast<int>(i);
+        }
     });
-    return state_->rank;
+    const size_t mask = state.rank_slots.size() - 1;
+    for (size_t slot = slot_hash(left, right) & mask; state.rank_slots[slot] >= 0; slot = (slot + 1) & mask) {
+        const int index = state.rank_slots[slot];
+        const std::string& text = state.joined[static_cast<size_t>(index)];
+        if (text.size() == left.size() + 1 + right.size() && state.space[static_cast<size_t>(index)] == left.size() &&
+            text.compare(0, left.size(), left) == 0 && text.compare(left.size() + 1, right.size(), right) == 0) {
+            return index;
+        }
+    }
+    return -1;
 }
 
 std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token) const {
     std::vector<std::string> symbols = split_characters(pre_token);
-    const std::unordered_map<std::string, int>& rank_ = ranks();
     while (symbols.size() > 1) {
         int best_rank = -1;
         for (size_t i = 0; i + 1 < symbols.size(); ++i) {
-            const auto found = rank_.find(merge_key(symbols[i], symbols[i + 1]));
-            if (found != rank_.end() && (best_rank < 0 || found->second < best_rank)) best_rank = found->second;
+            const int found = rank(symbols[i], symbols[i + 1]);
+            if (found >= 0 && (best_rank < 0 || found < best_rank)) best_rank = found;
         }
         if (best_rank < 0) break;
         // Every occurrence, left to right, as learning merged them.

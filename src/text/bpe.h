@@ -107,15 +107,21 @@ private:
     // are built on first use: a loaded model never encodes with its target
     // side's merges (10,000 in en-fr) unless it is trained or given a prefix
     // of words, so the model load does not build them (src/model/model.cpp).
+    // The rank index is a power-of-two table at most half full of merge
+    // indices (-1: empty), probed linearly, hashed on the "left right" text
+    // (joined_text_hash, common/hash.h): building it copies no string, and a
+    // lookup of two adjacent symbols builds none.
     struct State {
         std::vector<std::string> joined;
         std::vector<uint32_t> space;
         std::once_flag ranked;
-        std::unordered_map<std::string, int> rank;
+        std::vector<int> rank_slots;
         std::once_flag split;
         std::vector<Merge> merges;
     };
-    const std::unordered_map<std::string, int>& ranks() const;
+    // The rank of the merge of `left` and `right` (its index, the lowest
+    // for a repeated pair), or -1.
+    int rank(std::string_view left, std::string_view right) const;
 
     std::shared_ptr<State> state_ = std::make_shared<State>();
 };

@@ -7,7 +7,6 @@
 #include "text/utf8.h"
 
 #include <algorithm>
-#include <cstring>
 #include <unordered_map>
 #include <limits>
 #include <stdexcept>
@@ -29,26 +28,8 @@ std::string display_token(const std::string& token) {
     return "\"" + sanitize_utf8(token.substr(0, 40)) + "...\"";
 }
 
-// The hash of the text left + right: its 8-byte little-endian words (the
-// last one padded with zeros) in one multiply chain (word_hash64's round),
-// the length first, MurmurHash3's finalizer last. Joined in a stack buffer;
-// on the heap only beyond it (no vocabulary piece is that long).
 size_t text_hash(std::string_view left, std::string_view right) {
-    constexpr size_t kBuffer = 64;
-    const size_t size = left.size() + right.size();
-    std::string heap;
-    unsigned char stack[kBuffer + 8] = {};
-    const unsigned char* joined = stack;
-    if (size > kBuffer) {
-        heap = std::string(left).append(right).append(8, '\0');  // zeros to read the last word
-        joined = reinterpret_cast<const unsigned char*>(heap.data());
-    } else {
-        if (!left.empty()) std::memcpy(stack, left.data(), left.size());
-        if (!right.empty()) std::memcpy(stack + left.size(), right.data(), right.size());
-    }
-    uint64_t h = size * kWordHashK3;
-    for (size_t i = 0; i < size; i += 8) h = hash_detail::word_round(h, hash_detail::load_le64(joined + i));
-    h = hash_detail::fmix64(h);
+    const uint64_t h = joined_text_hash(left, right);
     return static_cast<size_t>(h ^ (h >> 32));
 }
 
