@@ -37,35 +37,27 @@ case "$name" in
   # Decisions, has the BLEU of each storage).
   en-fr)       args=("${en_fr[@]}" --attention additive --dtype i8 --int8-bits 7) ;;
   en-fr-fixed) args=("${en_fr[@]}" --attention none --dtype i8) ;;
-  en-zh)       # Stage 1: its encoder starts from the shipped en-fr model (26k
-               # pairs are few; English is the same on both sides), and it reads
-               # English with en-fr's pieces: train en-fr first. Chinese stays one
-               # token per character, every character of the training split kept
-               # (--min-frequency 1), so no Chinese character is <unk>.
+  en-zh)       # Its encoder starts from the shipped en-fr model (26k pairs are
+               # few; English is the same on both sides), and it reads English
+               # with en-fr's pieces: train en-fr first. The encoder keeps
+               # en-fr's sizes (so it can start from it); the decoder is wider
+               # than en-fr's (384 / 256 against 256 / 128: +1.65 BLEU at beam 4
+               # over the earlier 256 / 128 en-zh, models/README.md). Chinese
+               # stays one token per character, every character of the
+               # training split kept (--min-frequency 1), so no Chinese
+               # character is <unk>. The mean of the last 10 checkpoints is
+               # written (--average-last).
                if [[ ! -f models/en-fr.s2s ]]; then
                  echo "en-zh starts from models/en-fr.s2s, which is missing: run \`npm run train:en-fr\` first" >&2
                  exit 2
                fi
-               zh=("${zh_split[@]}" --target-language zh --min-frequency 1
-                   --embedding 64 --hidden 128 --decoder-hidden 256 --attention-size 128 --output-hidden 128
-                   --batch-size 64 --warmup 400 --dropout 0.3 --label-smoothing 0.1
-                   --threads 2 --eval-every 2000 --eval-sentences 500 --checkpoint-every 1000
-                   --attention additive --dtype i8)
-               if [[ ! -f checkpoints/en-zh/stage1.s2s ]]; then
-                 ./build/native/seq2seq train "${zh[@]}" --init-encoder models/en-fr.s2s --steps 60000 --learning-rate 0.002 --seed 1 \
-                   --name en-zh --checkpoint-dir checkpoints/en-zh --export-dev checkpoints/en-zh/dev.tsv \
-                   --output checkpoints/en-zh/stage1.s2s --resume "${extra[@]}"
-                 # Stopped by --max-minutes: stage 2 waits for the next run.
-                 [[ -f checkpoints/en-zh/stage1.s2s ]] || exit 0
-               fi
-               # Stage 2: every weight from stage 1's last (float) checkpoint, a
-               # second learning-rate cycle at half the peak with another data
-               # order, and the mean of its last 10 checkpoints written
-               # (models/README.md has what each part gained).
-               args=("${zh[@]}" --init-model checkpoints/en-zh/checkpoint.s2s --steps 20000 --learning-rate 0.001 --seed 2
-                     --average-last 10)
-               name_dir=en-zh-stage2 ;;
+               args=("${zh_split[@]}" --target-language zh --min-frequency 1
+                     --embedding 64 --hidden 128 --decoder-hidden 384 --attention-size 128 --output-hidden 256
+                     --batch-size 64 --warmup 400 --dropout 0.3 --label-smoothing 0.1
+                     --threads 2 --eval-every 3000 --eval-sentences 500 --checkpoint-every 1000
+                     --attention additive --dtype i8
+                     --init-encoder models/en-fr.s2s --steps 45000 --learning-rate 0.002 --seed 1 --average-last 10) ;;
   *) echo "unknown model '$name': use en-fr, en-fr-fixed or en-zh" >&2; exit 2 ;;
 esac
-exec ./build/native/seq2seq train "${args[@]}" --name "$name" --checkpoint-dir "checkpoints/${name_dir:-$name}" \
-  --export-dev "checkpoints/${name_dir:-$name}/dev.tsv" --output "models/$name.s2s" --resume "${extra[@]}"
+exec ./build/native/seq2seq train "${args[@]}" --name "$name" --checkpoint-dir "checkpoints/$name" \
+  --export-dev "checkpoints/$name/dev.tsv" --output "models/$name.s2s" --resume "${extra[@]}"

@@ -28,7 +28,7 @@ const shipped = {
     examples: { 'Go.': 'Va !', 'I lost.': "J'ai perdu.", "He's calm.": 'Il est calme.', "I'm home.": 'Je suis chez moi.' },
   },
   'en-zh': {
-    attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 37, measured: 39.57,
+    attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 40, measured: 42.34,
     examples: { "I'm home.": '我在家里。' },
   },
 };
