@@ -162,6 +162,27 @@ inline uint64_t joined_text_hash(std::string_view a, std::string_view b = {}, st
     return hash_detail::fmix64(h);
 }
 
+// joined_text_hash folded to a size_t, its high bits into the low ones that
+// a power-of-two table's mask keeps: a slot of the tables above.
+inline size_t joined_text_slot(std::string_view a, std::string_view b = {}, std::string_view c = {}) {
+    const uint64_t h = joined_text_hash(a, b, c);
+    return static_cast<size_t>(h ^ (h >> 32));
+}
+
+// Whether `text` is a + b + c: what those tables compare a slot's entry with.
+inline bool text_joins(std::string_view text, std::string_view a, std::string_view b = {}, std::string_view c = {}) {
+    return text.size() == a.size() + b.size() + c.size() && text.compare(0, a.size(), a) == 0 &&
+           text.compare(a.size(), b.size(), b) == 0 && text.compare(a.size() + b.size(), c.size(), c) == 0;
+}
+
+// The slot count of such a table for `count` entries: a power of two, at
+// least 16, at most half full (linear probing stays short).
+inline size_t open_table_capacity(size_t count) {
+    size_t capacity = 16;
+    while (capacity < 2 * count) capacity *= 2;
+    return capacity;
+}
+
 // 16 lowercase hex digits, the form hashes take in files and messages.
 inline std::string to_hex64(uint64_t value) {
     static const char kDigits[] = "0123456789abcdef";

@@ -4,6 +4,7 @@
 #include "model/model.h"
 
 #include "common/error.h"
+#include "common/hash.h"
 #include "decode/limits.h"
 #include "text/bpe.h"
 #include "text/utf8.h"
@@ -41,12 +42,7 @@ bool merge_pieces_end_vocabulary(const BpeModel& bpe, const Vocabulary& vocabula
     if (tokens.size() < merges + Vocabulary::kNumSpecial) return false;
     const size_t first = tokens.size() - merges;
     for (size_t i = 0; i < merges; ++i) {
-        const std::string& token = tokens[first + i];
-        const std::string_view left = bpe.left(i), right = bpe.right(i);
-        if (token.size() != left.size() + right.size() || token.compare(0, left.size(), left) != 0 ||
-            token.compare(left.size(), right.size(), right) != 0) {
-            return false;
-        }
+        if (!text_joins(tokens[first + i], bpe.left(i), bpe.right(i))) return false;
     }
     return true;
 }

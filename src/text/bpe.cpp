@@ -172,39 +172,25 @@ const std::vector<BpeModel::Merge>& BpeModel::merges() const {
     return state_->merges;
 }
 
-namespace {
-
-// The hash of the merge text "left right", from the text or from its two pieces.
-size_t slot_hash(uint64_t h) { return static_cast<size_t>(h ^ (h >> 32)); }
-size_t slot_hash(std::string_view joined) { return slot_hash(joined_text_hash(joined)); }
-size_t slot_hash(std::string_view left, std::string_view right) { return slot_hash(joined_text_hash(left, " ", right)); }
-
-}  // namespace
-
 int BpeModel::rank(std::string_view left, std::string_view right) const {
     State& state = *state_;
     std::call_once(state.ranked, [&state] {
-        size_t capacity = 16;
-        while (capacity < 2 * state.joined.size()) capacity *= 2;
-        state.rank_slots.assign(capacity, -1);
+        state.rank_slots.assign(open_table_capacity(state.joined.size()), -1);
+        const size_t mask = state.rank_slots.size() - 1;
         for (size_t i = 0; i < state.joined.size(); ++i) {
             const std::string& text = state.joined[i];
-            size_t slot = slot_hash(std::string_view(text)) & (capacity - 1);
+            size_t slot = joined_text_slot(text) & mask;
             bool repeated = false;  // a repeated pair keeps its first (effective) rank
-            for (; state.rank_slots[slot] >= 0 && !repeated; slot = (slot + 1) & (capacity - 1)) {
+            for (; state.rank_slots[slot] >= 0 && !repeated; slot = (slot + 1) & mask) {
                 repeated = state.joined[static_cast<size_t>(state.rank_slots[slot])] == text;
             }
             if (!repeated) state.rank_slots[slot] = static_cast<int>(i);
         }
     });
     const size_t mask = state.rank_slots.size() - 1;
-    for (size_t slot = slot_hash(left, right) & mask; state.rank_slots[slot] >= 0; slot = (slot + 1) & mask) {
+    for (size_t slot = joined_text_slot(left, " ", right) & mask; state.rank_slots[slot] >= 0; slot = (slot + 1) & mask) {
         const int index = state.rank_slots[slot];
-        const std::string& text = state.joined[static_cast<size_t>(index)];
-        if (text.size() == left.size() + 1 + right.size() && state.space[static_cast<size_t>(index)] == left.size() &&
-            text.compare(0, left.size(), left) == 0 && text.compare(left.size() + 1, right.size(), right) == 0) {
-            return index;
-        }
+        if (text_joins(state.joined[static_cast<size_t>(index)], left, " ", right)) return index;
     }
     return -1;
 }

@@ -7,9 +7,9 @@
 #include "text/utf8.h"
 
 #include <algorithm>
-#include <unordered_map>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 namespace s2s {
@@ -28,16 +28,6 @@ std::string display_token(const std::string& token) {
     return "\"" + sanitize_utf8(token.substr(0, 40)) + "...\"";
 }
 
-size_t text_hash(std::string_view left, std::string_view right) {
-    const uint64_t h = joined_text_hash(left, right);
-    return static_cast<size_t>(h ^ (h >> 32));
-}
-
-bool equals_joined(const std::string& token, std::string_view left, std::string_view right) {
-    return token.size() == left.size() + right.size() && token.compare(0, left.size(), left) == 0 &&
-           token.compare(left.size(), right.size(), right) == 0;
-}
-
 }  // namespace
 
 Vocabulary::Vocabulary() {
@@ -46,12 +36,10 @@ Vocabulary::Vocabulary() {
 }
 
 int Vocabulary::build_index(int* earlier) {
-    size_t capacity = 16;
-    while (capacity < 2 * tokens_.size()) capacity *= 2;
-    slots_.assign(capacity, -1);
-    const size_t mask = capacity - 1;
+    slots_.assign(open_table_capacity(tokens_.size()), -1);
+    const size_t mask = slots_.size() - 1;
     for (size_t i = 0; i < tokens_.size(); ++i) {
-        size_t slot = text_hash(tokens_[i], {}) & mask;
+        size_t slot = joined_text_slot(tokens_[i]) & mask;
         for (; slots_[slot] >= 0; slot = (slot + 1) & mask) {
             if (tokens_[static_cast<size_t>(slots_[slot])] == tokens_[i]) {
                 if (earlier != nullptr) *earlier = slots_[slot];
@@ -65,8 +53,8 @@ int Vocabulary::build_index(int* earlier) {
 
 int Vocabulary::find(std::string_view left, std::string_view right) const {
     const size_t mask = slots_.size() - 1;
-    for (size_t slot = text_hash(left, right) & mask; slots_[slot] >= 0; slot = (slot + 1) & mask) {
-        if (equals_joined(tokens_[static_cast<size_t>(slots_[slot])], left, right)) return slots_[slot];
+    for (size_t slot = joined_text_slot(left, right) & mask; slots_[slot] >= 0; slot = (slot + 1) & mask) {
+        if (text_joins(tokens_[static_cast<size_t>(slots_[slot])], left, right)) return slots_[slot];
     }
     return -1;
 }
