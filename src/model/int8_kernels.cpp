@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -172,7 +174,7 @@ void sweep(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vecto
                     Int4 sum;
                     Float4 row_scale, b4 = {}, result;
                     std::memcpy(&sum, sums[k] + i, sizeof sum);
-                    std::memcpy(&row_scale, a.scales.data() + r0 + i, sizeof row_scale);
+                    std::memcpy(&row_scale, a.scales + r0 + i, sizeof row_scale);
                     const Float4 scale = row_scale * s_x4;
                     const Float4 product = __builtin_convertvector(sum, Float4) * scale;
                     if (bias != nullptr) std::memcpy(&b4, bias + r0 + i, sizeof b4);
@@ -193,13 +195,13 @@ void sweep(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vecto
     // columns leave registers to spare (four columns use them all).
     const int half = kColumns <= 2 ? blocks / 2 : 0;
     for (int b = 0; b < half; ++b) {
-        block_sums_two<kColumns, kSimd>(a.packed.data() + block_bytes * b, a.packed.data() + block_bytes * (b + half), pairs,
+        block_sums_two<kColumns, kSimd>(a.packed + block_bytes * b, a.packed + block_bytes * (b + half), pairs,
                                  columns, sums0, sums1);
         finish(b, sums0);
         finish(b + half, sums1);
     }
     for (int b = 2 * half; b < blocks; ++b) {
-        block_sums<kColumns, kSimd>(a.packed.data() + block_bytes * b, pairs, columns, sums0);
+        block_sums<kColumns, kSimd>(a.packed + block_bytes * b, pairs, columns, sums0);
         finish(b, sums0);
     }
 }
@@ -219,14 +221,49 @@ Int8Matrix pack_int8_rows(int rows, int cols, const int8_t* row_major, const flo
     m.cols = cols;
     m.x_levels = int16_levels_for(cols);
     const int blocks = (rows + kBlockRows - 1) / kBlockRows, pairs = (cols + 1) / 2;
-    m.packed.assign(static_cast<size_t>(blocks) * pairs * kBlockBytes, 0);
-    m.scales.assign(scales, scales + rows);
+    struct Buffers {
+        std::vector<int8_t> packed;
+        std::vector<float> scales;
+    };
+    auto own = std::make_shared<Buffers>();
+    own->packed.assign(static_cast<size_t>(blocks) * pairs * kBlockBytes, 0);
+    own->scales.assign(scales, scales + rows);
     for (int r = 0; r < rows; ++r) {
-        int8_t* block = m.packed.data() + static_cast<size_t>(r / kBlockRows) * pairs * kBlockBytes;
+        int8_t* block = own->packed.data() + static_cast<size_t>(r / kBlockRows) * pairs * kBlockBytes;
         for (int j = 0; j < cols; ++j) {
             block[kBlockBytes * (j / 2) + 2 * (r % kBlockRows) + j % 2] = row_major[static_cast<size_t>(r) * cols + j];
         }
     }
+    m.packed = own->packed.data();
+    m.scales = own->scales.data();
+    m.storage = std::move(own);
+    return m;
+}
+
+Int8Matrix pack_int8_rows_in_place(int rows, int cols, int8_t* row_major, const float* scales,
+                                   std::shared_ptr<const void> storage) {
+    Int8Matrix m;
+    if (rows <= 0 || cols <= 0 || cols > kMaxInt8Columns || rows % kBlockRows != 0 || cols % 2 != 0) return m;
+    const size_t block_size = static_cast<size_t>(kBlockRows) * static_cast<size_t>(cols);
+    std::vector<int8_t> rows_of_block(block_size);  // one block's rows, as they were
+    const int pairs = cols / 2;
+    for (int b = 0; b < rows / kBlockRows; ++b) {
+        int8_t* block = row_major + block_size * static_cast<size_t>(b);
+        std::memcpy(rows_of_block.data(), block, block_size);
+        for (int r = 0; r < kBlockRows; ++r) {
+            const int8_t* row = rows_of_block.data() + static_cast<size_t>(r) * cols;
+            for (int p = 0; p < pairs; ++p) {
+                block[kBlockBytes * p + 2 * r] = row[2 * p];
+                block[kBlockBytes * p + 2 * r + 1] = row[2 * p + 1];
+            }
+        }
+    }
+    m.rows = rows;
+    m.cols = cols;
+    m.x_levels = int16_levels_for(cols);
+    m.packed = row_major;
+    m.scales = scales;
+    m.storage = std::move(storage);
     return m;
 }
 

@@ -8,24 +8,29 @@
 
 #include "model/int8_kernels.h"
 
+#include <memory>
+
 namespace s2s {
 
 // An embedding matrix (E, V), column t = token t's embedding, kept as an
 // int8 file stores it: E rows of V values, one float scale per row. Column
 // t is values[d * V + t] * scales[d], d < E: the floats a decode at load
-// would have made, made for the tokens a sentence uses only. A model load
-// copies the bytes once instead of decoding 1.15 million values into a
-// column-major float matrix (for en-fr), and the heap holds a quarter of them.
+// would have made, made for the tokens a sentence uses only. `values` and
+// `scales` point into `storage`: the model file's bytes themselves when the
+// model was loaded from bytes it owns (model_from_owned_bytes), else a copy.
+// A model load thus decodes nothing of 1.15 million values (for en-fr), and
+// the heap holds a quarter of the floats' bytes.
 struct Int8Embedding {
     int rows = 0;  // E
     int cols = 0;  // V
-    std::vector<float> scales;   // (E)
-    std::vector<int8_t> values;  // E * V, row-major
+    const float* scales = nullptr;   // (E)
+    const int8_t* values = nullptr;  // E * V, row-major
+    std::shared_ptr<const void> storage;
     bool empty() const { return rows == 0; }
     // Token `id`'s embedding into out[0..E).
     void column(int id, float* out) const {
-        const int8_t* value = values.data() + id;
-        for (int d = 0; d < rows; ++d, value += cols) out[d] = static_cast<float>(*value) * scales[static_cast<size_t>(d)];
+        const int8_t* value = values + id;
+        for (int d = 0; d < rows; ++d, value += cols) out[d] = static_cast<float>(*value) * scales[d];
     }
 };
 

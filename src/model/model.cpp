@@ -174,7 +174,10 @@ void save_model(const Model& model, const std::string& path, TensorDtype dtype) 
 
 namespace {
 
-Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor purpose) {
+// owned: the file's bytes when the model may keep and change them
+// (model_from_owned_bytes; `bytes` is owned.get()), else null.
+Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor purpose,
+                        const std::shared_ptr<uint8_t[]>& owned = nullptr) {
     const nlohmann::json& header = layout.header;
     const auto& format = require(header, "format");
     if (!format.is_string() || format.get<std::string>() != kFormatName) {
@@ -265,9 +268,23 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
             check_int8_tensor(bytes, *it->second);
             embedding->rows = static_cast<int>(it->second->rows);
             embedding->cols = static_cast<int>(it->second->cols);
-            embedding->scales.resize(it->second->rows);
-            const int8_t* values = int8_tensor_values(bytes, *it->second, embedding->scales.data());
-            embedding->values.assign(values, values + static_cast<size_t>(it->second->rows) * it->second->cols);
+            if (const float* scales = owned ? file_int8_scales(owned.get(), *it->second) : nullptr) {
+                embedding->scales = scales;
+                embedding->values = int8_tensor_values(bytes, *it->second, nullptr);
+                embedding->storage = owned;
+            } else {
+                struct Copy {
+                    std::vector<float> scales;
+                    std::vector<int8_t> values;
+                };
+                auto copy = std::make_shared<Copy>();
+                copy->scales.resize(it->second->rows);
+                const int8_t* values = int8_tensor_values(bytes, *it->second, copy->scales.data());
+                copy->values.assign(values, values + static_cast<size_t>(it->second->rows) * it->second->cols);
+                embedding->scales = copy->scales.data();
+                embedding->values = copy->values.data();
+                embedding->storage = std::move(copy);
+            }
             m.resize(0, 0);
             model.stored_dtype = TensorDtype::kInt8;
             return;
@@ -277,10 +294,17 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
             // Checked here only when the float decode below is skipped:
             // decode_tensor_values makes the same checks.
             if (purpose == LoadFor::kTranslation) check_int8_tensor(bytes, *it->second);
-            std::vector<float> scales(it->second->rows);
-            const int8_t* values = int8_tensor_values(bytes, *it->second, scales.data());
-            *copy = pack_int8_rows(static_cast<int>(it->second->rows), static_cast<int>(it->second->cols), values,
-                                   scales.data());
+            const int rows = static_cast<int>(it->second->rows), cols = static_cast<int>(it->second->cols);
+            if (const float* scales = owned ? file_int8_scales(owned.get(), *it->second) : nullptr) {
+                // Packed where they lie (the float values are not decoded below: translation only).
+                auto* values = const_cast<int8_t*>(int8_tensor_values(owned.get(), *it->second, nullptr));
+                *copy = pack_int8_rows_in_place(rows, cols, values, scales, owned);
+            }
+            if (copy->empty()) {
+                std::vector<float> scales(it->second->rows);
+                const int8_t* values = int8_tensor_values(bytes, *it->second, scales.data());
+                *copy = pack_int8_rows(rows, cols, values, scales.data());
+            }
         }
         if (purpose == LoadFor::kTranslation && copy != nullptr && !copy->empty()) {
             m.resize(0, 0);  // decoder_step reads the int8 copy only
@@ -303,6 +327,14 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
 Model model_from_bytes(const uint8_t* bytes, size_t size, LoadFor purpose) {
     Model model = model_from_layout(read_model_layout(bytes, size, /*separate_vocabularies=*/true), bytes, purpose);
     model.translation_only = purpose == LoadFor::kTranslation;
+    return model;
+}
+
+Model model_from_owned_bytes(std::shared_ptr<uint8_t[]> bytes, size_t size) {
+    const uint8_t* data = bytes.get();
+    Model model = model_from_layout(read_model_layout(data, size, /*separate_vocabularies=*/true), data,
+                                    LoadFor::kTranslation, bytes);
+    model.translation_only = true;
     return model;
 }
 

@@ -144,10 +144,17 @@ ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size, bool separa
 // when `column_major`. Throws ModelFileError for a value the format does not
 // allow (NaN, infinity, int8 -128, a bad int8 scale), naming it.
 void decode_tensor_values(const uint8_t* bytes, const TensorLayout& tensor, float* out, bool column_major);
-// An int8 tensor's row scales (rows floats into `scales`) and a pointer to
-// its values (rows x cols, row-major, inside `bytes`), as stored: unchecked
-// (decode_tensor_values checks them, or check_int8_tensor alone).
+// An int8 tensor's row scales (rows floats into `scales`, unless it is
+// null) and a pointer to its values (rows x cols, row-major, inside
+// `bytes`), as stored: unchecked (decode_tensor_values checks them, or
+// check_int8_tensor alone).
 const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& tensor, float* scales);
+// The same row scales read where they lie, as floats: the file stores them
+// as little-endian float32 bits, which are the floats' own bytes on a
+// little-endian machine (WebAssembly, x86, ARM as run). Null where they are
+// not (a big-endian machine, or `bytes` not 4-byte aligned): read them with
+// int8_tensor_values then.
+const float* file_int8_scales(const uint8_t* bytes, const TensorLayout& tensor);
 // The checks decode_tensor_values makes of an int8 tensor (every scale
 // finite and in range, no value -128), without decoding it: throws
 // ModelFileError naming the row and column.

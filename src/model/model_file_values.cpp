@@ -134,8 +134,22 @@ size_t find_int8_min(const int8_t* values, size_t count) {
 
 const int8_t* int8_tensor_values(const uint8_t* bytes, const TensorLayout& entry, float* scales) {
     const uint8_t* source = bytes + entry.offset;
-    for (size_t row = 0; row < entry.rows; ++row) scales[row] = bits_float(load_u32(source + 4 * row));
+    if (scales != nullptr) {
+        for (size_t row = 0; row < entry.rows; ++row) scales[row] = bits_float(load_u32(source + 4 * row));
+    }
     return reinterpret_cast<const int8_t*>(source + 4 * static_cast<size_t>(entry.rows));
+}
+
+const float* file_int8_scales(const uint8_t* bytes, const TensorLayout& entry) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint8_t* source = bytes + entry.offset;
+    if (reinterpret_cast<uintptr_t>(source) % alignof(float) != 0) return nullptr;
+    return reinterpret_cast<const float*>(source);
+#else
+    (void)bytes;
+    (void)entry;
+    return nullptr;
+#endif
 }
 
 void check_int8_tensor(const uint8_t* bytes, const TensorLayout& entry) {

@@ -45,11 +45,12 @@ public:
             // Uninitialized (not a std::vector): zeroing megabytes that
             // set() overwrites at once costs a cold page several ms.
             const auto size = bytes["length"].as<size_t>();
-            const std::unique_ptr<uint8_t[]> copy(new uint8_t[size]);
+            std::shared_ptr<uint8_t[]> copy(new uint8_t[size]);
             emscripten::val(emscripten::typed_memory_view(size, copy.get())).call<void>("set", bytes);
-            // Translation only: the int8 copies of the decoder step's
-            // matrices without their float values (model.h, LoadFor).
-            model_ = std::make_unique<Model>(model_from_bytes(copy.get(), size, LoadFor::kTranslation));
+            // Translation only, and the model keeps these bytes: its int8
+            // matrices and embeddings are read where they lie, not copied
+            // (model.h, model_from_owned_bytes).
+            model_ = std::make_unique<Model>(model_from_owned_bytes(std::move(copy), size));
             return json(nullptr);
         });
         if (!model_) load_error_ = envelope;

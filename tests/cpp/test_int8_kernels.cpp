@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <random>
 
 using namespace s2s;
@@ -261,4 +263,97 @@ TEST_CASE("int8 products: a model loaded for translation only keeps the int8 cop
     for (int i = 0; i < 8; ++i) damaged[covered + i] = static_cast<uint8_t>(resealed >> (8 * i));
     CHECK_THROWS_WITH_AS(model_from_bytes(damaged.data(), damaged.size(), LoadFor::kTranslation),
                          doctest::Contains("int8 value -128 at row 1, column 2"), ModelFileError);
+}
+
+TEST_CASE("int8 products: a model loaded from bytes it owns packs its int8 weights where they lie and translates "
+          "bit for bit as a copying load, for as long as any copy of it lives") {
+    for (int target_vocab_size : {24, 21}) {  // W_o's rows a multiple of 8 (packed in place) or not (copied)
+        CAPTURE(target_vocab_size);
+        Model model;
+        model.config = tiny_config(AttentionKind::kAdditive);
+        model.config.target_vocab_size = target_vocab_size;
+        // Every step matrix has a row count that is a multiple of 8 and an even column count.
+        set_architecture(model.config, 6, 4, 8, 8, 8, AttentionKind::kAdditive);
+        set_placeholder_vocabularies(model);
+        model.params = random_parameters(model.config, 9);
+        model.params.output_weights *= 3.0f;
+        const auto bytes = serialize_model(model, TensorDtype::kInt8);
+        const Model copied = model_from_bytes(bytes.data(), bytes.size(), LoadFor::kTranslation);
+
+        std::shared_ptr<uint8_t[]> owned(new uint8_t[bytes.size()]);
+        std::memcpy(owned.get(), bytes.data(), bytes.size());
+        const uint8_t* begin = owned.get();
+        const uint8_t* end = begin + bytes.size();
+        const auto inside = [&](const void* p) {
+            return static_cast<const uint8_t*>(p) >= begin && static_cast<const uint8_t*>(p) < end;
+        };
+        std::optional<Model> in_place = model_from_owned_bytes(std::move(owned), bytes.size());
+        CHECK(in_place->translation_only);
+        const auto matrices = [](const Int8StepWeights& w) {
+            return std::vector<const Int8Matrix*>{&w.attention_query, &w.decoder_input, &w.decoder_state,
+                                                  &w.output_hidden_weights, &w.output_weights};
+        };
+        const auto a = matrices(copied.int8_step), b = matrices(in_place->int8_step);
+        for (size_t i = 0; i < a.size(); ++i) {
+            CAPTURE(i);
+            REQUIRE_FALSE(b[i]->empty());
+            CHECK_FALSE(inside(a[i]->packed));
+            // W_o with 21 rows would need padding: copied, as before.
+            const bool padded = b[i] == &in_place->int8_step.output_weights && target_vocab_size % 8 != 0;
+            CHECK(inside(b[i]->packed) == !padded);
+            CHECK(inside(b[i]->scales) == !padded);
+            REQUIRE(a[i]->rows == b[i]->rows);
+            REQUIRE(a[i]->cols == b[i]->cols);
+            CHECK(a[i]->x_levels == b[i]->x_levels);
+            const size_t packed_bytes = static_cast<size_t>((a[i]->rows + 7) / 8) * 8 * ((a[i]->cols + 1) / 2 * 2);
+            CHECK(std::memcmp(a[i]->packed, b[i]->packed, packed_bytes) == 0);
+            CHECK(std::equal(a[i]->scales, a[i]->scales + a[i]->rows, b[i]->scales));
+        }
+        for (const Int8Embedding* e : {&in_place->int8_step.source_embedding, &in_place->int8_step.target_embedding}) {
+            CHECK(inside(e->values));
+            CHECK(inside(e->scales));
+        }
+
+        // A copy of the model keeps the bytes alive after the original is gone.
+        const Model kept = *in_place;
+        in_place.reset();
+        for (int beam : {1, 3}) {
+            DecodeOptions options;
+            options.beam_size = beam;
+            options.alternatives = 2;
+            const std::vector<int> source_tokens = {4, 7, 5, 9, 3};
+            const auto x = decode(copied.params, copied.config, source_tokens, options, &copied.int8_step);
+            const auto y = decode(kept.params, kept.config, source_tokens, options, &kept.int8_step);
+            REQUIRE(x.size() == y.size());
+            for (size_t i = 0; i < x.size(); ++i) {
+                CHECK(x[i].tokens == y[i].tokens);
+                CHECK(x[i].token_log_probs == y[i].token_log_probs);
+                CHECK(x[i].attention == y[i].attention);
+            }
+        }
+    }
+}
+
+TEST_CASE("int8 products: packing in place gives pack_int8_rows's layout, and declines a shape that needs padding") {
+    std::mt19937 random(11);
+    std::uniform_int_distribution<int> value(-127, 127);
+    for (const auto& [rows, cols] : {std::pair{8, 2}, std::pair{16, 64}, std::pair{24, 130}, std::pair{9, 64},
+                                     std::pair{16, 63}}) {
+        CAPTURE(rows);
+        CAPTURE(cols);
+        auto w = std::make_shared<std::vector<int8_t>>(static_cast<size_t>(rows) * cols);
+        for (auto& v : *w) v = static_cast<int8_t>(value(random));
+        std::vector<float> scales(static_cast<size_t>(rows), 0.01f);
+        const Int8Matrix copy = pack_int8_rows(rows, cols, w->data(), scales.data());
+        const std::vector<int8_t> before = *w;
+        const Int8Matrix in_place = pack_int8_rows_in_place(rows, cols, w->data(), scales.data(), w);
+        if (rows % 8 != 0 || cols % 2 != 0) {
+            CHECK(in_place.empty());
+            CHECK(*w == before);  // declined: nothing touched
+            continue;
+        }
+        REQUIRE_FALSE(in_place.empty());
+        CHECK(in_place.packed == w->data());
+        CHECK(std::memcmp(copy.packed, in_place.packed, w->size()) == 0);
+    }
 }
