@@ -95,21 +95,28 @@ for (const b of builds) {
 }
 const { browser, close } = await launchChromium();
 
+// In the page, before its own scripts: a MutationObserver records when the
+// first heatmap cell enters the DOM, and window.__s2sFirstCell is a promise
+// of that time, which pageLoad awaits (no polling from outside, which would
+// add work to the page's main thread and quantize the wait).
 const FIRST_CELL = () => {
   const cell = '[data-testid="attention-heatmap"] [data-row]';
-  const observer = new MutationObserver(() => {
-    if (window.__s2sFirstCell === undefined && document.querySelector(cell)) {
-      window.__s2sFirstCell = performance.now();
-      observer.disconnect();
-    }
+  window.__s2sFirstCell = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (document.querySelector(cell)) {
+        observer.disconnect();
+        resolve(performance.now());
+      }
+    });
+    observer.observe(document, { childList: true, subtree: true });
   });
-  observer.observe(document, { childList: true, subtree: true });
 };
 
 async function pageLoad(page, url, workers) {
   await page.goto(url);
-  await page.waitForFunction(() => window.__s2sFirstCell !== undefined, null, { timeout: 60_000, polling: 20 });
-  const timing = await page.evaluate(() => ({ firstCellMs: window.__s2sFirstCell, timeOrigin: performance.timeOrigin,
+  const firstCellMs = await page.evaluate(() => Promise.race([window.__s2sFirstCell ?? Promise.reject(new Error('FIRST_CELL did not run')),
+    new Promise((resolve, reject) => setTimeout(() => reject(new Error('no heatmap cell within 60 s')), 60_000))]));
+  const timing = await page.evaluate(() => ({ timeOrigin: performance.timeOrigin,
     marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])) }));
   const worker = workers.at(-1);
   if (worker) {
@@ -121,7 +128,7 @@ async function pageLoad(page, url, workers) {
       // the worker is gone: its marks are missing from this load
     }
   }
-  return timing;
+  return { firstCellMs, ...timing };
 }
 
 try {
