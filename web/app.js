@@ -132,16 +132,40 @@ async function translate() {
     showPenaltyHint();  // the model's own defaults, now that its info is here
     showPenalties();
     render();
-    renderStep({ focus: openStepOnce() });
+    // The heatmap first: the step section (below the figure, unless the URL
+    // asks for view=step), "About this model" and the fixed-context
+    // comparison are drawn after the next paint, so the first result is not
+    // held back by panels that are not on screen yet.
+    const openStep = openStepOnce();
+    if (openStep) renderStep({ focus: true });
     performance.mark('s2s:rendered');
     writeUrl();
     setStatus('status.translated', { ms: ms < 10 ? ms.toFixed(1) : Math.round(ms) });
-    showAbout(model);
-    compareIfWanted(text, request);
+    afterPaint(() => {
+      if (request !== page.serial) return;  // a newer result draws its own
+      if (!openStep) renderStep();
+      showAbout(model);
+      compareIfWanted(text, request);
+      performance.mark('s2s:panels-rendered');
+    });
   } catch (error) {
     if (request !== page.serial) return;
     showError(error);
   }
+}
+
+// Runs `draw` once the browser has painted what is on screen now: after the
+// next animation frame, in a task of its own. A page in a background tab gets
+// no animation frames, so a timer runs it anyway.
+function afterPaint(draw) {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    draw();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 250);
 }
 
 // ?view=step: the first result opens with the step panel in view and focused.
