@@ -188,8 +188,8 @@ const markMedian = (b, list, mark) => {
 const steps = [
   ['the page starts the worker and the downloads', 's2s:worker-created'],
   ['the worker\'s module runs', 's2s:worker-started'],
-  ['the page has compiled the WebAssembly module (new only)', 's2s:wasm-compiled'],
-  ['the worker has run the tiny warm-up model (new only)', 's2s:warmed-up'],
+  ['the page has compiled the WebAssembly module', 's2s:wasm-compiled'],
+  ['the worker has run the tiny warm-up model', 's2s:warmed-up'],
   ['the page has the model\'s bytes', 's2s:model-downloaded'],
   ['the worker starts loading the model', 's2s:loading:en-fr'],
   ['the model is loaded', 's2s:model-loaded:en-fr'],
