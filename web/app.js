@@ -155,8 +155,10 @@ async function translate() {
 }
 
 // Runs `draw` once the browser has painted what is on screen now: after the
-// next animation frame, in a task of its own. A page in a background tab gets
-// no animation frames, so a timer runs it anyway.
+// next animation frame, in a task of its own. A hidden page (a background
+// tab) gets no animation frames, so there it runs in the next task; a timer
+// covers a page hidden while it waits (long, so that after a long task it
+// does not run ahead of the frame it stands in for).
 function afterPaint(draw) {
   let done = false;
   const once = () => {
@@ -164,8 +166,12 @@ function afterPaint(draw) {
     done = true;
     draw();
   };
+  if (document.visibilityState === 'hidden') {
+    setTimeout(once, 0);
+    return;
+  }
   requestAnimationFrame(() => setTimeout(once, 0));
-  setTimeout(once, 250);
+  setTimeout(once, 1000);
 }
 
 // ?view=step: the first result opens with the step panel in view and focused.
