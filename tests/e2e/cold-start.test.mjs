@@ -3,7 +3,9 @@
 // downloads) and posts the module to the worker, which is one bundled file
 // (dist/translator-worker.js). Checked: the page boots through that path,
 // and still boots when compileStreaming is missing or the server sends the
-// .wasm with another MIME type (it compiles from the bytes instead).
+// .wasm with another MIME type (it compiles from the bytes instead); the
+// first result draws the heatmap first and the panels that are not on
+// screen after the next paint (the step panel at once with ?view=step).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBrowser, waitForTranslation } from './helpers.mjs';
@@ -93,4 +95,54 @@ test('when the page cannot compile the module at all, the worker loads the file 
   assert.deepEqual(r.problems.filter((p) => !p.includes('503')), []);
   assert.ok(!r.workerMarks.includes('s2s:wasm-received'), `worker marks: ${r.workerMarks}`);
   assert.ok(served >= 2, `served ${served} times`);
+});
+
+// What is on the page when app.js marks 's2s:rendered' (the first result
+// drawn): the heatmap's cells, the step panel's positions, the About rows.
+async function drawnAtFirstResult(query) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.addInitScript(() => {
+    const mark = performance.mark.bind(performance);
+    performance.mark = (name, ...rest) => {
+      if (name === 's2s:rendered') {
+        window.__s2sAtRendered = {
+          cells: document.querySelectorAll('#result [data-testid="attention-heatmap"] [data-row]').length,
+          stepPositions: document.querySelectorAll('#step-panel [data-weight]').length,
+          aboutRows: document.querySelectorAll('#about-list dt').length,
+        };
+      }
+      return mark(name, ...rest);
+    };
+  });
+  await page.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('I love deep learning.')}${query}`);
+  await waitForTranslation(page, 'I love deep learning.');
+  await page.waitForFunction(() => performance.getEntriesByName('s2s:panels-rendered').length > 0);
+  const result = await page.evaluate(() => ({
+    atRendered: window.__s2sAtRendered,
+    later: {
+      stepPositions: document.querySelectorAll('#step-panel [data-weight]').length,
+      aboutRows: document.querySelectorAll('#about-list dt').length,
+    },
+    order: ['s2s:rendered', 's2s:panels-rendered'].map((name) => performance.getEntriesByName(name)[0].startTime),
+  }));
+  await page.close();
+  return { problems, ...result };
+}
+
+test('the first result draws the heatmap first, the step panel and About after the next paint; ?view=step draws the step panel at once', async () => {
+  const plain = await drawnAtFirstResult('');
+  assert.deepEqual(plain.problems, []);
+  assert.ok(plain.atRendered.cells > 0, 'the heatmap is drawn with the result');
+  assert.equal(plain.atRendered.stepPositions, 0, 'the step panel waits for the paint');
+  assert.equal(plain.atRendered.aboutRows, 0, 'About this model waits for the paint');
+  assert.ok(plain.later.stepPositions > 0 && plain.later.aboutRows > 0, 'both are drawn after it');
+  assert.ok(plain.order[0] < plain.order[1]);
+
+  const step = await drawnAtFirstResult('&view=step');
+  assert.deepEqual(step.problems, []);
+  assert.ok(step.atRendered.cells > 0);
+  assert.ok(step.atRendered.stepPositions > 0, '?view=step: the step panel is drawn with the result');
+  assert.equal(step.atRendered.aboutRows, 0);
 });
