@@ -25,7 +25,7 @@
 namespace s2s::cli {
 
 namespace {
-constexpr const char* kHelp = R"(usage: seq2seq bench --model PATH [--sentences FILE] [--beam N] [--repeat N] [--json]
+constexpr const char* kHelp = R"(usage: seq2seq bench --model PATH [--sentences FILE] [--beam N] [--repeat N] [--shortlist on|off] [--json]
        seq2seq bench --gemm-only [--gemm-size N] [--threads N] [--json]
        seq2seq bench --model PATH --train-data TSV [--steps N] [--threads N] [--batch-size N] [--json]
 
@@ -43,6 +43,9 @@ after 5 warm-up steps) and reports tokens/s and the achieved GFLOPS, counted
 analytically from the model's sizes and each batch's real sentence lengths:
 forward multiply-adds x 2, times 3 for forward + backward. Padding is not
 counted. Nothing is written.
+
+--shortlist on|off: translation with or without the model's lexical
+shortlist, when it has one (default on; docs/cli.md).
 
 Every mode reports the process's peak resident memory (peak_rss_bytes).
 )";
@@ -185,7 +188,7 @@ nlohmann::json run_training(Model& model, const std::string& data_path, long ste
 
 int run_bench(const std::vector<std::string>& argv) {
     const Args args("bench", argv,
-                    {"model", "sentences", "beam", "repeat", "gemm-size", "threads", "train-data", "steps", "batch-size"},
+                    {"model", "sentences", "beam", "repeat", "gemm-size", "threads", "train-data", "steps", "batch-size", "shortlist"},
                     {"json", "help", "gemm-only"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -227,6 +230,7 @@ int run_bench(const std::vector<std::string>& argv) {
         const double seconds = seconds_since(start);
         const double translations = static_cast<double>(repeat * sentences.size());
         result = {{"beam", options.beam_size},
+                  {"shortlist", options.shortlist && model.target_shortlist.has_value()},
                   {"sentences", sentences.size()},
                   {"repeat", repeat},
                   {"words_per_second", words / seconds},
