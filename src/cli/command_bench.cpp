@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/decode_flags.h"
 #include "common/error.h"
+#include "decode/shortlist.h"
 #include "decode/translator.h"
 #include "model/tensor.h"
 #include "text/parallel_corpus.h"
@@ -229,8 +230,20 @@ int run_bench(const std::vector<std::string>& argv) {
         }
         const double seconds = seconds_since(start);
         const double translations = static_cast<double>(repeat * sentences.size());
+        // The shortlist's mean rows of W_o per sentence (8 per block), outside the timing.
+        double shortlist_rows = 0.0;
+        if (options.shortlist && model.target_shortlist && !model.int8_step.output_weights.empty()) {
+            for (const auto& s : sentences) {
+                std::vector<int> ids = model.source_vocabulary.encode(tokenize(s, model.source_tokenizer));
+                ids.push_back(Vocabulary::kEos);
+                shortlist_rows += 8.0 * static_cast<double>(
+                    shortlist_blocks(*model.target_shortlist, ids, model.config.target_vocab_size).size());
+            }
+            shortlist_rows /= static_cast<double>(sentences.size());
+        }
         result = {{"beam", options.beam_size},
                   {"shortlist", options.shortlist && model.target_shortlist.has_value()},
+                  {"shortlist_rows_per_sentence", shortlist_rows},
                   {"sentences", sentences.size()},
                   {"repeat", repeat},
                   {"words_per_second", words / seconds},
@@ -244,10 +257,14 @@ int run_bench(const std::vector<std::string>& argv) {
     if (args.has("json")) {
         std::cout << result.dump(2) << '\n';
     } else if (result.contains("words_per_second")) {
-        std::printf("beam %d: %.0f source words/s, %.2f ms per sentence (%zu sentences x %ld)\n",
+        std::printf("beam %d: %.0f source words/s, %.2f ms per sentence (%zu sentences x %ld)",
                     result["beam"].get<int>(), result["words_per_second"].get<double>(),
                     result["ms_per_sentence"].get<double>(), result["sentences"].get<size_t>(),
                     result["repeat"].get<long>());
+        if (result["shortlist"].get<bool>()) {
+            std::printf(", shortlist: %.0f rows of W_o per sentence", result["shortlist_rows_per_sentence"].get<double>());
+        }
+        std::printf("\n");
         std::printf("GEMM %dx%d (%d thread%s): %.1f GFLOPS\n", gemm_size, gemm_size, threads, threads == 1 ? "" : "s",
                     result["gemm"]["gemm_gflops"].get<double>());
     } else if (result.contains("tokens_per_second")) {
