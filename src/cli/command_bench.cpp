@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/decode_flags.h"
 #include "common/error.h"
+#include "decode/shortlist.h"
 #include "decode/translator.h"
 #include "model/tensor.h"
 #include "text/parallel_corpus.h"
@@ -25,7 +26,7 @@
 namespace s2s::cli {
 
 namespace {
-constexpr const char* kHelp = R"(usage: seq2seq bench --model PATH [--sentences FILE] [--beam N] [--repeat N] [--json]
+constexpr const char* kHelp = R"(usage: seq2seq bench --model PATH [--sentences FILE] [--beam N] [--repeat N] [--shortlist on|off] [--json]
        seq2seq bench --gemm-only [--gemm-size N] [--threads N] [--json]
        seq2seq bench --model PATH --train-data TSV [--steps N] [--threads N] [--batch-size N] [--json]
 
@@ -43,6 +44,9 @@ after 5 warm-up steps) and reports tokens/s and the achieved GFLOPS, counted
 analytically from the model's sizes and each batch's real sentence lengths:
 forward multiply-adds x 2, times 3 for forward + backward. Padding is not
 counted. Nothing is written.
+
+--shortlist on|off: translation with or without the model's lexical
+shortlist, when it has one (default on; docs/cli.md).
 
 Every mode reports the process's peak resident memory (peak_rss_bytes).
 )";
@@ -185,7 +189,7 @@ nlohmann::json run_training(Model& model, const std::string& data_path, long ste
 
 int run_bench(const std::vector<std::string>& argv) {
     const Args args("bench", argv,
-                    {"model", "sentences", "beam", "repeat", "gemm-size", "threads", "train-data", "steps", "batch-size"},
+                    {"model", "sentences", "beam", "repeat", "gemm-size", "threads", "train-data", "steps", "batch-size", "shortlist"},
                     {"json", "help", "gemm-only"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -226,7 +230,20 @@ int run_bench(const std::vector<std::string>& argv) {
         }
         const double seconds = seconds_since(start);
         const double translations = static_cast<double>(repeat * sentences.size());
+        // The shortlist's mean rows of W_o per sentence (8 per block), outside the timing.
+        double shortlist_rows = 0.0;
+        if (options.shortlist && model.target_shortlist && !model.int8_step.output_weights.empty()) {
+            for (const auto& s : sentences) {
+                std::vector<int> ids = model.source_vocabulary.encode(tokenize(s, model.source_tokenizer));
+                ids.push_back(Vocabulary::kEos);
+                shortlist_rows += 8.0 * static_cast<double>(
+                    shortlist_blocks(*model.target_shortlist, ids, model.config.target_vocab_size).size());
+            }
+            shortlist_rows /= static_cast<double>(sentences.size());
+        }
         result = {{"beam", options.beam_size},
+                  {"shortlist", options.shortlist && model.target_shortlist.has_value()},
+                  {"shortlist_rows_per_sentence", shortlist_rows},
                   {"sentences", sentences.size()},
                   {"repeat", repeat},
                   {"words_per_second", words / seconds},
@@ -240,10 +257,14 @@ int run_bench(const std::vector<std::string>& argv) {
     if (args.has("json")) {
         std::cout << result.dump(2) << '\n';
     } else if (result.contains("words_per_second")) {
-        std::printf("beam %d: %.0f source words/s, %.2f ms per sentence (%zu sentences x %ld)\n",
+        std::printf("beam %d: %.0f source words/s, %.2f ms per sentence (%zu sentences x %ld)",
                     result["beam"].get<int>(), result["words_per_second"].get<double>(),
                     result["ms_per_sentence"].get<double>(), result["sentences"].get<size_t>(),
                     result["repeat"].get<long>());
+        if (result["shortlist"].get<bool>()) {
+            std::printf(", shortlist: %.0f rows of W_o per sentence", result["shortlist_rows_per_sentence"].get<double>());
+        }
+        std::printf("\n");
         std::printf("GEMM %dx%d (%d thread%s): %.1f GFLOPS\n", gemm_size, gemm_size, threads, threads == 1 ? "" : "s",
                     result["gemm"]["gemm_gflops"].get<double>());
     } else if (result.contains("tokens_per_second")) {

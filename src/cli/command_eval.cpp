@@ -35,6 +35,7 @@ exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
   --coverage-penalty B  beam search: GNMT coverage penalty beta (default: the
                       model's own, else )" + decode_flag_default_value("coveragePenalty") + R"()
   --temperature T     the attention softmax's tau, )" + decode_flag_range("temperature") + " " + decode_flag_default("temperature") + R"(
+  --shortlist on|off  the model's lexical shortlist, when it has one (default on)
   --min-words N       only sentences of at least N English words
   --limit N           only the first N distinct sentences
   --threads N         sentences translated in parallel (default 2)
@@ -70,7 +71,7 @@ void print_report(const BleuReport& report, const std::string& target_language, 
 int run_eval(const std::vector<std::string>& argv) {
     const Args args("eval", argv,
                     {"model", "data", "beam", "limit", "threads", "hypotheses", "record", "memory", "target-language",
-                     "dev-fraction", "split-seed", "length-penalty", "coverage-penalty", "temperature", "min-words"},
+                     "dev-fraction", "split-seed", "length-penalty", "coverage-penalty", "temperature", "min-words", "shortlist"},
                     {"json", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);

@@ -35,6 +35,8 @@ int run_info(const std::vector<std::string>& argv) {
     nlohmann::json info = model_header(model);
     info.erase("source_vocabulary");
     info.erase("target_vocabulary");
+    if (info.contains("target_shortlist")) info["target_shortlist"].erase("triggers");  // thousands of ids, not for reading
+
     info["source_vocabulary_size"] = model.source_vocabulary.size();
     info["target_vocabulary_size"] = model.target_vocabulary.size();
     info["parameters"] = model.params.count();

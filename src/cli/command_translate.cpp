@@ -33,6 +33,9 @@ score and the beam's hypotheses.
   --alternatives N    with --json, the N most likely tokens at each position, )" + decode_flag_range("alternatives") + R"(
   --temperature T     the attention softmax's tau, a_t = softmax(e_t / T), )" + decode_flag_range("temperature") + R"(
                       (small: nearly hard alignment; large: nearly uniform) )" + decode_flag_default("temperature") + R"(
+  --shortlist on|off  the model's lexical shortlist (int8 output layer only): the
+                      output layer over the sentence's candidate pieces only
+                      (default: on when the model has one; docs/cli.md)
   --json              one JSON object per line
   --trace             with the decoder trace of the chosen translation (implies
                       --json): per output step s_{t-1}, the query, scores e_t,
@@ -46,7 +49,7 @@ score and the beam's hypotheses.
 }  // namespace
 
 int run_translate(const std::vector<std::string>& argv) {
-    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty", "temperature"},
+    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty", "temperature", "shortlist"},
                     {"json", "trace", "beam-tree", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);

@@ -16,5 +16,6 @@ int run_split(const std::vector<std::string>& args);
 int run_info(const std::vector<std::string>& args);
 int run_convert(const std::vector<std::string>& args);
 int run_pieces(const std::vector<std::string>& args);
+int run_shortlist(const std::vector<std::string>& args);
 
 }  // namespace s2s::cli

@@ -66,6 +66,14 @@ DecodeOptions read_decode_flags(const Args& args, const DecodeOptions& base) {
             throw UsageError(std::string("--") + flag.flag + ": " + error.what());
         }
     }
+    if (args.has("shortlist")) {
+        const std::string text = args.string("shortlist", "");
+        if (text != "on" && text != "off") {
+            throw UsageError("--shortlist must be on or off (the model's lexical shortlist, when it has one), not '" +
+                             text + "'");
+        }
+        options.shortlist = text == "on";
+    }
     return options;
 }
 

@@ -26,7 +26,9 @@ inline constexpr DecodeFlag kDecodeFlags[] = {
 };
 
 // `base` (DecodeOptions' defaults, or a model's: decode_defaults) with every
-// flag of kDecodeFlags that `args` holds;
+// flag of kDecodeFlags that `args` holds, and --shortlist on|off (the
+// model's lexical shortlist: DecodeOptions::shortlist) when it is one of
+// the command's flags;
 // throws UsageError for a value that is not a number (or not a whole number
 // where the option needs one) or is outside the option's range.
 DecodeOptions read_decode_flags(const Args& args, const DecodeOptions& base = DecodeOptions{});

@@ -1,4 +1,4 @@
-// seq2seq: the native command line (translate, eval, train, split, info, convert, pieces, bench).
+// seq2seq: the native command line (translate, eval, train, split, info, convert, shortlist, pieces, bench).
 #include "cli/commands.h"
 #include "common/error.h"
 
@@ -20,6 +20,7 @@ commands:
   train      train a model from a TSV file, with progress, checkpoints and resume (--data TSV --output PATH)
   info       a model's architecture, sizes and provenance (--model PATH [--json])
   convert    rewrite a model with its weights as f32, f16 or i8 (--model PATH --dtype D --output PATH)
+  shortlist  add a lexical shortlist to a model (--model PATH --data TSV --output PATH --always M --per-target K)
   split      write the development split that train holds out (--data TSV --dev-output TSV)
   pieces     the subword pieces of stdin lines (--model PATH [--side source|target])
   bench      measure translation speed and the machine's GEMM rate (--model PATH)
@@ -45,8 +46,9 @@ int main(int argc, char** argv) {
         if (command == "split") return s2s::cli::run_split(args);
         if (command == "info") return s2s::cli::run_info(args);
         if (command == "convert") return s2s::cli::run_convert(args);
+        if (command == "shortlist") return s2s::cli::run_shortlist(args);
         if (command == "pieces") return s2s::cli::run_pieces(args);
-        std::fprintf(stderr, "seq2seq: unknown command '%s'; use translate, eval, train, split, info, convert or bench (seq2seq --help)\n",
+        std::fprintf(stderr, "seq2seq: unknown command '%s'; use translate, eval, train, split, info, convert, shortlist or bench (seq2seq --help)\n",
                      command.c_str());
         return 2;
     } catch (const s2s::Error& e) {

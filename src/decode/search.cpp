@@ -100,6 +100,14 @@ std::vector<TracePiece> trace_top(const Matrix& log_probs, int column) {
     return top;
 }
 
+// The shortlist's blocks for this sentence (with the forced prefix's
+// tokens), or empty when decoding computes every row.
+std::vector<int> output_blocks(const ModelConfig& config, const std::vector<int>& source, const DecodeOptions& options,
+                               const Int8StepWeights* int8, const TargetShortlist* shortlist) {
+    if (shortlist == nullptr || !options.shortlist || int8 == nullptr || int8->output_weights.empty()) return {};
+    return shortlist_blocks(*shortlist, source, config.target_vocab_size, options.forced_prefix);
+}
+
 struct Candidate {
     double log_prob;  // of the extended hypothesis
     int parent;       // index into the live hypotheses
@@ -148,9 +156,10 @@ double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOpti
 }
 
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                         const DecodeOptions& options, const Int8StepWeights* int8) {
+                         const DecodeOptions& options, const Int8StepWeights* int8, const TargetShortlist* shortlist) {
     validate(config, source, options);
     const EncodedSource encoded = encode_source(params, config, source, int8);
+    const std::vector<int> blocks = output_blocks(config, source, options, int8, shortlist);
     const int max_length = resolve_max_length(options, encoded.length);
     Hypothesis h;
     Matrix state = encoded.initial_state;
@@ -158,6 +167,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
     DecoderStep step;
     step.attention_temperature = options.temperature;
     step.record_scores = options.trace;
+    if (!blocks.empty()) step.output_blocks = &blocks;
     for (int t = 0; t < max_length; ++t) {
         decoder_step(params, config, encoded, previous, state, step, int8);
         forbid_special_outputs(step.log_probs);
@@ -174,7 +184,8 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
 }
 
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                               const DecodeOptions& options, const Int8StepWeights* int8, DecodeTrace* sentence_trace) {
+                               const DecodeOptions& options, const Int8StepWeights* int8, DecodeTrace* sentence_trace,
+                               const TargetShortlist* shortlist) {
     // Beam size 1 runs through the beam code too (not greedy_decode), so the
     // test that the two agree checks the beam bookkeeping.
     validate(config, source, options);
@@ -210,6 +221,8 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
     std::vector<int> trace_parents;
     step.attention_temperature = options.temperature;
     step.record_scores = options.trace;
+    const std::vector<int> blocks = output_blocks(config, source, options, int8, shortlist);
+    if (!blocks.empty()) step.output_blocks = &blocks;
     for (int t = 0; t < max_length && !live.empty(); ++t) {
         previous.clear();
         for (const auto& h : live) previous.push_back(h.tokens.empty() ? Vocabulary::kBos : h.tokens.back());

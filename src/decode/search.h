@@ -3,6 +3,7 @@
 #pragma once
 
 #include "decode/limits.h"
+#include "decode/shortlist.h"
 #include "decode/trace.h"
 #include "model/config.h"
 #include "model/int8_step_weights.h"
@@ -46,6 +47,10 @@ struct DecodeOptions {
     // Record the beam search tree (DecodeTrace::beam_tree): every candidate
     // of every step, kept or pruned. Meaningful for beam_size > 1.
     bool beam_tree = false;
+    // Use the model's lexical shortlist, when it has one and its output layer
+    // is int8 (src/decode/shortlist.h): the output layer and the softmax over
+    // the sentence's candidate pieces only. Off computes every row.
+    bool shortlist = true;
 
     static constexpr float kDefaultLengthPenalty = 0.6f;
     static constexpr float kDefaultCoveragePenalty = 0.2f;
@@ -77,9 +82,11 @@ struct Hypothesis {
 // decoder_step), or null to decode with the float parameters alone.
 // sentence_trace: when not null and options.trace or options.beam_tree is
 // on, receives what is recorded once per sentence (trace.h).
+// shortlist: the model's lexical shortlist (Model::target_shortlist), used
+// when options.shortlist is on and int8's output layer is int8; null: none.
 std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
                                const DecodeOptions& options, const Int8StepWeights* int8 = nullptr,
-                               DecodeTrace* sentence_trace = nullptr);
+                               DecodeTrace* sentence_trace = nullptr, const TargetShortlist* shortlist = nullptr);
 
 // The GNMT score of a hypothesis under `options` (see DecodeOptions).
 // source_length counts the source's <eos>, which the coverage sum leaves out.
@@ -87,6 +94,7 @@ double hypothesis_score(const Hypothesis& h, int source_length, const DecodeOpti
 
 // Greedy decoding on its own (the reference that beam size 1 must equal).
 Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, const std::vector<int>& source,
-                         const DecodeOptions& options, const Int8StepWeights* int8 = nullptr);
+                         const DecodeOptions& options, const Int8StepWeights* int8 = nullptr,
+                         const TargetShortlist* shortlist = nullptr);
 
 }  // namespace s2s

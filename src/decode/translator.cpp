@@ -73,7 +73,8 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     tokens.push_back(model.source_vocabulary.token(Vocabulary::kEos));
     result.source_words = word_spans(tokens, model.source_tokenizer);
     DecodeTrace sentence;
-    const std::vector<Hypothesis> hypotheses = decode(model.params, model.config, ids, options, &model.int8_step, &sentence);
+    const std::vector<Hypothesis> hypotheses = decode(model.params, model.config, ids, options, &model.int8_step, &sentence,
+                                                     model.target_shortlist ? &*model.target_shortlist : nullptr);
     for (const Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, h));
     if (options.trace && !hypotheses.empty()) {
         result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,

@@ -6,6 +6,8 @@
 #include "model/int8_kernels.h"
 #include "model/kernels.h"
 
+#include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace s2s {
@@ -239,8 +241,28 @@ void decoder_step(const Parameters& params, const ModelConfig& config, const Enc
     affine_columns_int8_or_float(int8_copy(int8, &Int8StepWeights::output_hidden_weights), params.output_hidden_weights,
                                  out.output_input, &params.output_hidden_bias, out.output_hidden);
     tanh_in_place(out.output_hidden);
-    affine_columns_int8_or_float(int8_copy(int8, &Int8StepWeights::output_weights), params.output_weights,
-                                 out.output_hidden, &params.output_bias, out.log_probs);
+    const Int8Matrix* output_weights = int8_copy(int8, &Int8StepWeights::output_weights);
+    if (out.output_blocks != nullptr && output_weights != nullptr && !output_weights->empty()) {
+        // The shortlist: the listed rows only, scattered back among -inf.
+        const std::vector<int>& blocks = *out.output_blocks;
+        affine_columns_int8_blocks(*output_weights, out.output_hidden, &params.output_bias, blocks,
+                                   out.shortlist_logits);
+        log_softmax_columns(out.shortlist_logits);
+        const int V = output_weights->rows;
+        out.log_probs.resize(V, K);
+        out.log_probs.setConstant(-std::numeric_limits<float>::infinity());
+        for (int k = 0; k < K; ++k) {
+            const float* from = out.shortlist_logits.col(k).data();
+            float* to = out.log_probs.col(k).data();
+            for (size_t i = 0; i < blocks.size(); ++i) {
+                const int r0 = 8 * blocks[i], n = std::min(8, V - r0);
+                std::copy(from + 8 * i, from + 8 * i + n, to + r0);
+            }
+        }
+        return;
+    }
+    affine_columns_int8_or_float(output_weights, params.output_weights, out.output_hidden, &params.output_bias,
+                                 out.log_probs);
     log_softmax_columns(out.log_probs);
 }
 

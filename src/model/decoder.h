@@ -84,6 +84,13 @@ struct DecoderStep {
     // e_t (S, K) before the softmax; else it is left alone.
     bool record_scores = false;
     Matrix scores;
+    // The lexical shortlist's blocks of 8 rows of W_o (increasing;
+    // src/decode/shortlist.h), or null for all. With blocks and an int8
+    // output layer, the output product and the log-softmax run over those
+    // rows only and every other row of log_probs is -infinity; a list of
+    // every block gives the bits of null. The float output layer ignores it.
+    const std::vector<int>* output_blocks = nullptr;
+    Matrix shortlist_logits;  // scratch: the listed rows (8 per block, K)
 
     // Scratch, kept between steps so that a step allocates nothing while K
     // stays the same: reuse one DecoderStep for a whole sentence.

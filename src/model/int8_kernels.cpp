@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #if defined(__wasm_simd128__)
@@ -153,21 +155,25 @@ void block_sums_two(const int8_t* w0, const int8_t* w1, int pairs, const int32_t
     block_sums<kColumns, kSimd>(w1, pairs, xq, sums1);
 }
 
-// Columns k0 .. k0 + kColumns of y.
+// Columns k0 .. k0 + kColumns of y. block_list: null for every block of A
+// (block i's rows at rows 8i of y), else the blocks to compute, increasing,
+// `blocks` of them (the i-th's rows at rows 8i of y: only the last block of
+// A can be short, so the rows stay packed).
 template <int kColumns, bool kSimd>
 void sweep(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vector<float>& x_scales, int k0,
-           const float* bias, Matrix& y) {
+           const float* bias, Matrix& y, const int* block_list = nullptr, int listed = 0) {
     const int pairs = (a.cols + 1) / 2;
     const int32_t* columns[kColumns];
     for (int k = 0; k < kColumns; ++k) columns[k] = xq.data() + static_cast<size_t>(k0 + k) * pairs;
-    const int blocks = (a.rows + kBlockRows - 1) / kBlockRows;
+    const int blocks = block_list != nullptr ? listed : (a.rows + kBlockRows - 1) / kBlockRows;
     const size_t block_bytes = static_cast<size_t>(kBlockBytes) * pairs;
-    const auto finish = [&](int b, int32_t (*sums)[kBlockRows]) {
-        const int r0 = kBlockRows * b;
+    const auto block_of = [&](int i) { return block_list != nullptr ? block_list[i] : i; };
+    const auto finish = [&](int slot, int32_t (*sums)[kBlockRows]) {
+        const int r0 = kBlockRows * block_of(slot);
         const int n = std::min(kBlockRows, a.rows - r0);
         for (int k = 0; k < kColumns; ++k) {
             const float s_x = x_scales[k0 + k];
-            float* out = y.col(k0 + k).data() + r0;
+            float* out = y.col(k0 + k).data() + kBlockRows * slot;
             if (n == kBlockRows) {  // four rows at a time: the same operations as below, lane by lane
                 const Float4 s_x4 = {s_x, s_x, s_x, s_x};
                 for (int i = 0; i < kBlockRows; i += 4) {
@@ -195,13 +201,13 @@ void sweep(const Int8Matrix& a, const std::vector<int32_t>& xq, const std::vecto
     // columns leave registers to spare (four columns use them all).
     const int half = kColumns <= 2 ? blocks / 2 : 0;
     for (int b = 0; b < half; ++b) {
-        block_sums_two<kColumns, kSimd>(a.packed + block_bytes * b, a.packed + block_bytes * (b + half), pairs,
-                                 columns, sums0, sums1);
+        block_sums_two<kColumns, kSimd>(a.packed + block_bytes * block_of(b), a.packed + block_bytes * block_of(b + half),
+                                        pairs, columns, sums0, sums1);
         finish(b, sums0);
         finish(b + half, sums1);
     }
     for (int b = 2 * half; b < blocks; ++b) {
-        block_sums<kColumns, kSimd>(a.packed + block_bytes * b, pairs, columns, sums0);
+        block_sums<kColumns, kSimd>(a.packed + block_bytes * block_of(b), pairs, columns, sums0);
         finish(b, sums0);
     }
 }
@@ -339,9 +345,15 @@ namespace {
 // path alone: with both inlined, GCC compiled the one-hypothesis products
 // differently and they ran up to 1.5x slower natively (bench/history.md).
 template <bool kSimd>
-void affine_columns_on(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y) {
+void affine_columns_on(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y,
+                       const int* block_list = nullptr, int listed = 0) {
     const int K = static_cast<int>(x.cols()), pairs = (a.cols + 1) / 2;
-    y.resize(a.rows, K);
+    if (block_list != nullptr) {
+        const int last = listed > 0 ? block_list[listed - 1] : 0;
+        y.resize(listed > 0 ? kBlockRows * (listed - 1) + std::min(kBlockRows, a.rows - kBlockRows * last) : 0, K);
+    } else {
+        y.resize(a.rows, K);
+    }
     // x as int16 pairs, one column after the other. Scratch of this call
     // only: a buffer kept past it (thread_local) would stay allocated after
     // every model is disposed, which the WASM memory tests refuse; three
@@ -357,19 +369,19 @@ void affine_columns_on(const Int8Matrix& a, const ConstMatrixRef& x, const Matri
     const float* b = bias != nullptr ? bias->data() : nullptr;
     int k0 = 0;
     for (; k0 + kMaxColumnsAtOnce <= K; k0 += kMaxColumnsAtOnce) {
-        sweep<kMaxColumnsAtOnce, kSimd>(a, xq, x_scales, k0, b, y);
+        sweep<kMaxColumnsAtOnce, kSimd>(a, xq, x_scales, k0, b, y, block_list, listed);
     }
     switch (K - k0) {
-        case 3: sweep<3, kSimd>(a, xq, x_scales, k0, b, y); break;
-        case 2: sweep<2, kSimd>(a, xq, x_scales, k0, b, y); break;
-        case 1: sweep<1, kSimd>(a, xq, x_scales, k0, b, y); break;
+        case 3: sweep<3, kSimd>(a, xq, x_scales, k0, b, y, block_list, listed); break;
+        case 2: sweep<2, kSimd>(a, xq, x_scales, k0, b, y, block_list, listed); break;
+        case 1: sweep<1, kSimd>(a, xq, x_scales, k0, b, y, block_list, listed); break;
         default: break;
     }
 }
 
 __attribute__((noinline)) void affine_columns_scalar(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
-                                                     Matrix& y) {
-    affine_columns_on<false>(a, x, bias, y);
+                                                     Matrix& y, const int* block_list = nullptr, int listed = 0) {
+    affine_columns_on<false>(a, x, bias, y, block_list, listed);
 }
 
 }  // namespace
@@ -379,6 +391,23 @@ void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Mat
         affine_columns_scalar(a, x, bias, y);
     } else {
         affine_columns_on<true>(a, x, bias, y);
+    }
+}
+
+void affine_columns_int8_blocks(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
+                                const std::vector<int>& blocks, Matrix& y, KernelPath path) {
+    const int all = (a.rows + kBlockRows - 1) / kBlockRows;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        if (blocks[i] < 0 || blocks[i] >= all || (i > 0 && blocks[i] <= blocks[i - 1])) {
+            throw std::invalid_argument("affine_columns_int8_blocks: the block list must increase within 0.." +
+                                        std::to_string(all - 1));
+        }
+    }
+    const int listed = static_cast<int>(blocks.size());
+    if (path == KernelPath::kScalar) {
+        affine_columns_scalar(a, x, bias, y, blocks.data(), listed);
+    } else {
+        affine_columns_on<true>(a, x, bias, y, blocks.data(), listed);
     }
 }
 

@@ -82,6 +82,17 @@ enum class KernelPath { kBest, kScalar };
 void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias, Matrix& y,
                          KernelPath path = KernelPath::kBest);
 
+// Rows 8b .. 8b + 7 of A x + bias for the blocks b of `blocks` only (block
+// b = rows 8b..8b+7 of A, the packing's unit), one after the other: y
+// (rows, K), rows = 8 per block (fewer for A's last block when its row
+// count is not a multiple of 8). `blocks` must increase, each within
+// 0 .. ceil(rows(A) / 8) - 1 (std::invalid_argument otherwise). Each value
+// has exactly the bits affine_columns_int8 gives for its row, on either
+// path (the same integer sums and float steps): the lexical shortlist's
+// output layer (src/decode/shortlist.h).
+void affine_columns_int8_blocks(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
+                                const std::vector<int>& blocks, Matrix& y, KernelPath path = KernelPath::kBest);
+
 // y = A x + bias through a_int8 (A as int8) when it is not null or empty,
 // else through the float A (affine_columns, kernels.h): the decoder step's
 // products, for int8 and float models alike.

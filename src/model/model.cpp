@@ -90,6 +90,15 @@ void add_decoding(const Model& model, nlohmann::json& header) {
     if (!decoding.empty()) header["decoding"] = decoding;
 }
 
+// The lexical shortlist (decode/shortlist.h), when the model has one; a
+// model's info shows it without its triggers.
+void add_target_shortlist(const Model& model, nlohmann::json& header, bool with_triggers) {
+    if (!model.target_shortlist) return;
+    nlohmann::json field = target_shortlist_to_json(*model.target_shortlist);
+    if (!with_triggers) field.erase("triggers");
+    header["target_shortlist"] = std::move(field);
+}
+
 }  // namespace
 
 nlohmann::json model_header(const Model& model) {
@@ -103,6 +112,7 @@ nlohmann::json model_header(const Model& model) {
         {"provenance", model.provenance},
     };
     add_decoding(model, header);
+    add_target_shortlist(model, header, true);
     return header;
 }
 
@@ -117,6 +127,7 @@ nlohmann::json model_header_without_vocabularies(const Model& model) {
         {"provenance", model.provenance},
     };
     add_decoding(model, header);
+    add_target_shortlist(model, header, false);
     return header;
 }
 
@@ -223,6 +234,10 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
             }
             *field = value->get<double>();
         }
+    }
+    if (auto it = header.find("target_shortlist"); it != header.end()) {
+        model.target_shortlist =
+            target_shortlist_from_json(*it, model.config.source_vocab_size, model.config.target_vocab_size);
     }
     if (auto it = header.find("int8_levels"); it != header.end()) {
         if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > kMaxInt8Levels) {

@@ -1,0 +1,124 @@
+// The model header's "target_shortlist" field (decode/shortlist.h,
+// docs/model.md): {"always": M, "per_target": K, "triggers": base64 of
+// little-endian uint16 source ids (0xFFFF = none), (target vocabulary - M)
+// x K of them, "built_from": {...}}. Here, not in s2s_decode, because the
+// model file reads and writes it.
+#include "common/error.h"
+#include "decode/shortlist.h"
+
+#include <cstdint>
+#include <string>
+
+namespace s2s {
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr int kSpecials = 4;
+
+std::string base64(const std::vector<uint8_t>& bytes) {
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        const uint32_t n = (uint32_t{bytes[i]} << 16) | (i + 1 < bytes.size() ? uint32_t{bytes[i + 1]} << 8 : 0) |
+                           (i + 2 < bytes.size() ? uint32_t{bytes[i + 2]} : 0);
+        out += kAlphabet[(n >> 18) & 63];
+        out += kAlphabet[(n >> 12) & 63];
+        out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? kAlphabet[n & 63] : '=';
+    }
+    return out;
+}
+
+[[noreturn]] void damaged(const std::string& problem) {
+    throw ModelFileError("model header 'target_shortlist' " + problem +
+                         "; the file is damaged: download or copy it again, or rebuild the shortlist with "
+                         "`seq2seq shortlist` (docs/cli.md)");
+}
+
+std::vector<uint8_t> unbase64(const std::string& text) {
+    if (text.size() % 4 != 0) damaged("has triggers whose base64 length " + std::to_string(text.size()) + " is not a multiple of 4");
+    std::vector<uint8_t> out;
+    out.reserve(text.size() / 4 * 3);
+    for (size_t i = 0; i < text.size(); i += 4) {
+        uint32_t n = 0;
+        int padding = 0;
+        for (size_t j = 0; j < 4; ++j) {
+            const char c = text[i + j];
+            int v;
+            if (c >= 'A' && c <= 'Z') v = c - 'A';
+            else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+            else if (c >= '0' && c <= '9') v = c - '0' + 52;
+            else if (c == '+') v = 62;
+            else if (c == '/') v = 63;
+            else if (c == '=' && i + 4 == text.size() && j >= 2) { v = 0; ++padding; }
+            else damaged("has a character that is not base64 at offset " + std::to_string(i + j) + " of its triggers");
+            if (padding > 0 && c != '=') damaged("has base64 padding before the end of its triggers");
+            n = (n << 6) | static_cast<uint32_t>(v);
+        }
+        out.push_back(static_cast<uint8_t>(n >> 16));
+        if (padding < 2) out.push_back(static_cast<uint8_t>(n >> 8));
+        if (padding < 1) out.push_back(static_cast<uint8_t>(n));
+    }
+    return out;
+}
+
+}  // namespace
+
+nlohmann::json target_shortlist_to_json(const TargetShortlist& shortlist) {
+    std::vector<uint8_t> bytes;
+    bytes.reserve(2 * shortlist.triggers.size());
+    for (int s : shortlist.triggers) {
+        const uint16_t v = s < 0 ? 0xFFFF : static_cast<uint16_t>(s);
+        bytes.push_back(static_cast<uint8_t>(v & 0xFF));
+        bytes.push_back(static_cast<uint8_t>(v >> 8));
+    }
+    return {{"always", shortlist.always},
+            {"per_target", shortlist.per_target},
+            {"triggers", base64(bytes)},
+            {"built_from", shortlist.built_from}};
+}
+
+TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int source_vocab_size, int target_vocab_size) {
+    if (!json.is_object()) damaged("must be an object");
+    const auto integer = [&](const char* key, int low, int high) {
+        const auto it = json.find(key);
+        if (it == json.end() || !it->is_number_integer()) damaged(std::string("needs '") + key + "', a whole number");
+        const int64_t v = it->get<int64_t>();
+        if (v < low || v > high) {
+            damaged(std::string("has ") + key + " " + std::to_string(v) + ", outside " + std::to_string(low) + ".." +
+                    std::to_string(high));
+        }
+        return static_cast<int>(v);
+    };
+    TargetShortlist out;
+    out.always = integer("always", kSpecials, target_vocab_size);
+    out.per_target = integer("per_target", 1, kMaxShortlistTriggers);
+    const auto triggers = json.find("triggers");
+    if (triggers == json.end() || !triggers->is_string()) damaged("needs 'triggers', a base64 string");
+    const std::vector<uint8_t> bytes = unbase64(triggers->get<std::string>());
+    const size_t expected = 2 * static_cast<size_t>(target_vocab_size - out.always) * out.per_target;
+    if (bytes.size() != expected) {
+        damaged("has " + std::to_string(bytes.size()) + " bytes of triggers where (target vocabulary " +
+                std::to_string(target_vocab_size) + " - always " + std::to_string(out.always) + ") x per_target " +
+                std::to_string(out.per_target) + " x 2 = " + std::to_string(expected) + " were expected");
+    }
+    out.triggers.resize(bytes.size() / 2);
+    for (size_t i = 0; i < out.triggers.size(); ++i) {
+        const int v = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+        if (v == 0xFFFF) {
+            out.triggers[i] = -1;
+        } else if (v >= source_vocab_size) {
+            damaged("has trigger " + std::to_string(i) + " = source id " + std::to_string(v) +
+                    ", outside the source vocabulary (" + std::to_string(source_vocab_size) + ")");
+        } else {
+            out.triggers[i] = v;
+        }
+    }
+    if (const auto it = json.find("built_from"); it != json.end()) {
+        if (!it->is_object()) damaged("has 'built_from' that is not an object");
+        out.built_from = *it;
+    }
+    return out;
+}
+
+}  // namespace s2s

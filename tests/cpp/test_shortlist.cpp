@@ -1,0 +1,265 @@
+// The lexical shortlist (src/decode/shortlist.h): the block kernel, decoding
+// with a shortlist of every target (bit-identical to none), the candidates,
+// the builder, and the model header field (round trip, damage refused).
+#include "common/error.h"
+#include "decode/search.h"
+#include "decode/shortlist.h"
+#include "model/int8_kernels.h"
+#include "model/model.h"
+#include "test_helpers.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace s2s;
+using namespace s2s::testing;
+
+namespace {
+
+// A tiny additive-attention model, W_o scaled up, with `target_vocab_size` targets.
+Model shortlist_model(int target_vocab_size, uint64_t seed) {
+    Model model;
+    model.config = tiny_config(AttentionKind::kAdditive);
+    model.config.target_vocab_size = target_vocab_size;
+    set_placeholder_vocabularies(model);
+    model.params = random_parameters(model.config, seed);
+    model.params.output_weights *= 3.0f;
+    return model;
+}
+
+Model reloaded_int8(const Model& model) {
+    const auto bytes = serialize_model(model, TensorDtype::kInt8);
+    return model_from_bytes(bytes.data(), bytes.size());
+}
+
+std::string refusal(const nlohmann::json& field, int source_vocab, int target_vocab) {
+    try {
+        target_shortlist_from_json(field, source_vocab, target_vocab);
+    } catch (const ModelFileError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("shortlist: the block kernel gives exactly the full kernel's rows, on both paths") {
+    std::mt19937 random(7);
+    std::uniform_int_distribution<int> value(-127, 127);
+    for (int rows : {8, 37, 64}) {
+        const int cols = 10;
+        std::vector<int8_t> w(static_cast<size_t>(rows) * cols);
+        for (auto& v : w) v = static_cast<int8_t>(value(random));
+        std::vector<float> scales(rows);
+        for (int r = 0; r < rows; ++r) scales[r] = 0.01f + 0.001f * r;
+        const Int8Matrix packed = pack_int8_rows(rows, cols, w.data(), scales.data());
+        Matrix bias = Matrix::Random(rows, 1);
+        const int blocks = (rows + 7) / 8;
+        for (int K : {1, 2, 3, 4, 5}) {
+            const Matrix x = Matrix::Random(cols, K);
+            for (KernelPath path : {KernelPath::kBest, KernelPath::kScalar}) {
+                Matrix full;
+                affine_columns_int8(packed, x, &bias, full, path);
+                for (int trial = 0; trial < 8; ++trial) {
+                    std::vector<int> list;
+                    for (int b = 0; b < blocks; ++b) {
+                        if (trial == 0 || (random() % 2) == 0) list.push_back(b);
+                    }
+                    if (list.empty()) list.push_back(blocks - 1);
+                    Matrix some;
+                    affine_columns_int8_blocks(packed, x, &bias, list, some, path);
+                    int expected_rows = 0;
+                    for (int b : list) expected_rows += std::min(8, rows - 8 * b);
+                    REQUIRE(some.rows() == expected_rows);
+                    REQUIRE(some.cols() == K);
+                    for (size_t i = 0; i < list.size(); ++i) {
+                        for (int r = 8 * list[i]; r < std::min(rows, 8 * list[i] + 8); ++r) {
+                            for (int k = 0; k < K; ++k) CHECK(some(8 * static_cast<int>(i) + r - 8 * list[i], k) == full(r, k));
+                        }
+                    }
+                    Matrix other;  // the other path: the same bits
+                    affine_columns_int8_blocks(packed, x, &bias, list, other,
+                                               path == KernelPath::kBest ? KernelPath::kScalar : KernelPath::kBest);
+                    CHECK(other == some);
+                }
+            }
+        }
+        Matrix y;
+        CHECK_THROWS_AS(affine_columns_int8_blocks(packed, Matrix::Random(cols, 1), &bias, {blocks}, y), std::invalid_argument);
+        CHECK_THROWS_AS(affine_columns_int8_blocks(packed, Matrix::Random(cols, 1), &bias, {0, 0}, y), std::invalid_argument);
+    }
+}
+
+TEST_CASE("shortlist: one that holds every target translates bit for bit as none, beam 1 and 4; a short one only "
+          "writes candidates") {
+    const Model model = reloaded_int8(shortlist_model(45, 11));  // 6 blocks, the last of 5 rows
+    TargetShortlist all;
+    all.always = 45;
+    all.per_target = 1;
+    TargetShortlist triggered;  // M = 4, every target triggered by any source piece 4..10: all blocks again
+    triggered.always = 4;
+    triggered.per_target = 2;
+    for (int t = 4; t < 45; ++t) {
+        triggered.triggers.push_back(4 + t % 7);
+        triggered.triggers.push_back(-1);
+    }
+    const std::vector<int> source = {4, 5, 6, 7, 8, 9, 10, 3};
+    for (const TargetShortlist* shortlist : {&all, &triggered}) {
+        REQUIRE(shortlist_blocks(*shortlist, source, 45).size() == 6);
+        for (int beam : {1, 4}) {
+            DecodeOptions options;
+            options.beam_size = beam;
+            options.alternatives = 3;
+            const auto a = decode(model.params, model.config, source, options, &model.int8_step);
+            const auto b = decode(model.params, model.config, source, options, &model.int8_step, nullptr, shortlist);
+            REQUIRE(a.size() == b.size());
+            for (size_t i = 0; i < a.size(); ++i) {
+                CHECK(a[i].tokens == b[i].tokens);
+                CHECK(a[i].token_log_probs == b[i].token_log_probs);
+                CHECK(a[i].normalized_score == b[i].normalized_score);
+                REQUIRE(a[i].alternatives.size() == b[i].alternatives.size());
+                for (size_t t = 0; t < a[i].alternatives.size(); ++t) {
+                    for (size_t j = 0; j < a[i].alternatives[t].size(); ++j) {
+                        CHECK(a[i].alternatives[t][j].token == b[i].alternatives[t][j].token);
+                        CHECK(a[i].alternatives[t][j].log_prob == b[i].alternatives[t][j].log_prob);
+                    }
+                }
+            }
+        }
+        const Hypothesis g = greedy_decode(model.params, model.config, source, DecodeOptions{}, &model.int8_step);
+        const Hypothesis h = greedy_decode(model.params, model.config, source, DecodeOptions{}, &model.int8_step, shortlist);
+        CHECK(g.tokens == h.tokens);
+        CHECK(g.token_log_probs == h.token_log_probs);
+    }
+
+    // A short one: M = 8 (block 0) and target 30 triggered by source 5 (block 3).
+    TargetShortlist short_list;
+    short_list.always = 8;
+    short_list.per_target = 1;
+    short_list.triggers.assign(45 - 8, -1);
+    short_list.triggers[30 - 8] = 5;
+    CHECK(shortlist_blocks(short_list, source, 45) == std::vector<int>{0, 3});
+    for (int beam : {1, 4}) {
+        DecodeOptions options;
+        options.beam_size = beam;
+        options.max_length = 12;
+        for (const Hypothesis& h : decode(model.params, model.config, source, options, &model.int8_step, nullptr, &short_list)) {
+            for (int t : h.tokens) CHECK((t < 8 || (t >= 24 && t < 32)));
+        }
+        options.shortlist = false;  // off: as without one
+        const auto a = decode(model.params, model.config, source, options, &model.int8_step);
+        const auto b = decode(model.params, model.config, source, options, &model.int8_step, nullptr, &short_list);
+        CHECK(a.front().tokens == b.front().tokens);
+        CHECK(a.front().token_log_probs == b.front().token_log_probs);
+    }
+    // A forced prefix's tokens are candidates too.
+    DecodeOptions forced;
+    forced.forced_prefix = {40};
+    const auto f = decode(model.params, model.config, source, forced, &model.int8_step, nullptr, &short_list);
+    CHECK(f.front().tokens.front() == 40);
+    CHECK(std::isfinite(f.front().token_log_probs.front()));
+}
+
+TEST_CASE("shortlist: the candidates always include the specials and every id below M") {
+    TargetShortlist s;
+    s.always = 21;
+    s.per_target = 2;
+    s.triggers.assign(static_cast<size_t>(100 - 21) * 2, -1);
+    s.triggers[(77 - 21) * 2 + 1] = 9;  // target 77 (block 9), second trigger: source 9
+    for (const std::vector<int>& source : {std::vector<int>{3}, std::vector<int>{5, 6, 3}}) {
+        CHECK(shortlist_blocks(s, source, 100) == std::vector<int>{0, 1, 2});  // ids 0..23 hold 0..20
+    }
+    CHECK(shortlist_blocks(s, {9, 3}, 100) == std::vector<int>{0, 1, 2, 9});
+    CHECK(shortlist_blocks(s, {3}, 100, {99}) == std::vector<int>{0, 1, 2, 12});
+    TargetShortlist minimal;
+    minimal.always = 4;
+    minimal.per_target = 1;
+    minimal.triggers.assign(96, -1);
+    CHECK(shortlist_blocks(minimal, {5, 3}, 100) == std::vector<int>{0});  // <pad> <unk> <bos> <eos> are in block 0
+}
+
+TEST_CASE("shortlist: the builder picks the source piece that predicts a target, not the one everywhere") {
+    // Source 4 is in every sentence; source 5 comes with target 20 and only with it; 6 is noise.
+    std::vector<std::vector<int>> sources, targets;
+    for (int n = 0; n < 20; ++n) {
+        std::vector<int> s = {4}, t = {8};
+        if (n % 2 == 0) {
+            s.push_back(5);
+            t.push_back(20);
+        }
+        if (n % 3 == 0) s.push_back(6);
+        if (n % 5 == 0) t.push_back(21);
+        sources.push_back(s);
+        targets.push_back(t);
+    }
+    const TargetShortlist s = build_target_shortlist(sources, targets, 10, 24, 16, 2);
+    CHECK(s.always == 16);
+    CHECK(s.per_target == 2);
+    REQUIRE(s.triggers.size() == static_cast<size_t>(24 - 16) * 2);
+    CHECK(s.triggers[(20 - 16) * 2] == 5);
+    CHECK(s.triggers[(20 - 16) * 2 + 1] == 6);  // 4 scores 0: log(N / N)
+    CHECK(s.triggers[(22 - 16) * 2] == -1);     // never seen
+    ShortlistScore floor;
+    floor.min_count = 5;  // 6 meets target 20 in 4 sentences (0, 6, 12, 18): below the floor
+    CHECK(build_target_shortlist(sources, targets, 10, 24, 16, 2, floor).triggers[(20 - 16) * 2 + 1] == -1);
+    ShortlistScore common;
+    common.max_source_share = 0.4;  // 5 is in half of the sentences: left out
+    CHECK(build_target_shortlist(sources, targets, 10, 24, 16, 2, common).triggers[(20 - 16) * 2] == 6);
+    CHECK_THROWS_AS(build_target_shortlist(sources, targets, 10, 24, 3, 2), UsageError);
+    CHECK_THROWS_AS(build_target_shortlist(sources, targets, 10, 24, 16, 0), UsageError);
+}
+
+TEST_CASE("shortlist: the model file keeps it, a model without one has none, and damage is refused naming it") {
+    Model model = shortlist_model(45, 3);
+    {
+        const Model plain = reloaded_int8(model);
+        CHECK_FALSE(plain.target_shortlist.has_value());
+        CHECK_FALSE(model_header(plain).contains("target_shortlist"));
+    }
+    TargetShortlist s;
+    s.always = 9;
+    s.per_target = 3;
+    for (int i = 0; i < (45 - 9) * 3; ++i) s.triggers.push_back(i % 4 == 0 ? -1 : 4 + i % 7);
+    s.built_from = {{"data", "train.tsv"}};
+    model.target_shortlist = s;
+    for (TensorDtype dtype : {TensorDtype::kFloat32, TensorDtype::kInt8}) {
+        const auto bytes = serialize_model(model, dtype);
+        const Model loaded = model_from_bytes(bytes.data(), bytes.size());
+        REQUIRE(loaded.target_shortlist.has_value());
+        CHECK(loaded.target_shortlist->always == 9);
+        CHECK(loaded.target_shortlist->per_target == 3);
+        CHECK(loaded.target_shortlist->triggers == s.triggers);
+        CHECK(loaded.target_shortlist->built_from == s.built_from);
+    }
+
+    const nlohmann::json good = target_shortlist_to_json(s);
+    CHECK(refusal(good, 11, 45).empty());
+    auto damaged = [&](auto change) {
+        nlohmann::json j = good;
+        change(j);
+        return refusal(j, 11, 45);
+    };
+    CHECK(damaged([](nlohmann::json& j) { j["always"] = 2; }).find("always 2, outside 4..45") != std::string::npos);
+    CHECK(damaged([](nlohmann::json& j) { j["per_target"] = 99; }).find("per_target 99") != std::string::npos);
+    CHECK(damaged([](nlohmann::json& j) { j.erase("triggers"); }).find("needs 'triggers'") != std::string::npos);
+    CHECK(damaged([](nlohmann::json& j) { j["triggers"] = "AAA"; }).find("not a multiple of 4") != std::string::npos);
+    CHECK(damaged([](nlohmann::json& j) { j["triggers"] = std::string(j["triggers"]).replace(4, 1, "!"); })
+              .find("not base64") != std::string::npos);
+    CHECK(damaged([](nlohmann::json& j) { j["per_target"] = 2; }).find("were expected") != std::string::npos);
+    CHECK(damaged([](nlohmann::json& j) { j = 3; }).find("must be an object") != std::string::npos);
+    // A source id beyond the vocabulary, through the whole file.
+    model.target_shortlist->triggers[5] = 11;
+    const auto bytes = serialize_model(model, TensorDtype::kInt8);
+    try {
+        model_from_bytes(bytes.data(), bytes.size());
+        FAIL("a trigger outside the source vocabulary was accepted");
+    } catch (const ModelFileError& e) {
+        const std::string message = e.what();
+        CHECK(message.find("'target_shortlist' has trigger 5 = source id 11, outside the source vocabulary (11)") !=
+              std::string::npos);
+        CHECK(message.find("seq2seq shortlist") != std::string::npos);
+    }
+}
