@@ -10,7 +10,7 @@ import { defaultModel } from '../dist/models.js';
 
 const { beamSize, maxLength, lengthPenalty, coveragePenalty, temperature } = optionRanges;
 const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
-         [--length-penalty A] [--coverage-penalty B] [--temperature T] [--json] [--trace] [--beam-tree] [TEXT...]
+         [--length-penalty A] [--coverage-penalty B] [--temperature T] [--shortlist on|off] [--json] [--trace] [--beam-tree] [TEXT...]
 
 Translates TEXT (the arguments, joined by spaces), or else every line of
 stdin, writing one line per input: the translation, or with --json the full
@@ -25,6 +25,8 @@ attention, score, hypotheses).
                         (default: the model's own, else ${coveragePenalty.default.toFixed(1)}; 0 turns it off)
   --temperature T   the attention softmax's tau, a_t = softmax(e_t / T), ${temperature.min} to ${temperature.max}
                     (default ${temperature.default}: the trained model)
+  --shortlist on|off  the model's lexical shortlist, when it has one (default on;
+                    off scores every target piece; the API's shortlist option)
   --json            print the result object as one JSON line
   --trace           with the decoder trace (implies --json; see the API's trace option)
   --beam-tree       with every candidate of every beam step, kept or pruned (implies --json;
@@ -50,6 +52,12 @@ function decimal(flag, value, { min, max }) {
   return number;
 }
 
+function onOff(flag, value) {
+  if (value === undefined) return undefined;
+  if (value !== 'on' && value !== 'off') throw new UsageError(`${flag} must be on or off, got '${value}'`);
+  return value === 'on';
+}
+
 function parse(argv) {
   let parsed;
   try {
@@ -63,6 +71,7 @@ function parse(argv) {
         'length-penalty': { type: 'string' },
         'coverage-penalty': { type: 'string' },
         temperature: { type: 'string' },
+        shortlist: { type: 'string' },
         json: { type: 'boolean', default: false },
         trace: { type: 'boolean', default: false },
         'beam-tree': { type: 'boolean', default: false },
@@ -83,6 +92,7 @@ function parse(argv) {
     lengthPenalty: decimal('--length-penalty', values['length-penalty'], lengthPenalty),
     coveragePenalty: decimal('--coverage-penalty', values['coverage-penalty'], coveragePenalty),
     temperature: decimal('--temperature', values.temperature, temperature),
+    shortlist: onOff('--shortlist', values.shortlist),
     trace: values.trace || undefined,
     beamTree: values['beam-tree'] || undefined,
   };

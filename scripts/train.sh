@@ -59,5 +59,19 @@ case "$name" in
                      --init-encoder models/en-fr.s2s --steps 45000 --learning-rate 0.002 --seed 1 --average-last 10) ;;
   *) echo "unknown model '$name': use en-fr, en-fr-fixed or en-zh" >&2; exit 2 ;;
 esac
-exec ./build/native/seq2seq train "${args[@]}" --name "$name" --checkpoint-dir "checkpoints/$name" \
+before=$(stat -c %Y "models/$name.s2s" 2>/dev/null || echo none)
+./build/native/seq2seq train "${args[@]}" --name "$name" --checkpoint-dir "checkpoints/$name" \
   --export-dev "checkpoints/$name/dev.tsv" --output "models/$name.s2s" --resume "${extra[@]}"
+[[ $(stat -c %Y "models/$name.s2s" 2>/dev/null || echo none) != "$before" ]] || exit 0  # stopped early (--max-minutes)
+
+# en-fr's lexical shortlist (docs/cli.md, models/README.md): decoding scores
+# the 2,000 most frequent French pieces and those the sentence's English
+# pieces trigger (about 2,570 of 10,000 rows), counted on exactly the model's
+# training pairs (the same split, en-zh's development sources left out).
+if [[ $name == en-fr ]]; then
+  ./build/native/seq2seq split --data "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 \
+    --dev-output "checkpoints/$name/dev-split.tsv" --train-output "checkpoints/$name/train-split.tsv" \
+    --exclude-sources checkpoints/en-zh-dev.tsv
+  ./build/native/seq2seq shortlist --model "models/$name.s2s" --data "checkpoints/$name/train-split.tsv" \
+    --output "models/$name.s2s" --always 2000 --per-target 4 --max-source-share 0.02
+fi

@@ -133,6 +133,8 @@ int run_eval(const std::vector<std::string>& argv) {
             j["length_penalty"] = as_written(options.length_penalty);
             j["coverage_penalty"] = as_written(options.coverage_penalty);
         }
+        // Only a model with a lexical shortlist says whether it was used.
+        if (model.target_shortlist) j["shortlist"] = options.shortlist;
     }
     j["data"] = {{"file", std::filesystem::path(data_path).filename().string()},
                  {"fnv1a64", file_fnv1a64_hex(data_path)},

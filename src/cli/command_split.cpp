@@ -2,14 +2,20 @@
 // evaluation or for `train --exclude-sources`.
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "common/error.h"
 #include "text/parallel_corpus.h"
+#include "text/tokenizer.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
+#include <unordered_set>
 
 namespace s2s::cli {
 
 namespace {
-constexpr const char* kHelp = R"(usage: seq2seq split --data TSV --dev-output TSV [--train-output TSV] [--dev-fraction F] [--split-seed N] [--limit N]
+constexpr const char* kHelp = R"(usage: seq2seq split --data TSV --dev-output TSV [--train-output TSV [--exclude-sources TSV]]
+                     [--dev-fraction F] [--split-seed N] [--limit N]
 
 Writes the development split that `seq2seq train` holds out with the same
 --data, --dev-fraction and --split-seed: every translation of every held-out
@@ -18,6 +24,11 @@ English sentence, one "English<TAB>translation" line each.
   --dev-output TSV    where to write the development pairs
   --train-output TSV  also write the training pairs (the rest), e.g. to learn
                       subwords with another tool on the same text
+  --exclude-sources TSV  with --train-output: leave out the training pairs
+                      whose English is a source of TSV, and those whose
+                      English tokenizes as a development source does, as
+                      `train --exclude-sources TSV` does (e.g. to build a
+                      shortlist from exactly a model's training pairs)
   --dev-fraction F    share of English sentences held out (default 0.03, as train)
   --split-seed N      seed of the split (default 1)
   --limit N           only N sentences, spread evenly over the split (default: all)
@@ -25,7 +36,7 @@ English sentence, one "English<TAB>translation" line each.
 }  // namespace
 
 int run_split(const std::vector<std::string>& argv) {
-    const Args args("split", argv, {"data", "dev-output", "train-output", "dev-fraction", "split-seed", "limit"}, {"help"});
+    const Args args("split", argv, {"data", "dev-output", "train-output", "exclude-sources", "dev-fraction", "split-seed", "limit"}, {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
         return 0;
@@ -38,8 +49,26 @@ int run_split(const std::vector<std::string>& argv) {
     const CorpusSplit split = split_by_source(read_sentence_pairs(data), fraction, seed);
     const std::vector<SourceWithReferences> dev = spread_sample(split.dev, static_cast<size_t>(limit));
     write_sentence_pairs(dev, output);
+    if (args.has("exclude-sources") && !args.has("train-output")) {
+        throw UsageError("--exclude-sources filters the training pairs: give --train-output too");
+    }
     if (args.has("train-output")) {
-        write_sentence_pairs(group_by_source(split.train), args.string("train-output", ""));
+        std::vector<SentencePair> train = split.train;
+        if (args.has("exclude-sources")) {
+            // The keys train compares (src/train/training_run.cpp): the
+            // English words of the normalized sentence.
+            std::unordered_set<std::string> left_out;
+            for (const auto& entry : split.dev) left_out.insert(token_key(entry.source, english_words_tokenizer()));
+            for (const auto& pair : read_sentence_pairs(args.string("exclude-sources", ""))) {
+                left_out.insert(token_key(pair.source, english_words_tokenizer()));
+            }
+            const size_t before = train.size();
+            train.erase(std::remove_if(train.begin(), train.end(),
+                                       [&](const SentencePair& p) { return left_out.count(token_key(p.source, english_words_tokenizer())) != 0; }),
+                        train.end());
+            std::fprintf(stderr, "--exclude-sources: %zu of %zu training pairs left out\n", before - train.size(), before);
+        }
+        write_sentence_pairs(group_by_source(train), args.string("train-output", ""));
     }
     size_t references = 0;
     for (const auto& entry : dev) references += entry.references.size();

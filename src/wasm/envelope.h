@@ -78,9 +78,9 @@ inline int integer_option(const json& options, const char* name, int fallback) {
     return it->get<int>();
 }
 
-inline bool boolean_option(const json& options, const char* name) {
+inline bool boolean_option(const json& options, const char* name, bool missing = false) {
     auto it = options.find(name);
-    if (it == options.end() || it->is_null()) return false;
+    if (it == options.end() || it->is_null()) return missing;
     if (!it->is_boolean()) throw UsageError(std::string("option ") + name + " must be true or false");
     return it->get<bool>();
 }
@@ -93,7 +93,8 @@ inline json parse_options(const std::string& options_json) {
 
 // options_json: the numeric options of the table (option_ranges.h:
 // "beamSize", "maxLength", "temperature", ...), "prefix", and the booleans
-// "trace" and "beamTree", all optional. The value:
+// "trace", "beamTree" (default false) and "shortlist" (default true: the
+// model's lexical shortlist, when it has one), all optional. The value:
 // to_json(Translation) (src/decode/translator.h).
 // trace_numbers: when not null, the trace's vectors go there, and the JSON
 // holds [offset, length] into it (trace_json, src/decode/trace.h).
@@ -103,6 +104,7 @@ inline json translate_json(const Model& model, const std::string& text, const st
     DecodeOptions decode = read_decode_options(options, decode_defaults(model));
     decode.trace = boolean_option(options, "trace");
     decode.beam_tree = boolean_option(options, "beamTree");
+    decode.shortlist = boolean_option(options, "shortlist", true);
     std::vector<std::string> prefix;
     if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
         prefix = it->get<std::vector<std::string>>();

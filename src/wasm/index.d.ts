@@ -105,6 +105,14 @@ export interface TranslateOptions {
   trace?: boolean;
   /** Return the beam search tree ({@link Translation.beamTree}); meaningful with `beamSize` > 1. Default false. */
   beamTree?: boolean;
+  /**
+   * Use the model's lexical shortlist ({@link ModelInfo.shortlist}), when it
+   * has one: each output step scores only the sentence's candidate target
+   * pieces (the frequent ones and those its source pieces trigger), every
+   * other piece getting probability 0. Faster; `false` scores every piece of
+   * the vocabulary, as a model without a shortlist does. Default true.
+   */
+  shortlist?: boolean;
 }
 
 /**
@@ -331,6 +339,14 @@ export interface ModelInfo {
    * package's defaults (`limits().options`).
    */
   beamDefaults: { lengthPenalty: number; coveragePenalty: number; recorded: boolean };
+  /**
+   * The model's lexical shortlist (`seq2seq shortlist`), or null when it has
+   * none: target ids below `always` are candidates in every sentence, and
+   * each other target piece when one of its `perTarget` trigger source
+   * pieces is in the sentence. `builtFrom`: the training data it was counted
+   * on (snake_case keys, as recorded).
+   */
+  shortlist: { always: number; perTarget: number; builtFrom: Record<string, unknown> | null } | null;
   /** Where the model came from, as recorded in the file: data, split, training, dev_bleu (snake_case keys). */
   provenance: Record<string, unknown>;
 }

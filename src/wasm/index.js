@@ -156,7 +156,9 @@ class Model {
    * coveragePenalty (beam search's GNMT alpha and beta), temperature (the
    * attention softmax's tau), prefix (target tokens to force at the start:
    * the "what if"), trace (the decoder trace of the best hypothesis, its
-   * vectors as Float32Arrays) and beamTree (every candidate of the beam).
+   * vectors as Float32Arrays), beamTree (every candidate of the beam) and
+   * shortlist (false: score every target piece, not only the model's
+   * shortlist; default true, used when the model has one: info.shortlist).
    */
   translate(text, options = {}) {
     const session = this.#liveSession('translate');

@@ -8,8 +8,8 @@ import { optionRanges } from './options.js';
 
 // The options' ranges and defaults are in options.js (optionRanges), which the
 // build generates from the C++ option table (src/decode/option_ranges.h);
-// prefix and the two switches (trace, beamTree) are checked on their own.
-const SWITCHES = ['trace', 'beamTree'];
+// prefix and the switches (trace, beamTree, shortlist) are checked on their own.
+const SWITCHES = ['trace', 'beamTree', 'shortlist'];
 const OPTION_NAMES = [...Object.keys(optionRanges), 'prefix', ...SWITCHES];
 
 // What the penalties are, for their error messages.
@@ -190,6 +190,13 @@ export function makeInfo(header, name) {
       coveragePenalty: header.decoding?.coverage_penalty ?? optionRanges.coveragePenalty.default,
       recorded: header.decoding !== undefined,
     },
+    // The model's lexical shortlist (the header's target_shortlist, without
+    // its triggers), or null: translate uses it unless { shortlist: false }.
+    shortlist: header.target_shortlist ? {
+      always: header.target_shortlist.always,
+      perTarget: header.target_shortlist.per_target,
+      builtFrom: header.target_shortlist.built_from ?? null,
+    } : null,
     provenance,
   };
   return deepFreeze(info);

@@ -116,6 +116,25 @@ test('train --exclude-sources drops those English sentences from training', () =
   assert.equal(info.provenance.split.excluded_sources.file, 'exclude.tsv');
 });
 
+test('split --exclude-sources leaves out of --train-output the pairs that train --exclude-sources drops', () => {
+  const excluded = join(work, 'exclude-split.tsv');
+  writeFileSync(excluded, 'I see the cat.\tx\nWe drink water.\tx\n');
+  const split = ['split', '--data', fixture, '--dev-fraction', '0.2', '--split-seed', '3', '--dev-output', join(work, 'd.tsv')];
+  const all = join(work, 'train-all.tsv');
+  const kept = join(work, 'train-kept.tsv');
+  assert.equal(run([...split, '--train-output', all]).code, 0);
+  const r = run([...split, '--train-output', kept, '--exclude-sources', excluded]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.err, /--exclude-sources: 2 of \d+ training pairs left out/);
+  const lines = (tsv) => readFileSync(tsv, 'utf8').split('\n').filter(Boolean);
+  assert.ok(englishOf(all).has('I see the cat.') && englishOf(all).has('We drink water.'));
+  assert.ok(!englishOf(kept).has('I see the cat.') && !englishOf(kept).has('We drink water.'));
+  assert.equal(lines(kept).length, lines(all).length - 2);
+  const bad = run([...split, '--exclude-sources', excluded]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--exclude-sources filters the training pairs: give --train-output too/);
+});
+
 test('train --init-encoder starts the encoder from another model', () => {
   const output = join(work, 'transfer.s2s');
   const r = run(['train', ...tiny, '--steps', '1', '--learning-rate', '0.000001', '--warmup', '1000', '--init-encoder', model,
