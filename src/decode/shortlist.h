@@ -63,6 +63,10 @@ std::vector<int> shortlist_blocks(const TargetShortlist& shortlist, const std::v
 // the model file reads it). from_json checks everything (the message names
 // the problem and the fix) and throws ModelFileError.
 nlohmann::json target_shortlist_to_json(const TargetShortlist& shortlist);
-TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int source_vocab_size, int target_vocab_size);
+// `triggers`: the field's base64 triggers when the model file's quick path
+// took them out of the header (the field then holds ""); null: read them
+// from the field.
+TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int source_vocab_size, int target_vocab_size,
+                                           const std::string* triggers = nullptr);
 
 }  // namespace s2s

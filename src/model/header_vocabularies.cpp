@@ -7,7 +7,9 @@
 // goes to parse_header as before. The same goes for the BPE merges of a
 // subword model's two tokenizers ("source_tokenizer": {"merges": [...]},
 // 18,000 strings in en-fr, 280 kB): each "merges" array is taken out and
-// replaced by [] as well.
+// replaced by [] as well, and the lexical shortlist's "triggers" (a base64
+// string, 85 kB in en-fr: "target_shortlist": {"triggers": "..."}) is taken
+// out and replaced by "".
 //
 // It never decides alone what is valid: it accepts only a strict subset of
 // JSON (strings of valid UTF-8 with the simple escapes; no \u, no control
@@ -180,6 +182,35 @@ bool tokenizer_merges(Scanner& scan, std::vector<std::string>& out, bool& found,
     }
 }
 
+// The shortlist's object ({"always": ..., "per_target": ..., "triggers":
+// "...", "built_from": {...}}): its "triggers" string, which holds only
+// base64 characters (checked when it is decoded; anything the strict subset
+// refuses gives up), into `out`, with where it starts and ends.
+bool shortlist_triggers(Scanner& scan, std::string& out, bool& found, size_t& from, size_t& to) {
+    if (!scan.take('{')) return false;
+    std::string key;
+    for (;;) {
+        scan.skip_space();
+        if (scan.take('}')) return true;
+        if (!scan.string(key)) return false;
+        scan.skip_space();
+        if (!scan.take(':')) return false;
+        scan.skip_space();
+        if (key == "triggers") {
+            if (found) return false;  // a repeated key
+            from = scan.at();
+            if (!scan.string(out)) return false;
+            to = scan.at();
+            found = true;
+        } else if (!scan.skip_value()) {
+            return false;
+        }
+        scan.skip_space();
+        if (scan.take('}')) return true;
+        if (!scan.take(',')) return false;
+    }
+}
+
 }  // namespace
 
 bool split_header_vocabularies(std::string_view text, std::string& rest, std::vector<std::string>& source,
@@ -187,10 +218,12 @@ bool split_header_vocabularies(std::string_view text, std::string& rest, std::ve
     Scanner scan(text);
     struct Span {
         size_t from = 0, to = 0;
+        const char* with = "[]";
     };
-    std::vector<Span> spans;  // the arrays taken out, each to become []
+    std::vector<Span> spans;  // the arrays taken out, each to become [] (the triggers: "")
     bool vocabulary_found[2] = {false, false};
     bool tokenizer_seen[2] = {false, false};
+    bool shortlist_seen = false;
     scan.skip_space();
     if (!scan.take('{')) return false;
     std::string key;
@@ -220,6 +253,16 @@ bool split_header_vocabularies(std::string_view text, std::string& rest, std::ve
             } else if (!scan.skip_value()) {
                 return false;
             }
+        } else if (key == "target_shortlist" && merges != nullptr) {
+            if (shortlist_seen) return false;
+            shortlist_seen = true;
+            if (scan.peek() == '{') {
+                size_t from = 0, to = 0;
+                if (!shortlist_triggers(scan, merges->shortlist_triggers, merges->shortlist_found, from, to)) return false;
+                if (merges->shortlist_found) spans.push_back({from, to, "\"\""});
+            } else if (!scan.skip_value()) {
+                return false;
+            }
         } else if (!scan.skip_value()) {
             return false;
         }
@@ -236,7 +279,7 @@ bool split_header_vocabularies(std::string_view text, std::string& rest, std::ve
     rest.reserve(text.size() - taken + 2 * spans.size());
     size_t copied = 0;
     for (const Span& span : spans) {
-        rest.append(text.substr(copied, span.from - copied)).append("[]");
+        rest.append(text.substr(copied, span.from - copied)).append(span.with);
         copied = span.to;
     }
     rest.append(text.substr(copied));

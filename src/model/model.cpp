@@ -237,7 +237,8 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
     }
     if (auto it = header.find("target_shortlist"); it != header.end()) {
         model.target_shortlist =
-            target_shortlist_from_json(*it, model.config.source_vocab_size, model.config.target_vocab_size);
+            target_shortlist_from_json(*it, model.config.source_vocab_size, model.config.target_vocab_size,
+                                       layout.shortlist_triggers_separate ? &layout.shortlist_triggers : nullptr);
     }
     if (auto it = header.find("int8_levels"); it != header.end()) {
         if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > kMaxInt8Levels) {

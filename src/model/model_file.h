@@ -132,6 +132,9 @@ struct ModelFileLayout {
     // "merges" the quick path took (the header holds [] in their place).
     bool source_merges_separate = false, target_merges_separate = false;
     std::vector<std::string> source_merges, target_merges;
+    // And the lexical shortlist's base64 "triggers" (the header holds "").
+    bool shortlist_triggers_separate = false;
+    std::string shortlist_triggers;
 };
 // Every check of decode_model_file but those of the values themselves.
 // Throws ModelFileError. `bytes` must outlive the decode_tensor_values calls.

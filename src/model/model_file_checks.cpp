@@ -180,9 +180,16 @@ void read_header_into(ModelFileLayout& layout, std::string_view text, bool separ
             // Taken only when what is left is a valid object holding the
             // emptied arrays where they were; otherwise the full parse below
             // decides (and words any error as always).
+            const auto triggers_emptied = [&] {
+                if (!merges.shortlist_found) return true;
+                auto it = header.is_object() ? header.find("target_shortlist") : header.end();
+                if (it == header.end() || !it->is_object()) return false;
+                auto triggers = it->find("triggers");
+                return triggers != it->end() && triggers->is_string() && triggers->get_ref<const std::string&>().empty();
+            };
             if (empty_array(header, "source_vocabulary") && empty_array(header, "target_vocabulary") &&
                 merges_emptied("source_tokenizer", merges.source_found) &&
-                merges_emptied("target_tokenizer", merges.target_found)) {
+                merges_emptied("target_tokenizer", merges.target_found) && triggers_emptied()) {
                 layout.header = std::move(header);
                 layout.source_vocabulary = std::move(source);
                 layout.target_vocabulary = std::move(target);
@@ -191,6 +198,8 @@ void read_header_into(ModelFileLayout& layout, std::string_view text, bool separ
                 layout.target_merges_separate = merges.target_found;
                 layout.source_merges = std::move(merges.source);
                 layout.target_merges = std::move(merges.target);
+                layout.shortlist_triggers_separate = merges.shortlist_found;
+                layout.shortlist_triggers = std::move(merges.shortlist_triggers);
                 return;
             }
         }

@@ -242,9 +242,13 @@ void read_header_into(ModelFileLayout& layout, std::string_view text, bool separ
 // With `merges`, also takes the "merges" array of the "source_tokenizer"
 // and "target_tokenizer" objects out (each `found` says whether that
 // tokenizer had one), replaced by [] in `rest` too.
+// And the "triggers" string of the "target_shortlist" object
+// (shortlist_found), replaced by "" in `rest`.
 struct HeaderMerges {
     std::vector<std::string> source, target;
     bool source_found = false, target_found = false;
+    std::string shortlist_triggers;
+    bool shortlist_found = false;
 };
 bool split_header_vocabularies(std::string_view text, std::string& rest, std::vector<std::string>& source,
                                std::vector<std::string>& target, HeaderMerges* merges = nullptr);

@@ -35,30 +35,55 @@ std::string base64(const std::vector<uint8_t>& bytes) {
                          "`seq2seq shortlist` (docs/cli.md)");
 }
 
+// Each character's 6 bits, or -1 (not in the alphabet; '=' included).
+struct Base64Values {
+    int8_t of[256];
+    constexpr Base64Values() : of() {
+        for (int c = 0; c < 256; ++c) of[c] = -1;
+        for (int v = 0; v < 64; ++v) of[static_cast<unsigned char>(kAlphabet[v])] = static_cast<int8_t>(v);
+    }
+};
+constexpr Base64Values kBase64;
+
 std::vector<uint8_t> unbase64(const std::string& text) {
     if (text.size() % 4 != 0) damaged("has triggers whose base64 length " + std::to_string(text.size()) + " is not a multiple of 4");
-    std::vector<uint8_t> out;
-    out.reserve(text.size() / 4 * 3);
-    for (size_t i = 0; i < text.size(); i += 4) {
+    const auto not_base64 = [](size_t at) {
+        damaged("has a character that is not base64 at offset " + std::to_string(at) + " of its triggers");
+    };
+    std::vector<uint8_t> out(text.size() / 4 * 3);
+    size_t o = 0;
+    // Every group of 4 but the last (which may end in padding), by table.
+    const size_t whole = text.empty() ? 0 : text.size() - 4;
+    for (size_t i = 0; i < whole; i += 4) {
+        const int a = kBase64.of[static_cast<unsigned char>(text[i])], b = kBase64.of[static_cast<unsigned char>(text[i + 1])],
+                  c = kBase64.of[static_cast<unsigned char>(text[i + 2])], d = kBase64.of[static_cast<unsigned char>(text[i + 3])];
+        if ((a | b | c | d) < 0) not_base64(i + (a < 0 ? 0 : b < 0 ? 1 : c < 0 ? 2 : 3));
+        const uint32_t n = (uint32_t(a) << 18) | (uint32_t(b) << 12) | (uint32_t(c) << 6) | uint32_t(d);
+        out[o++] = static_cast<uint8_t>(n >> 16);
+        out[o++] = static_cast<uint8_t>(n >> 8);
+        out[o++] = static_cast<uint8_t>(n);
+    }
+    if (!text.empty()) {
+        const size_t i = whole;
         uint32_t n = 0;
         int padding = 0;
         for (size_t j = 0; j < 4; ++j) {
-            const char c = text[i + j];
-            int v;
-            if (c >= 'A' && c <= 'Z') v = c - 'A';
-            else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-            else if (c >= '0' && c <= '9') v = c - '0' + 52;
-            else if (c == '+') v = 62;
-            else if (c == '/') v = 63;
-            else if (c == '=' && i + 4 == text.size() && j >= 2) { v = 0; ++padding; }
-            else damaged("has a character that is not base64 at offset " + std::to_string(i + j) + " of its triggers");
-            if (padding > 0 && c != '=') damaged("has base64 padding before the end of its triggers");
+            const char ch = text[i + j];
+            int v = kBase64.of[static_cast<unsigned char>(ch)];
+            if (v < 0) {
+                if (ch != '=' || j < 2) not_base64(i + j);
+                v = 0;
+                ++padding;
+            } else if (padding > 0) {
+                damaged("has base64 padding before the end of its triggers");
+            }
             n = (n << 6) | static_cast<uint32_t>(v);
         }
-        out.push_back(static_cast<uint8_t>(n >> 16));
-        if (padding < 2) out.push_back(static_cast<uint8_t>(n >> 8));
-        if (padding < 1) out.push_back(static_cast<uint8_t>(n));
+        out[o++] = static_cast<uint8_t>(n >> 16);
+        if (padding < 2) out[o++] = static_cast<uint8_t>(n >> 8);
+        if (padding < 1) out[o++] = static_cast<uint8_t>(n);
     }
+    out.resize(o);
     return out;
 }
 
@@ -78,7 +103,8 @@ nlohmann::json target_shortlist_to_json(const TargetShortlist& shortlist) {
             {"built_from", shortlist.built_from}};
 }
 
-TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int source_vocab_size, int target_vocab_size) {
+TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int source_vocab_size, int target_vocab_size,
+                                           const std::string* separate_triggers) {
     if (!json.is_object()) damaged("must be an object");
     const auto integer = [&](const char* key, int low, int high) {
         const auto it = json.find(key);
@@ -95,7 +121,8 @@ TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int sourc
     out.per_target = integer("per_target", 1, kMaxShortlistTriggers);
     const auto triggers = json.find("triggers");
     if (triggers == json.end() || !triggers->is_string()) damaged("needs 'triggers', a base64 string");
-    const std::vector<uint8_t> bytes = unbase64(triggers->get<std::string>());
+    const std::vector<uint8_t> bytes =
+        unbase64(separate_triggers != nullptr ? *separate_triggers : triggers->get_ref<const std::string&>());
     const size_t expected = 2 * static_cast<size_t>(target_vocab_size - out.always) * out.per_target;
     if (bytes.size() != expected) {
         damaged("has " + std::to_string(bytes.size()) + " bytes of triggers where (target vocabulary " +

@@ -148,6 +148,31 @@ TEST_CASE("the tokenizers' BPE merges come out of the header text too; a tokeniz
     CHECK(plain.rest == R"({"source_tokenizer": {"merges": ["a b"]}, "source_vocabulary": [], "target_vocabulary": []})");
 }
 
+TEST_CASE("the shortlist's base64 triggers come out of the header text too, replaced by an empty string") {
+    const SplitMerges s = split_merges(
+        R"({"target_shortlist": {"always": 9, "triggers": "AAB/+w==", "built_from": {"data": "t.tsv"}}, )"
+        R"("source_vocabulary": [], "target_vocabulary": []})");
+    REQUIRE(s.ok);
+    CHECK(s.merges.shortlist_found);
+    CHECK(s.merges.shortlist_triggers == "AAB/+w==");
+    CHECK(s.rest == R"({"target_shortlist": {"always": 9, "triggers": "", "built_from": {"data": "t.tsv"}}, )"
+                    R"("source_vocabulary": [], "target_vocabulary": []})");
+    const char* give_up[] = {
+        R"({"target_shortlist": {"triggers": "AA", "triggers": "BB"}, "source_vocabulary": [], "target_vocabulary": []})",
+        R"({"target_shortlist": {"triggers": 3}, "source_vocabulary": [], "target_vocabulary": []})",
+        R"({"target_shortlist": {"triggers": "\u0041"}, "source_vocabulary": [], "target_vocabulary": []})",
+        R"({"target_shortlist": {}, "target_shortlist": {}, "source_vocabulary": [], "target_vocabulary": []})",
+    };
+    for (const char* text : give_up) {
+        INFO(text);
+        CHECK_FALSE(split_merges(text).ok);
+    }
+    // A shortlist that is not an object is stepped over (the full parse refuses it).
+    const SplitMerges odd = split_merges(R"({"target_shortlist": 3, "source_vocabulary": [], "target_vocabulary": []})");
+    REQUIRE(odd.ok);
+    CHECK_FALSE(odd.merges.shortlist_found);
+}
+
 TEST_CASE("a subword model loads the same merges through the quick path and through the full parse") {
     const std::string m(kWordMarker);
     for (const bool control : {false, true}) {

@@ -227,6 +227,9 @@ TEST_CASE("shortlist: the model file keeps it, a model without one has none, and
     model.target_shortlist = s;
     for (TensorDtype dtype : {TensorDtype::kFloat32, TensorDtype::kInt8}) {
         const auto bytes = serialize_model(model, dtype);
+        // A load takes the triggers out of the header text (the quick path).
+        CHECK(read_model_layout(bytes.data(), bytes.size(), /*separate_vocabularies=*/true).shortlist_triggers_separate);
+        CHECK_FALSE(read_model_layout(bytes.data(), bytes.size()).shortlist_triggers_separate);
         const Model loaded = model_from_bytes(bytes.data(), bytes.size());
         REQUIRE(loaded.target_shortlist.has_value());
         CHECK(loaded.target_shortlist->always == 9);
@@ -247,7 +250,27 @@ TEST_CASE("shortlist: the model file keeps it, a model without one has none, and
     CHECK(damaged([](nlohmann::json& j) { j.erase("triggers"); }).find("needs 'triggers'") != std::string::npos);
     CHECK(damaged([](nlohmann::json& j) { j["triggers"] = "AAA"; }).find("not a multiple of 4") != std::string::npos);
     CHECK(damaged([](nlohmann::json& j) { j["triggers"] = std::string(j["triggers"]).replace(4, 1, "!"); })
-              .find("not base64") != std::string::npos);
+              .find("not base64 at offset 4 of") != std::string::npos);
+    CHECK(damaged([](nlohmann::json& j) { j["triggers"] = std::string(j["triggers"]).replace(6, 1, "="); })
+              .find("not base64 at offset 6 of") != std::string::npos);
+    CHECK(damaged([](nlohmann::json& j) {
+              std::string t = j["triggers"];
+              j["triggers"] = t.replace(t.size() - 2, 2, "=A");
+          }).find("padding before the end") != std::string::npos);
+    {
+        // Triggers whose bytes are no multiple of 3 end in padding: 35 ids, 70 bytes, "==".
+        TargetShortlist odd;
+        odd.always = 10;
+        odd.per_target = 1;
+        for (int i = 0; i < 45 - 10; ++i) odd.triggers.push_back(i % 5 == 0 ? -1 : i % 11);
+        const nlohmann::json j = target_shortlist_to_json(odd);
+        REQUIRE(j["triggers"].get<std::string>().substr(j["triggers"].get<std::string>().size() - 2) == "==");
+        CHECK(target_shortlist_from_json(j, 11, 45).triggers == odd.triggers);
+        const std::string separate = j["triggers"];
+        nlohmann::json emptied = j;
+        emptied["triggers"] = "";
+        CHECK(target_shortlist_from_json(emptied, 11, 45, &separate).triggers == odd.triggers);
+    }
     CHECK(damaged([](nlohmann::json& j) { j["per_target"] = 2; }).find("were expected") != std::string::npos);
     CHECK(damaged([](nlohmann::json& j) { j = 3; }).find("must be an object") != std::string::npos);
     // A source id beyond the vocabulary, through the whole file.
