@@ -153,11 +153,12 @@ private:
     size_t at_ = 0;
 };
 
-// A tokenizer's object ({"kind": ..., "language": ..., "merges": [...]}):
-// its "merges" array (the strict subset) into `out`, with where it starts
-// and ends; the other fields are stepped over for parse_header. `found`
-// stays false for an object without "merges" (a word tokenizer).
-bool tokenizer_merges(Scanner& scan, std::vector<std::string>& out, bool& found, size_t& from, size_t& to) {
+// An object's field `wanted`, read by `take` (which returns false when the
+// value is outside the strict subset), with where its value starts and
+// ends; the other fields are stepped over for parse_header. `found` stays
+// false for an object without it.
+template <typename Take>
+bool object_field(Scanner& scan, const char* wanted, Take take, bool& found, size_t& from, size_t& to) {
     if (!scan.take('{')) return false;
     std::string key;
     for (;;) {
@@ -167,10 +168,10 @@ bool tokenizer_merges(Scanner& scan, std::vector<std::string>& out, bool& found,
         scan.skip_space();
         if (!scan.take(':')) return false;
         scan.skip_space();
-        if (key == "merges") {
+        if (key == wanted) {
             if (found) return false;  // a repeated key
             from = scan.at();
-            if (!scan.string_array(out)) return false;
+            if (!take()) return false;
             to = scan.at();
             found = true;
         } else if (!scan.skip_value()) {
@@ -182,33 +183,18 @@ bool tokenizer_merges(Scanner& scan, std::vector<std::string>& out, bool& found,
     }
 }
 
+// A tokenizer's object ({"kind": ..., "language": ..., "merges": [...]}):
+// its "merges" array (the strict subset) into `out` (a word tokenizer has
+// none).
+bool tokenizer_merges(Scanner& scan, std::vector<std::string>& out, bool& found, size_t& from, size_t& to) {
+    return object_field(scan, "merges", [&] { return scan.string_array(out); }, found, from, to);
+}
+
 // The shortlist's object ({"always": ..., "per_target": ..., "triggers":
-// "...", "built_from": {...}}): its "triggers" string, which holds only
-// base64 characters (checked when it is decoded; anything the strict subset
-// refuses gives up), into `out`, with where it starts and ends.
+// "...", "built_from": {...}}): its "triggers" string into `out` (only
+// base64 characters are valid there: checked when it is decoded).
 bool shortlist_triggers(Scanner& scan, std::string& out, bool& found, size_t& from, size_t& to) {
-    if (!scan.take('{')) return false;
-    std::string key;
-    for (;;) {
-        scan.skip_space();
-        if (scan.take('}')) return true;
-        if (!scan.string(key)) return false;
-        scan.skip_space();
-        if (!scan.take(':')) return false;
-        scan.skip_space();
-        if (key == "triggers") {
-            if (found) return false;  // a repeated key
-            from = scan.at();
-            if (!scan.string(out)) return false;
-            to = scan.at();
-            found = true;
-        } else if (!scan.skip_value()) {
-            return false;
-        }
-        scan.skip_space();
-        if (scan.take('}')) return true;
-        if (!scan.take(',')) return false;
-    }
+    return object_field(scan, "triggers", [&] { return scan.string(out); }, found, from, to);
 }
 
 }  // namespace

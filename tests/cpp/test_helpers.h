@@ -54,6 +54,19 @@ inline Parameters sharp_random_parameters(const ModelConfig& config, uint64_t se
     return p;
 }
 
+// A tiny additive-attention model with random weights and W_o scaled up
+// (so its logits spread as a trained model's do), `target_vocab_size`
+// targets, placeholder vocabularies.
+inline Model scaled_model(int target_vocab_size, uint64_t seed) {
+    Model model;
+    model.config = tiny_config(AttentionKind::kAdditive);
+    model.config.target_vocab_size = target_vocab_size;
+    set_placeholder_vocabularies(model);
+    model.params = random_parameters(model.config, seed);
+    model.params.output_weights *= 3.0f;
+    return model;
+}
+
 inline std::vector<Example> tiny_examples() {
     return {
         {{4, 5, 6, 7, 3}, {8, 4, 3}},

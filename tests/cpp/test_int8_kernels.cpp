@@ -48,17 +48,6 @@ Matrix scalar_int8_product(int rows, int cols, const std::vector<int8_t>& w, con
     return y;
 }
 
-// A tiny additive-attention model with random weights and W_o scaled up
-// (so its logits spread as a trained model's do).
-Model scaled_model(int target_vocab_size, uint64_t seed) {
-    Model model;
-    model.config = tiny_config(AttentionKind::kAdditive);
-    model.config.target_vocab_size = target_vocab_size;
-    set_placeholder_vocabularies(model);
-    model.params = random_parameters(model.config, seed);
-    model.params.output_weights *= 3.0f;
-    return model;
-}
 
 }  // namespace
 

@@ -19,17 +19,6 @@ using namespace s2s::testing;
 
 namespace {
 
-// A tiny additive-attention model, W_o scaled up, with `target_vocab_size` targets.
-Model shortlist_model(int target_vocab_size, uint64_t seed) {
-    Model model;
-    model.config = tiny_config(AttentionKind::kAdditive);
-    model.config.target_vocab_size = target_vocab_size;
-    set_placeholder_vocabularies(model);
-    model.params = random_parameters(model.config, seed);
-    model.params.output_weights *= 3.0f;
-    return model;
-}
-
 Model reloaded_int8(const Model& model) {
     const auto bytes = serialize_model(model, TensorDtype::kInt8);
     return model_from_bytes(bytes.data(), bytes.size());
@@ -95,7 +84,7 @@ TEST_CASE("shortlist: the block kernel gives exactly the full kernel's rows, on 
 
 TEST_CASE("shortlist: one that holds every target translates bit for bit as none, beam 1 and 4; a short one only "
           "writes candidates") {
-    const Model model = reloaded_int8(shortlist_model(45, 11));  // 6 blocks, the last of 5 rows
+    const Model model = reloaded_int8(scaled_model(45, 11));  // 6 blocks, the last of 5 rows
     TargetShortlist all;
     all.always = 45;
     all.per_target = 1;
@@ -213,7 +202,7 @@ TEST_CASE("shortlist: the builder picks the source piece that predicts a target,
 }
 
 TEST_CASE("shortlist: the model file keeps it, a model without one has none, and damage is refused naming it") {
-    Model model = shortlist_model(45, 3);
+    Model model = scaled_model(45, 3);
     {
         const Model plain = reloaded_int8(model);
         CHECK_FALSE(plain.target_shortlist.has_value());
