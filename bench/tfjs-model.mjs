@@ -14,7 +14,13 @@
 //     and the greedy/beam search of src/decode/search.cpp in plain JS, with
 //     the same tie-breaking, length normalization and stopping rule, so the
 //     translations must come out token for token the same as the WASM build's
-//     (bench/run.mjs and tests/js/tfjs-peer.test.mjs count the agreement).
+//     (bench/run.mjs and tests/js/tfjs-peer.test.mjs count the agreement);
+//   - the model's lexical shortlist when it has one (the header's
+//     target_shortlist, src/decode/shortlist.h), as the WASM build uses it by
+//     default: per sentence, the output layer and its log-softmax over the
+//     8-row blocks of W_o that hold a candidate (every id below `always`,
+//     and each other id one of whose triggers is in the sentence); the other
+//     ids get -Infinity. { shortlist: false } computes every row.
 // The C++ matrices are (out, in) with one example per column; here a row is
 // one example, so every weight is used transposed (x W^T), transposed once
 // at load time.
@@ -137,6 +143,31 @@ class TfjsModel {
       throw new Error(`unknown attention '${this.kind}'`);
     }
     this.w = w;
+    this.shortlist = readShortlist(this.header.target_shortlist, this.V);
+  }
+
+  // The rows of W_o the shortlist computes for a sentence (source ids):
+  // every row of each 8-row block holding a candidate, ascending.
+  #shortlistRows(ids) {
+    const { always, perTarget, triggers } = this.shortlist;
+    const present = new Set(ids);
+    const V = this.V;
+    const blocks = new Set();
+    for (let b = 0; b * 8 < always; ++b) blocks.add(b);
+    for (let t = always; t < V; ++t) {
+      const block = t >> 3;
+      if (blocks.has(block)) continue;
+      for (let j = 0; j < perTarget; ++j) {
+        const s = triggers[(t - always) * perTarget + j];
+        if (s !== 0xFFFF && present.has(s)) {
+          blocks.add(block);
+          break;
+        }
+      }
+    }
+    const rows = [];
+    for (const b of [...blocks].sort((x, y) => x - y)) for (let r = 8 * b; r < Math.min(8 * b + 8, V); ++r) rows.push(r);
+    return rows;
   }
 
   /** Source ids, <eos> last, and the source tokens as the model reads them. */
@@ -197,7 +228,7 @@ class TfjsModel {
   // One decoder step for K hypotheses: previous tokens (K ids) and states
   // (K, D). Returns { states (K, D) tensor, attention Float32Array K*S,
   // logProbs Float32Array K*V }.
-  #step(encoded, S, previous, states) {
+  #step(encoded, S, previous, states, output = null) {
     const tf = this.tf;
     const K = previous.length;
     const result = tf.tidy(() => {
@@ -222,11 +253,19 @@ class TfjsModel {
       const input = tf.concat([embedded, context], 1);                                     // (K, E + C)
       const projections = this.w.decoder.map((g) => tf.add(tf.matMul(input, g.inputT), g.inputBias));
       const next = this.#gruStep(this.w.decoder, projections, states);                      // (K, D)
-      const output = tf.tanh(tf.add(tf.matMul(tf.concat([next, context, embedded], 1), this.w.outputHiddenT), this.w.outputHiddenBias));
-      const logProbs = tf.logSoftmax(tf.add(tf.matMul(output, this.w.outputT), this.w.outputBias));  // (K, V)
+      const hiddenOut = tf.tanh(tf.add(tf.matMul(tf.concat([next, context, embedded], 1), this.w.outputHiddenT), this.w.outputHiddenBias));
+      const [outputT, outputBias] = output ? [output.weightsT, output.bias] : [this.w.outputT, this.w.outputBias];
+      const logProbs = tf.logSoftmax(tf.add(tf.matMul(hiddenOut, outputT), outputBias));  // (K, V or the shortlist's rows)
       return { next, weights, logProbs };
     });
-    const logProbs = result.logProbs.dataSync();
+    let logProbs = result.logProbs.dataSync();
+    if (output) {  // the shortlist's rows scattered back among -Infinity
+      const V = this.V;
+      const n = output.rows.length;
+      const full = new Float32Array(K * V).fill(-Infinity);
+      for (let k = 0; k < K; ++k) for (let i = 0; i < n; ++i) full[k * V + output.rows[i]] = logProbs[k * n + i];
+      logProbs = full;
+    }
     const attention = result.weights ? result.weights.dataSync() : null;
     result.logProbs.dispose();
     result.weights?.dispose();
@@ -252,9 +291,17 @@ class TfjsModel {
   decodeIds(ids, {
     beamSize = 1, maxLength = 0,
     lengthPenalty = optionRanges.lengthPenalty.default, coveragePenalty = optionRanges.coveragePenalty.default,
+    shortlist = true,
   } = {}) {
     const tf = this.tf;
     const S = ids.length;
+    let output = null;
+    if (shortlist && this.shortlist) {
+      const rows = this.#shortlistRows(ids);
+      const index = tf.tensor1d(rows, 'int32');
+      output = { rows, weightsT: tf.gather(this.w.outputT, index, 1), bias: tf.gather(this.w.outputBias, index) };
+      index.dispose();
+    }
     const limit = Math.min(maxLength > 0 ? maxLength : 2 * S + 10, MAX_LENGTH);
     const encoded = this.#encode(ids);
     const V = this.V;
@@ -264,7 +311,7 @@ class TfjsModel {
     try {
       for (let t = 0; t < limit && live.length > 0; ++t) {
         const previous = live.map((h) => (h.tokens.length === 0 ? BOS : h.tokens[h.tokens.length - 1]));
-        const step = this.#step(encoded, S, previous, states);
+        const step = this.#step(encoded, S, previous, states, output);
         states.dispose();
         const { logProbs, attention } = step;
         for (let k = 0; k < live.length; ++k) {
@@ -306,6 +353,8 @@ class TfjsModel {
     } finally {
       states?.dispose();
       for (const value of Object.values(encoded)) value?.dispose();
+      output?.weightsT.dispose();
+      output?.bias.dispose();
     }
     // GNMT's score (Wu et al., 2016, eq. 14), as hypothesis_score in src/decode/search.cpp.
     for (const h of finished) {
@@ -346,4 +395,15 @@ class TfjsModel {
     };
     dispose(this.w);
   }
+}
+
+// The header's target_shortlist ({always, per_target, triggers: base64 of
+// little-endian uint16 source ids, 0xFFFF = none}), or null.
+function readShortlist(field, V) {
+  if (!field) return null;
+  const binary = typeof atob === 'function' ? atob(field.triggers) : Buffer.from(field.triggers, 'base64').toString('binary');
+  const triggers = new Uint16Array(binary.length >> 1);
+  for (let i = 0; i < triggers.length; ++i) triggers[i] = binary.charCodeAt(2 * i) | (binary.charCodeAt(2 * i + 1) << 8);
+  if (triggers.length !== (V - field.always) * field.per_target) throw new Error('target_shortlist: the triggers do not match the vocabulary');
+  return { always: field.always, perTarget: field.per_target, triggers };
 }
