@@ -1,13 +1,13 @@
 // The demo page's controller: starts the page (the package's modules, the
 // translation worker, the URL's state), and answers the reader: the
-// sentence box, the model, beam and penalty controls, the examples, the
-// switches, the picks in the result, the downloads. Every change updates
-// `state` (page-state.js, mirrored in the URL by page-url.js), asks the
-// worker for a translation when needed and hands the result to the modules
-// that draw it: result-view.js (translation, chips, figure; figure-data.js
-// what it holds), what-if.js (hypotheses, "what if"), compare.js (the
-// fixed-context comparison and BLEU chart) and about.js (the model's
-// provenance).
+// sentence box, the model, beam, penalty and shortlist controls, the
+// examples, the switches, the picks in the result, the downloads. Every
+// change updates `state` (page-state.js, mirrored in the URL by
+// page-url.js), asks the worker for a translation when needed and hands
+// the result to the modules that draw it: result-view.js (translation,
+// chips, figure; figure-data.js what it holds), what-if.js (hypotheses,
+// "what if"), compare.js (the fixed-context comparison and BLEU chart) and
+// about.js (the model's provenance).
 import { h, replaceChildren, download } from './dom.js';
 import { HEATMAP_CSS, svgBlob, pngBlob } from './heatmap.js';
 import { ALIGNMENT_CSS } from './alignment.js';
@@ -81,6 +81,26 @@ function showPenaltyHint() {
 
 const formatPenalty = (value) => value.toFixed(1);
 
+// The shortlist switch: shown only for a model whose file has a lexical
+// shortlist (its info, once loaded); checked = the API's default, the
+// shortlist on; unchecked sends { shortlist: false } (decodeOptions).
+function showShortlist() {
+  const info = infos.get(state.model);
+  const shortlist = info?.shortlist ?? null;
+  view.shortlistControl.hidden = shortlist === null;
+  view.shortlistHint.hidden = shortlist === null;
+  view.shortlist.checked = state.shortlist;
+  if (shortlist === null) return;
+  const model = describeModel(state.model);
+  const hint = t('shortlist.hint', {
+    target: model.lang ? model.target : t('model.output').toLowerCase(),
+    always: shortlist.always.toLocaleString(lang()),
+    vocabulary: info.targetVocabularySize.toLocaleString(lang()),
+  });
+  view.shortlistHint.textContent = hint;
+  view.shortlistControl.title = hint;
+}
+
 // The inputs show the state; they are used (and enabled) for beam search only.
 function showPenalties() {
   const greedy = state.beam === 1;
@@ -94,7 +114,7 @@ function showPenalties() {
 // `problem` is a message, or { key, params } of the catalogue (redrawn in the
 // other language when the reader switches).
 function showFatal(problem) {
-  for (const control of [view.source, view.model, view.beam, view.alpha, view.beta, view.translateButton]) control.disabled = true;
+  for (const control of [view.source, view.model, view.beam, view.alpha, view.beta, view.shortlist, view.translateButton]) control.disabled = true;
   view.result.dataset.state = 'error';
   showNotices([{ testid: 'error', kind: 'error', ...(typeof problem === 'string' ? { text: problem } : problem) }]);
   replaceChildren(view.translation, t('status.cannotRun'));
@@ -131,6 +151,7 @@ async function translate() {
     performance.mark('s2s:result-received');
     showPenaltyHint();  // the model's own defaults, now that its info is here
     showPenalties();
+    showShortlist();  // and whether it has a shortlist
     render();
     // The heatmap first: the step section (below the figure, unless the URL
     // asks for view=step), "About this model" and the fixed-context
@@ -267,6 +288,7 @@ function relabel() {
   setUpBeamMenu();
   showPenaltyHint();
   showPenalties();
+  showShortlist();
   relabelStatus();
   relabelResult();
   relabelCompare();
@@ -300,12 +322,18 @@ function wire() {
     state.model = view.model.value;
     resetPicks({ prefix: [], step: null });
     resetStepPicks();
+    showShortlist();  // hidden until the new model's info says it has one
     translateNow();
   });
   view.beam.addEventListener('change', () => {
     state.beam = Number(view.beam.value);
     resetPicks();
     showPenalties();
+    translateNow();
+  });
+  view.shortlist.addEventListener('change', () => {
+    state.shortlist = view.shortlist.checked;
+    resetPicks();
     translateNow();
   });
   for (const [input, key, name, symbol] of [[view.alpha, 'alpha', 'lengthPenalty', 'α'], [view.beta, 'beta', 'coveragePenalty', 'β']]) {
@@ -380,6 +408,7 @@ async function start() {
   view.model.value = state.model;
   view.beam.value = String(state.beam);
   showPenalties();
+  showShortlist();
   showSwitches();
   page.translator = getTranslator();
   wire();

@@ -4,7 +4,7 @@
 // scores; a kept node opens that hypothesis's attention row).
 import { h, pieceLabel, svg, replaceChildren } from './dom.js';
 import { colorFor, needsLightText } from './heatmap.js';
-import { lowCoverage } from './step-math.js';
+import { formatLog, lowCoverage } from './step-math.js';
 import { t } from './i18n/index.js';
 
 /**
@@ -76,7 +76,7 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
     }));
     const isSelected = selected && selected[0] === step && selected[1] === index;
     const shown = pieceLabel(node.token);
-    const label = t(node.kept ? 'beam.nodeKept' : 'beam.nodePruned', { token: shown, score: node.score.toFixed(2), step: step + 1 });
+    const label = t(node.kept ? 'beam.nodeKept' : 'beam.nodePruned', { token: shown, score: formatLog(node.score, 2), step: step + 1 });
     const group = svg('g', {
       class: `beam-node ${node.kept ? 'kept' : 'pruned'}${isSelected ? ' selected' : ''}`, 'data-testid': 'beam-node',
       'data-step': String(step), 'data-index': String(index), 'data-kept': String(node.kept), 'data-score': String(node.score),
@@ -85,7 +85,7 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
     svg('title', {}, label),
     svg('circle', { cx: x(step), cy: y(index), r: 5 }),
     svg('text', { x: x(step) + 8, y: y(index) + 4 }, shown.length > 9 ? `${shown.slice(0, 8)}…` : shown),
-    svg('text', { x: x(step) + 8, y: y(index) + 15, class: 'beam-score' }, node.score.toFixed(2)));
+    svg('text', { x: x(step) + 8, y: y(index) + 15, class: 'beam-score' }, formatLog(node.score, 2)));
     if (node.kept && node.attention) {
       const pick = () => onPick(step, index, node);
       group.addEventListener('click', pick);
@@ -117,7 +117,7 @@ export function renderNodeAttention(container, { node, step, sourceTokens }) {
   }
   container.hidden = false;
   replaceChildren(container,
-    h('p', {}, t('beam.nodeAttention', { token: pieceLabel(node.token), step: step + 1, score: node.score.toFixed(2) })),
+    h('p', {}, t('beam.nodeAttention', { token: pieceLabel(node.token), step: step + 1, score: formatLog(node.score, 2) })),
     h('ol', { class: 'node-attention', 'data-testid': 'beam-node-attention' }, sourceTokens.map((token, i) =>
       h('li', { 'data-weight': String(node.attention[i]) },
         h('span', { class: 'step-token', translate: 'no' }, pieceLabel(token)),

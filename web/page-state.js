@@ -26,6 +26,9 @@ export const view = {
   beam: $('beam'),
   alpha: $('alpha'),
   beta: $('beta'),
+  shortlist: $('shortlist'),
+  shortlistControl: $('shortlist-control'),
+  shortlistHint: $('shortlist-hint'),
   unitHint: $('unit-hint'),
   translateButton: $('translate'),
   examples: $('examples'),
@@ -59,6 +62,7 @@ export const state = {
   beam: DEFAULTS.beam,
   alpha: null, // beam search's length penalty; null = the package's default
   beta: null, // and its coverage penalty
+  shortlist: true, // use the model's lexical shortlist when it has one (info.shortlist); false: score every output piece (?shortlist=off)
   hyp: 0, // the selected beam hypothesis
   prefix: [], // target tokens forced by a "what if"
   whatIf: null, // the output position whose alternatives are open
@@ -99,12 +103,15 @@ export const page = {
 // The options of every translation the page asks for. The penalties steer
 // beam search only (greedy decoding writes the same tokens whatever they
 // are), but every score is computed with them, so they are always sent:
-// the score shown is the one the inputs describe.
+// the score shown is the one the inputs describe. The shortlist is sent
+// only when the reader turned it off (`shortlist: false`: the output layer
+// and its softmax over every target piece).
 export function decodeOptions(extra = {}) {
   const options = { beamSize: state.beam, maxLength: MAX_OUTPUT_TOKENS, ...extra };
   if (state.tau !== null) options.temperature = state.tau;
   if (state.alpha !== null) options.lengthPenalty = state.alpha;
   if (state.beta !== null) options.coveragePenalty = state.beta;
+  if (!state.shortlist) options.shortlist = false; // the API's default is true; a model without a shortlist ignores it
   return options;
 }
 

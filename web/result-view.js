@@ -16,6 +16,7 @@ import { renderAlignment } from './alignment.js';
 import { figureData, originalWords, selectedHypothesis } from './figure-data.js';
 import { describeModel, infos, showNotices, state, tokenNoun, view } from './page-state.js';
 import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
+import { formatLog } from './step-math.js';
 import { rich, t } from './i18n/index.js';
 
 let figure = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
@@ -34,7 +35,7 @@ export function clearResult(key) {
   emptyMessage = key;
   view.result.dataset.state = 'empty';
   replaceChildren(view.translation, t(key));
-  for (const name of ['text', 'model', 'beam', 'hyp', 'prefix']) view.translation.removeAttribute(`data-${name}`);
+  for (const name of ['text', 'model', 'beam', 'hyp', 'prefix', 'shortlist']) view.translation.removeAttribute(`data-${name}`);
   replaceChildren(view.meta);
   replaceChildren(view.sourceTokens);
   replaceChildren(view.targetTokens);
@@ -78,16 +79,17 @@ export function render() {
   view.result.dataset.state = 'ready';
 
   // Attributes the tests (and curious readers of the DOM) can rely on: what
-  // this output is the translation of.
+  // this output is the translation of (shortlist: 'on' or 'off' for a model
+  // with a lexical shortlist, 'none' without one).
   Object.assign(view.translation.dataset, {
     text: state.text, model: state.model, beam: String(state.beam), hyp: String(state.hyp), prefix: state.prefix.join(' '),
-    unit: state.unit,
+    unit: state.unit, shortlist: !infos.get(state.model)?.shortlist ? 'none' : state.shortlist ? 'on' : 'off',
   });
   view.translation.lang = info.lang;
   replaceChildren(view.translation, hypothesis.text || t('result.empty'));
   const finished = hypothesis.finished !== false;
   replaceChildren(view.meta,
-    t('result.score', { score: hypothesis.score.toFixed(3) }),
+    t('result.score', { score: formatLog(hypothesis.score) }),
     result.hypotheses.length > 1 ? t('result.hypothesisOf', { k: state.hyp + 1, n: result.hypotheses.length }) : '',
     state.prefix.length ? t('result.chosenByYou', { count: state.prefix.length, noun: tokenNoun(state.prefix.length > 1) }) : '');
 

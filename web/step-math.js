@@ -1,7 +1,8 @@
 // Pure numbers behind the step-through panel (step-panel.js): the softmax
 // with temperature, the context Σ_i a_ti H_i, cosine similarity, the
-// temperature slider's log scale, and the colour of one vector dimension.
-// No DOM: Node's tests import it (tests/js/step-math.test.mjs).
+// temperature slider's log scale, the colour of one vector dimension, and
+// log probabilities as text (−∞ for a piece outside the shortlist). No DOM:
+// Node's tests import it (tests/js/step-math.test.mjs).
 
 /** softmax(scores / tau), computed stably (the largest score subtracted first). */
 export function softmax(scores, tau = 1) {
@@ -102,4 +103,33 @@ export function lowCoverage(coverage, { given = null, threshold = 0.1, hasEos = 
   const low = new Set();
   for (let i = 0; i < last; i++) if (coverage[i] < threshold) low.add(i);
   return low;
+}
+
+// With the model's lexical shortlist, the decoder scores only this
+// sentence's candidate pieces: every other piece has probability 0, log
+// probability −∞ (-Infinity; null once it went through JSON), and the
+// special tokens it never writes are masked with -1e30. A short sentence
+// with a small shortlist can have fewer candidates than the page lists, so
+// such pieces can reach the "what if", the step panel's top tokens and the
+// beam tree: shown as −∞ or left out, never as "-Infinity", "NaN" or 1e30.
+const NEVER = -1e29; // at or below: the decoder's mask, a piece it cannot write
+
+/**
+ * A log probability or score as text, `digits` decimals: −∞ for a piece the
+ * model cannot write (-Infinity, null, the mask), '—' for anything else
+ * that is not a number.
+ */
+export function formatLog(value, digits = 3) {
+  if (value === null || value === -Infinity || (Number.isFinite(value) && value <= NEVER)) return '−∞';
+  return Number.isFinite(value) ? value.toFixed(digits) : '—';
+}
+
+/**
+ * The choices the model could write, in their order: those with a log
+ * probability above −∞ (when they carry one, as `alternatives` do) and a
+ * probability above 0 (the trace's top tokens carry only that).
+ */
+export function possibleChoices(choices) {
+  return (choices ?? []).filter(({ logProb, probability }) => (logProb === undefined || (Number.isFinite(logProb) && logProb > NEVER)) &&
+    Number.isFinite(probability) && probability > 0);
 }

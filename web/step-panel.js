@@ -11,7 +11,7 @@
 // [data-testid="step-source"] with data-index, data-score (e_ti) and
 // data-weight (a_ti); the context strip carries data-values (c_t).
 import { h, pieceLabel, replaceChildren } from './dom.js';
-import { maxAbs, softmax, valueColor, weightedSum } from './step-math.js';
+import { maxAbs, possibleChoices, softmax, valueColor, weightedSum } from './step-math.js';
 import { lang, rich as richIn, tIn } from './i18n/index.js';
 
 // The language the panel speaks: the page's, or an embedded element's own
@@ -194,8 +194,10 @@ function similarityList({ attention = null, fixed = null }, step) {
     row('step.cosineFixed', fixed, 'similarity-fixed'));
 }
 
+// The next tokens the model could write (a piece outside the shortlist, at
+// probability 0, is left out).
 function topStage(record) {
-  return stage('top', FORMULA.top, h('ol', { class: 'step-top', 'data-testid': 'step-top' }, record.top.map(({ token, probability }) =>
+  return stage('top', FORMULA.top, h('ol', { class: 'step-top', 'data-testid': 'step-top' }, possibleChoices(record.top).map(({ token, probability }) =>
     h('li', { 'data-probability': String(probability) },
       h('span', { class: 'step-token', translate: 'no' }, pieceLabel(token)),
       h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', { class: 'bar-fill', style: `width:${(probability * 100).toFixed(2)}%` })),

@@ -6,6 +6,7 @@
 import { h, replaceChildren, tokenKind, pieceLabel, WORD_MARKER } from './dom.js';
 import { selectedHypothesis, pieceUnits, tokensAsWords } from './figure-data.js';
 import { describeModel, state, targetIsSubword, tokenNoun, view } from './page-state.js';
+import { formatLog, possibleChoices } from './step-math.js';
 import { t } from './i18n/index.js';
 
 let picks = { hypothesis: () => {}, alternative: () => {} }; // set by app.js (onPicks)
@@ -42,7 +43,7 @@ export function renderHypotheses() {
       'aria-pressed': String(k === state.hyp),
       onclick: () => picks.hypothesis(k),
     }, h('span', { class: 'rank' }, `${k + 1}.`), h('span', { lang: describeModel(state.model).lang, translate: 'no' }, hypothesis.text || t('beam.empty')),
-    h('span', { class: 'score' }, hypothesis.score.toFixed(3)))))));
+    h('span', { class: 'score' }, formatLog(hypothesis.score)))))));
 }
 
 // ---------------------------------------------------------------------------
@@ -71,8 +72,12 @@ export function renderWhatIf() {
   const current = hypothesis.targetTokens[position];
   const currentLabel = pieceUnits(hypothesis.targetTokens, hypothesis.targetWords ?? tokensAsWords(hypothesis.targetTokens))[position]?.label ?? current;
   const noun = tokenNoun();
-  const alternatives = alternativesAt(position);
-  const body = alternatives?.length
+  // With the model's shortlist, a piece outside this sentence's candidates
+  // has probability 0: it is not a choice (possibleChoices), only counted.
+  const offered = alternativesAt(position);
+  const alternatives = possibleChoices(offered);
+  const impossible = (offered?.length ?? 0) - alternatives.length;
+  const body = alternatives.length
     ? h('div', { class: 'whatif-options', role: 'group', 'aria-label': t('whatif.listLabel', { noun: tokenNoun(true) }) }, alternatives.map(({ token, probability }) => {
       const isCurrent = token === current;
       const label = alternativeLabel(token);
@@ -88,6 +93,7 @@ export function renderWhatIf() {
   replaceChildren(view.whatIf,
     h('h3', {}, t('whatif.heading', { Noun: `${noun[0].toUpperCase()}${noun.slice(1)}`, position: position + 1, label: currentLabel })),
     body,
+    impossible > 0 ? h('p', { class: 'hint', 'data-testid': 'whatif-impossible' }, t('whatif.impossible', { count: impossible, nouns: tokenNoun(true) })) : null,
     h('div', { class: 'whatif-foot' },
       h('span', {}, t('whatif.foot', { noun, nouns: tokenNoun(true) })),
       h('span', {},

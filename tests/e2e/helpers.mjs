@@ -12,7 +12,9 @@
 // /e2e-models/, which the page opens with its ?model-url= parameter: a
 // SUBWORD one (BPE pieces, "learning" split into letters) at
 // SUBWORD_MODEL_URL, and a WORD-LEVEL one (every token a word, as model
-// files from before the subword models) at WORD_MODEL_URL.
+// files from before the subword models) at WORD_MODEL_URL. With the shipped
+// models, tightShortlistModel() puts a copy of en-fr with a tiny lexical
+// shortlist there too (TIGHT_SHORTLIST_URL).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +34,8 @@ const cli = join(root, 'build', 'native', 'seq2seq');
 export const SUBWORD_MODEL_URL = '/e2e-models/tiny-subword.s2s';
 /** Where the page finds the word-level fixture model. */
 export const WORD_MODEL_URL = '/e2e-models/tiny-words.s2s';
+/** Where the page finds the shipped en-fr with a tiny shortlist (tightShortlistModel()). */
+export const TIGHT_SHORTLIST_URL = '/e2e-models/en-fr-tight-shortlist.s2s';
 
 // Small and quick: the tests check the page's wiring, not translation quality.
 const TINY_SIZES = ['--embedding', '16', '--hidden', '16', '--decoder-hidden', '32', '--attention-size', '16',
@@ -76,14 +80,35 @@ export function fixtureFolder() {
   return trainedFolder;
 }
 
+/**
+ * The shipped en-fr model with a shortlist of the smallest kind (always 4,
+ * one trigger per target piece, from the 40 pairs of tests/fixtures): a
+ * short sentence then has fewer candidate pieces than the page lists, so
+ * pieces at probability 0 (log probability −∞) reach the "what if" and the
+ * beam tree. Written to build/e2e-models/ (served at /e2e-models/) with
+ * `seq2seq shortlist`; returns TIGHT_SHORTLIST_URL, or null with the small
+ * stand-in models (their float output layers decode without a shortlist).
+ */
+export function tightShortlistModel() {
+  if (modelKind() !== 'shipped') return null;
+  const model = join(root, 'models', 'en-fr.s2s');
+  trainOnce('en-fr-tight-shortlist.s2s', (output) => {
+    const result = spawnSync(cli, ['shortlist', '--model', model, '--data', 'tests/fixtures/tiny-en-fr.tsv', '--output', output,
+      '--always', '4', '--per-target', '1'], { cwd: root, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`seq2seq shortlist failed:\n${result.stderr}`);
+  }, [model]);
+  return TIGHT_SHORTLIST_URL;
+}
+
 // Trains build/e2e-models/FILE with train(output, scratchFolder) unless the
-// current CLI already did: a rebuilt CLI (perhaps a new file format) trains
-// it again. Into a scratch folder and renamed, so that test files running at
-// the same time never read a half-written model.
-function trainOnce(file, train) {
+// current CLI already did: a rebuilt CLI (perhaps a new file format), or a
+// newer file in `dependsOn`, trains it again. Into a scratch folder and
+// renamed, so that test files running at the same time never read a
+// half-written model.
+function trainOnce(file, train, dependsOn = []) {
   if (!existsSync(cli)) throw new Error(`the tests need ${cli} to train their small models; run npm run build:native`);
   const output = join(trainedFolder, file);
-  if (existsSync(output) && statSync(output).mtimeMs > statSync(cli).mtimeMs) return;
+  if (existsSync(output) && [cli, ...dependsOn].every((input) => statSync(output).mtimeMs > statSync(input).mtimeMs)) return;
   mkdirSync(trainedFolder, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), `s2s-e2e-${file}-`));
   try {
@@ -147,16 +172,20 @@ export async function startBrowser() {
   };
 }
 
-/** Waits until the page shows the translation of `text` (with optional model/beam). */
-export async function waitForTranslation(page, text, { model, beam, prefix } = {}) {
-  await page.waitForFunction(({ text, model, beam, prefix }) => {
+/**
+ * Waits until the page shows the translation of `text` (with optional
+ * model/beam/prefix, and shortlist: 'on', 'off' or 'none' for a model without one).
+ */
+export async function waitForTranslation(page, text, { model, beam, prefix, shortlist } = {}) {
+  await page.waitForFunction(({ text, model, beam, prefix, shortlist }) => {
     const output = document.querySelector('[data-testid="translation-output"]');
     const result = document.getElementById('result');
     return output && result?.dataset.state === 'ready' && output.dataset.text === text &&
       (model === undefined || output.dataset.model === model) &&
       (beam === undefined || output.dataset.beam === String(beam)) &&
-      (prefix === undefined || output.dataset.prefix === prefix);
-  }, { text, model, beam, prefix }, { timeout: 30_000 });
+      (prefix === undefined || output.dataset.prefix === prefix) &&
+      (shortlist === undefined || output.dataset.shortlist === shortlist);
+  }, { text, model, beam, prefix, shortlist }, { timeout: 30_000 });
 }
 
 /** The heatmap's cells as { row, col, weight } and its size, read from the DOM. */
