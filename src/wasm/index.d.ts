@@ -67,7 +67,12 @@ export interface TranslateOptions {
   beamSize?: number;
   /** Most output tokens, `<eos>` included, up to `optionRanges.maxLength.max`. Default: 2 × source length + 10. */
   maxLength?: number;
-  /** Also return the k most likely tokens at each output position, 0 (default) to `optionRanges.alternatives.max`. */
+  /**
+   * Also return the k most likely tokens at each output position, 0 (default)
+   * to `optionRanges.alternatives.max`: only tokens the model may write there
+   * (never `<pad>` or `<bos>`, nor a piece outside its shortlist), so fewer
+   * than k when fewer are possible.
+   */
   alternatives?: number;
   /**
    * Beam search only: the length normalization alpha of GNMT (Wu et al. 2016,
@@ -236,7 +241,7 @@ export interface Hypothesis {
   logProb: number;
   /** False when the hypothesis was cut at maxLength instead of ending with `<eos>`. */
   finished: boolean;
-  /** Per output position, the top-k tokens; present when `alternatives` > 0. */
+  /** Per output position, the top-k possible tokens (at most k); present when `alternatives` > 0. */
   alternatives?: TokenChoice[][];
 }
 

@@ -94,8 +94,12 @@ function makeWords(words) {
   return words.map(({ text, start, end }) => ({ text, start, end }));
 }
 
+// The C++ side offers only possible tokens (top_tokens, src/decode/search.cpp);
+// a log probability that JSON could not carry (null) is read as impossible.
 function makeChoices(position) {
-  return position.map(({ token, logProb }) => ({ token, logProb, probability: Math.exp(logProb) }));
+  return position.map(({ token, logProb }) => (logProb === null
+    ? { token, logProb: -Infinity, probability: 0 }
+    : { token, logProb, probability: Math.exp(logProb) }));
 }
 
 /**

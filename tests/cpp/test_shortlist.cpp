@@ -144,6 +144,36 @@ TEST_CASE("shortlist: one that holds every target translates bit for bit as none
         CHECK(a.front().tokens == b.front().tokens);
         CHECK(a.front().token_log_probs == b.front().token_log_probs);
     }
+    // Only possible tokens are chosen or offered: the short list leaves 14
+    // (8 + 8 rows, less <pad> and <bos>), so beam 16 and 16 alternatives get
+    // fewer, never one at probability 0 (-infinity) or a forbidden special.
+    {
+        DecodeOptions wide;
+        wide.beam_size = 16;
+        wide.alternatives = 16;
+        wide.max_length = 6;
+        wide.beam_tree = true;
+        DecodeTrace tree;
+        const auto hypotheses = decode(model.params, model.config, source, wide, &model.int8_step, &tree, &short_list);
+        for (const Hypothesis& h : hypotheses) {
+            for (float lp : h.token_log_probs) CHECK(lp > -1e29f);
+            for (const auto& position : h.alternatives) {
+                CHECK(position.size() <= 14);
+                CHECK_FALSE(position.empty());
+                for (const TokenChoice& c : position) {
+                    CHECK(std::isfinite(c.log_prob));
+                    CHECK(c.token != Vocabulary::kPad);
+                    CHECK(c.token != Vocabulary::kBos);
+                }
+            }
+        }
+        CHECK(hypotheses.front().alternatives.front().size() == 14);
+        REQUIRE_FALSE(tree.beam_tree.empty());
+        CHECK(tree.beam_tree.front().size() == 14);  // the first step's candidates: every possible token
+        for (const auto& step : tree.beam_tree) {
+            for (const BeamNode& node : step) CHECK(node.score > -1e29);
+        }
+    }
     // A forced prefix's tokens are candidates too.
     DecodeOptions forced;
     forced.forced_prefix = {40};
