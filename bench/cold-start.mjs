@@ -190,7 +190,6 @@ const steps = [
   ['the worker\'s module runs', 's2s:worker-started'],
   ['the page has compiled the WebAssembly module', 's2s:wasm-compiled'],
   ['the worker has run the tiny warm-up model', 's2s:warmed-up'],
-  ['the worker stopped the warm-up (the bytes came)', 's2s:warm-up-stopped'],
   ['the page has the model\'s bytes', 's2s:model-downloaded'],
   ['the worker starts loading the model', 's2s:loading:en-fr'],
   ['the model is loaded', 's2s:model-loaded:en-fr'],

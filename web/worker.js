@@ -64,15 +64,14 @@ const postedWasm = new URLSearchParams(self.location.search).get('wasm') === 'po
 // Once started, it runs a tiny model (warmUp) so that the browser compiles
 // the loading and translating code while the model is still downloading,
 // not when it arrives; unless a model's bytes are already here (loading
-// them compiles the same code, and the tiny model would only delay it),
-// and it stops between its stages as soon as they arrive.
+// them compiles the same code, and the tiny model would only delay it).
 let bytesArrived = false;
 const runtime = postedWasm.then((module) => loadPackage('diagnostics.js', 'translator')
   .then(async ({ preloadRuntime, warmUp }) => {
     await preloadRuntime({ module });
     if (bytesArrived) return;
-    const ran = await warmUp({ stop: () => bytesArrived }).catch(() => false);
-    performance.mark(ran ? 's2s:warmed-up' : 's2s:warm-up-stopped');
+    await warmUp().catch(() => false);
+    performance.mark('s2s:warmed-up');
   }));
 
 function getModel(name) {

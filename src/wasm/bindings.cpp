@@ -13,10 +13,9 @@
 //                                 build writes dist/options.js from it
 //   heapStats()                   {heapBytes, usedBytes}, for the memory tests
 //                                 (heap_stats, envelope.h)
-//   warmUp(stage)                 runs a tiny model in stages 0..3 so the
-//                                 browser compiles the loading and
-//                                 translating code early; another stage
-//                                 frees it ("" or a failure envelope)
+//   warmUp()                      runs a tiny model once so the browser
+//                                 compiles the loading and translating code
+//                                 early ("" or a failure envelope)
 //
 // Every call that can fail returns a JSON envelope instead of throwing
 // (src/wasm/envelope.h), which the wrapper turns into an ordinary Error.
@@ -94,76 +93,39 @@ private:
     mutable std::vector<float> trace_numbers_;
 };
 
-// A tiny model made here (random int8 weights, a few placeholder words),
-// loaded and run in stages: in a browser each WebAssembly function is
-// compiled the first time it is called, on the calling thread, so a worker
-// that runs this while the real model still downloads has compiled the
-// loading and translating code by the time the model arrives. Stages, one
-// call each, so that the worker can stop between them when the real bytes
-// arrive (diagnostics.js, warmUp): 0 writes the tiny model's file bytes,
-// 1 loads them (the loading code), 2 translates greedily and 3 with beam 4
-// (the translating code) and frees everything; any other stage only frees
-// (what a stopped warm-up calls). Returns "" when the stage ran, or the
-// failure envelope (never expected; the real load reports any problem),
-// after which everything is freed too: nothing stays in the heap.
-namespace {
-struct WarmUp {
-    std::vector<uint8_t> bytes;
-    std::unique_ptr<Model> model;
-    void release() {
-        model.reset();
-        std::vector<uint8_t>().swap(bytes);
-    }
-};
-WarmUp& warm_up_state() {
-    static WarmUp state;
-    return state;
-}
-
-std::vector<uint8_t> tiny_model_bytes() {
-    Model model;
-    model.config.source_vocab_size = 12;
-    model.config.target_vocab_size = 12;
-    model.config.embedding_size = 16;
-    model.config.encoder_hidden_size = 16;
-    model.config.decoder_hidden_size = 32;
-    model.config.attention_size = 16;
-    model.config.output_hidden_size = 16;
-    // Subword pieces, as the shipped models have: loading compiles the
-    // BPE merges' reading and checks, translating their encoding.
-    const std::string m(kWordMarker);
-    const std::vector<BpeModel::Merge> merges = {{m, "a"}, {m + "a", "b"}, {m, "c"}};
-    std::vector<std::string> tokens = {"<pad>", "<unk>", "<bos>", "<eos>", m, "a", "b", "c", ".", m + "a", m + "ab", m + "c"};
-    model.source_tokenizer = TokenizerSettings(TokenizerKind::kSubwords, "en", std::make_shared<const BpeModel>(merges));
-    model.target_tokenizer = TokenizerSettings(TokenizerKind::kSubwords, "fr", std::make_shared<const BpeModel>(merges));
-    model.source_vocabulary = Vocabulary::from_tokens(tokens);
-    model.target_vocabulary = Vocabulary::from_tokens(tokens);
-    model.params = random_parameters(model.config, 1);
-    return serialize_model(model, TensorDtype::kInt8);
-}
-}  // namespace
-
-std::string warm_up(int stage) {
-    WarmUp& state = warm_up_state();
-    std::string envelope = guarded([&] {
-        switch (stage) {
-            case 0: state.bytes = tiny_model_bytes(); break;
-            case 1:
-                if (state.bytes.empty()) throw UsageError("warmUp: stage 1 needs stage 0 first");
-                state.model = std::make_unique<Model>(model_from_bytes(state.bytes.data(), state.bytes.size(), LoadFor::kTranslation));
-                break;
-            case 2:
-            case 3:
-                if (!state.model) throw UsageError("warmUp: stages 2 and 3 need stage 1 first");
-                translate_json(*state.model, "ab c.", stage == 2 ? "{}" : R"({"beamSize": 4})");
-                break;
-            default: break;
-        }
+// Loads and runs a tiny model made here (random int8 weights, a few
+// placeholder words): in a browser each WebAssembly function is compiled
+// the first time it is called, on the calling thread, so a worker that calls
+// this while the real model still downloads has compiled the loading and
+// translating code by the time the model arrives. Returns "" when it ran, or
+// the failure envelope (never expected; the real load reports any problem).
+std::string warm_up() {
+    std::string envelope = guarded([] {
+        Model model;
+        model.config.source_vocab_size = 12;
+        model.config.target_vocab_size = 12;
+        model.config.embedding_size = 16;
+        model.config.encoder_hidden_size = 16;
+        model.config.decoder_hidden_size = 32;
+        model.config.attention_size = 16;
+        model.config.output_hidden_size = 16;
+        // Subword pieces, as the shipped models have: loading compiles the
+        // BPE merges' reading and checks, translating their encoding.
+        const std::string m(kWordMarker);
+        const std::vector<BpeModel::Merge> merges = {{m, "a"}, {m + "a", "b"}, {m, "c"}};
+        std::vector<std::string> tokens = {"<pad>", "<unk>", "<bos>", "<eos>", m, "a", "b", "c", ".", m + "a", m + "ab", m + "c"};
+        model.source_tokenizer = TokenizerSettings(TokenizerKind::kSubwords, "en", std::make_shared<const BpeModel>(merges));
+        model.target_tokenizer = TokenizerSettings(TokenizerKind::kSubwords, "fr", std::make_shared<const BpeModel>(merges));
+        model.source_vocabulary = Vocabulary::from_tokens(tokens);
+        model.target_vocabulary = Vocabulary::from_tokens(tokens);
+        model.params = random_parameters(model.config, 1);
+        const std::vector<uint8_t> bytes = serialize_model(model, TensorDtype::kInt8);
+        const Model loaded = model_from_bytes(bytes.data(), bytes.size(), LoadFor::kTranslation);
+        translate_json(loaded, "ab c.", "{}");
+        translate_json(loaded, "ab c.", R"({"beamSize": 4})");
         return json(nullptr);
     });
-    const bool ok = envelope.find("\"ok\":true") != std::string::npos;
-    if (!ok || stage < 0 || stage >= 3) state.release();
-    return ok ? std::string() : envelope;
+    return envelope.find("\"ok\":true") != std::string::npos ? std::string() : envelope;
 }
 
 }  // namespace s2s::wasm

@@ -25,11 +25,6 @@ export declare function memoryStats(): Promise<{ heapBytes: number; usedBytes: n
  * Runs a tiny built-in model once (load and translate) so that a browser,
  * which compiles each WebAssembly function on its first call, has compiled
  * the loading and translating code before the real model arrives (a worker
- * calls it while its model downloads). It runs in four stages, yielding to
- * the event loop between them, and ends early when `stop()` returns true.
- * Resolves to true when every stage ran.
+ * calls it while its model downloads). Resolves to true when it ran.
  */
-export declare function warmUp(options?: {
-  /** Asked between the warm-up's stages; true ends it there (e.g. the real model's bytes have arrived). */
-  stop?: () => boolean;
-}): Promise<boolean>;
+export declare function warmUp(): Promise<boolean>;

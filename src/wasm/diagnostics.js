@@ -35,28 +35,11 @@ export async function memoryStats() {
  * Runs a tiny built-in model once (load and translate), so that a browser,
  * which compiles each WebAssembly function on its first call, has compiled
  * the loading and translating code before the real model arrives. For a
- * worker to call while its model downloads. It runs in four stages (write
- * the tiny model's bytes, load them, translate greedily, then at beam 4),
- * yielding to the event loop between them; `stop`, when given, is asked
- * before each later stage and ends the warm-up there when it returns true
- * (a worker whose real bytes have arrived: loading them compiles the same
- * code, and the rest of the warm-up would only delay it). Starts the
- * runtime if needed; resolves to true when every stage ran, false when it
- * stopped or could not (no harm done: the real load reports any real
- * problem). Nothing it made stays in the heap.
+ * worker to call while its model downloads. Starts the runtime if needed;
+ * resolves to true when it ran, false when it could not (no harm done: the
+ * real load reports any real problem).
  */
-export async function warmUp({ stop } = {}) {
+export async function warmUp() {
   const core = await getCore();
-  if (typeof core.warmUp !== 'function') return false;
-  for (let stage = 0; stage < 4; ++stage) {
-    if (stage > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 0));  // messages (a model's bytes) get in here
-      if (stop?.()) {
-        core.warmUp(-1);  // frees what the stages made
-        return false;
-      }
-    }
-    if (core.warmUp(stage) !== '') return false;  // it freed everything
-  }
-  return true;
+  return typeof core.warmUp === 'function' && core.warmUp() === '';
 }
