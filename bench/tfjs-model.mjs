@@ -37,7 +37,6 @@ export const EOS = 3;
 const MAX_SOURCE_TOKENS = maxSourceTokens;  // with <eos>: kMaxSourceTokens, src/decode/limits.h
 const MAX_LENGTH = optionRanges.maxLength.max;  // kMaxOutputLength, src/decode/limits.h
 const FORBIDDEN = Math.fround(-1e30);
-const IMPOSSIBLE = Math.fround(-1e29);  // at or below: never chosen (top_tokens in src/decode/search.cpp)
 
 // ---------------------------------------------------------------------------
 // Text: the word tokenizer of src/text/tokenizer.cpp for the usual cases
@@ -279,7 +278,7 @@ class TfjsModel {
     const best = [];  // [{ token, logProb }], sorted
     for (let id = 0; id < V; ++id) {
       const lp = logProbs[row * V + id];
-      if (!(lp > IMPOSSIBLE)) continue;  // <pad>, <bos>, outside the shortlist: as src/decode/search.cpp
+      if (id === PAD || id === BOS || lp === -Infinity) continue;  // <pad>, <bos>, outside the shortlist: as src/decode/search.cpp
       if (best.length === k && !(lp > best[k - 1].logProb)) continue;
       let at = best.length;
       while (at > 0 && lp > best[at - 1].logProb) --at;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 
 namespace s2s {
 namespace {
@@ -34,7 +35,7 @@ void validate(const ModelConfig& config, const std::vector<int>& source, const D
     }
 }
 
-constexpr float kImpossible = -1e29f;  // at or below: a token the model may not write here
+constexpr float kNever = -std::numeric_limits<float>::infinity();  // outside a shortlist
 
 // The k best tokens of one column of log probabilities, best first; ties go
 // to the lower id so that greedy and beam search agree. One pass keeping the
@@ -62,8 +63,10 @@ std::vector<TokenChoice> top_tokens(const Matrix& log_probs, int column, int k) 
         const float score = scores[id];
         // Impossible: <pad> and <bos> (forbid_special_outputs) and the pieces
         // outside a lexical shortlist (-infinity). Never chosen nor offered,
-        // so fewer than k come back when fewer are possible.
-        if (!(score > kImpossible)) continue;
+        // so fewer than k come back when fewer are possible. (Not a
+        // threshold on the value: a damaged model's finite log probabilities
+        // can be as low, and <eos> must stay possible.)
+        if (id == Vocabulary::kPad || id == Vocabulary::kBos || score == kNever) continue;
         if (static_cast<int>(best.size()) == k && !(score > best.back().log_prob)) continue;
         size_t position = best.size();
         while (position > 0 && score > best[position - 1].log_prob) --position;

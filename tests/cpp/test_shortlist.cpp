@@ -305,3 +305,24 @@ TEST_CASE("shortlist: the model file keeps it, a model without one has none, and
         CHECK(message.find("seq2seq shortlist") != std::string::npos);
     }
 }
+
+TEST_CASE("only <pad>, <bos> and pieces outside a shortlist are impossible: a damaged model's very low log probabilities still decode") {
+    // <pad>'s bias far above the rest: every other log probability is about
+    // -1e35, finite; <pad> itself is forbidden. Beam search must still find
+    // hypotheses (the fuzzer's model file that found an empty result).
+    Model model = scaled_model(21, 5);
+    model.params.output_bias.setZero();
+    model.params.output_bias(Vocabulary::kPad) = 1e35f;
+    for (int beam : {1, 3}) {
+        DecodeOptions options;
+        options.beam_size = beam;
+        options.max_length = 5;
+        options.alternatives = 2;
+        const auto hypotheses = decode(model.params, model.config, {4, 5, 3}, options);
+        REQUIRE_FALSE(hypotheses.empty());
+        for (const Hypothesis& h : hypotheses) {
+            for (int t : h.tokens) CHECK((t != Vocabulary::kPad && t != Vocabulary::kBos));
+            for (const auto& position : h.alternatives) CHECK(position.size() == 2);
+        }
+    }
+}
