@@ -117,7 +117,10 @@ test('dot-product scoring trains, and the step panel shows the model being train
   // Opened while training: the panel follows the run.
   await byTestId(page, 'train-step-open').click();
   const panel = byTestId(page, 'step-panel');
-  await page.locator('[data-testid="step-panel"][data-step="1"]').waitFor({ timeout: 10_000 });
+  // The trace comes from the training worker between its chunks of steps: on
+  // a loaded machine that can take a while (a fresh-clone run once needed
+  // more than 10 s).
+  await page.locator('[data-testid="step-panel"][data-step="1"]').waitFor({ timeout: 30_000 });
   await byTestId(page, 'train-pause').click();
   await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state === 'paused');
   assert.equal(await panel.getAttribute('data-scoring'), 'dot', 'the trace is of the dot-product model');
