@@ -35,7 +35,7 @@ const { values } = parseArgs({
 });
 const keep = Number(values.keep);
 if (!values.teacher || !values.output || !(keep > 0 && keep <= 1)) {
-  console.error('usage: node scripts/distill.mjs --teacher MODEL.s2s --output OUT.tsv [--keep F, 0 < F <= 1] [--data-dir DIR]');
+  console.error('usage: node scripts/distill.mjs --teacher MODEL.s2s --output OUT.tsv [--keep F, 0 < F <= 1] [--data-dir DIR] [--processes N]');
   process.exit(2);
 }
 const cli = join(root, 'build', 'native', 'seq2seq');
@@ -46,8 +46,8 @@ function run(args) {
   const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`seq2seq ${args.join(' ')} failed:\n${r.stderr}`);
 }
-const lines = (path) => readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
-const english = (path) => lines(path).map((l) => l.split('\t')[0]);
+const english = (text) => text.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]);
+const englishOf = (path) => english(readFileSync(path, 'utf8'));
 
 try {
   // en-zh's development split, then the en-fr training split without it (as train.sh makes them).
@@ -56,14 +56,15 @@ try {
   const frTrain = join(work, 'en-fr-train.tsv');
   run(['split', '--data', join(dataDir, 'fra-eng.txt'), '--dev-fraction', '0.04', '--split-seed', '1',
     '--exclude-sources', zhDev, '--dev-output', join(work, 'en-fr-dev.tsv'), '--train-output', frTrain]);
-  const cmn = new Set(english(join(dataDir, 'cmn-eng.txt')));
-  const candidates = [...new Set(english(frTrain))].filter((s) => !cmn.has(s));
+  const own = readFileSync(join(dataDir, 'cmn-eng.txt'), 'utf8');
+  const cmn = new Set(english(own));
+  const candidates = [...new Set(englishOf(frTrain))].filter((s) => !cmn.has(s));
   // Only the sentences en-zh's split would train on.
   const dummy = join(work, 'candidates.tsv');
   writeFileSync(dummy, candidates.map((s) => `${s}\tx\n`).join(''));
   const kept = join(work, 'candidates-train.tsv');
   run(['split', '--data', dummy, '--dev-fraction', '0.05', '--split-seed', '1', '--dev-output', join(work, 'c-dev.tsv'), '--train-output', kept]);
-  const sources = english(kept);
+  const sources = englishOf(kept);
 
   // The teacher's beam-4 translations (its own penalties), round-robin over processes.
   const processes = Math.max(1, Number(values.processes));
@@ -89,7 +90,6 @@ try {
   if (keep < 1) {
     pairs = pairs.map((p, i) => ({ ...p, i })).sort((a, b) => b.score - a.score || a.i - b.i).slice(0, Math.round(pairs.length * keep));
   }
-  const own = readFileSync(join(dataDir, 'cmn-eng.txt'), 'utf8');
   writeFileSync(values.output, (own.endsWith('\n') ? own : `${own}\n`) + pairs.map((p) => `${p.source}\t${p.text}\n`).join(''));
   console.error(`distill: ${sources.length} English sentences translated by ${values.teacher}; ` +
     `wrote ${values.output}: cmn-eng's pairs and ${pairs.length} of the teacher's`);
