@@ -46,6 +46,10 @@ model:
   --init-model MODEL      start every weight from a model of this run's sizes and
                           vocabularies, with float weights (a finished run's
                           checkpoint.s2s): a second stage, a new learning-rate cycle
+  --teacher MODEL         word-level knowledge distillation: MODEL (same English
+                          pieces and target tokens as this run, any sizes) reads
+                          each batch, and its softmax takes --teacher-weight of
+                          each target position's distribution (default 0.5)
   --attention KIND        additive (default), dot, scaled-dot, general, none
   --embedding N --hidden N --decoder-hidden N --attention-size N --output-hidden N
 training:
@@ -125,6 +129,11 @@ TrainingRunOptions run_options(const Args& args) {
     config.output_hidden_size = static_cast<int>(args.integer("output-hidden", 256, 1, 4096));
     o.init_encoder_path = args.string("init-encoder", "");
     o.init_model_path = args.string("init-model", "");
+    o.teacher_path = args.string("teacher", "");
+    o.teacher_weight = static_cast<float>(args.real("teacher-weight", 0.5, 0.01, 1.0));
+    if (args.has("teacher-weight") && o.teacher_path.empty()) {
+        throw UsageError("--teacher-weight needs --teacher MODEL");
+    }
 
     TrainerOptions& trainer = o.trainer;
     trainer.total_steps = args.integer("steps", 10000, 1, 100000000);
@@ -152,7 +161,7 @@ int run_train(const std::vector<std::string>& argv) {
     const Args args("train", argv,
                     {"data", "target-language", "dev-fraction", "split-seed", "max-source-words", "export-dev",
                      "exclude-sources", "min-frequency", "max-source-vocab", "max-target-vocab", "source-pieces", "target-pieces", "attention", "embedding", "hidden",
-                     "decoder-hidden", "attention-size", "init-encoder", "init-model", "output-hidden", "steps", "batch-size", "learning-rate",
+                     "decoder-hidden", "attention-size", "init-encoder", "init-model", "teacher", "teacher-weight", "output-hidden", "steps", "batch-size", "learning-rate",
                      "warmup", "dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
                      "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "average-last", "output", "name", "dtype", "int8-bits"},
                     {"resume", "help"});

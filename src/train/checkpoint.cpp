@@ -44,7 +44,7 @@ nlohmann::json run_identity(const TrainerOptions& o, const Model& model, uint64_
     for (const auto& t : model.source_vocabulary.tokens()) vocabularies += t + '\n';
     vocabularies += '\n';
     for (const auto& t : model.target_vocabulary.tokens()) vocabularies += t + '\n';
-    return {{"batch size", o.batch_size},
+    nlohmann::json identity = {{"batch size", o.batch_size},
             {"steps", o.total_steps},
             {"learning rate", o.learning_rate},
             {"warm-up steps", o.warmup_steps},
@@ -57,6 +57,12 @@ nlohmann::json run_identity(const TrainerOptions& o, const Model& model, uint64_
             {"training data (FNV-1a)", to_hex64(data_fingerprint)},
             {"vocabularies (FNV-1a)", to_hex64(fnv1a64(vocabularies.data(), vocabularies.size()))},
             {"model config", to_json(model.config)}};
+    // Only with a teacher, so runs without one keep the identity they had.
+    if (o.teacher != nullptr) {
+        identity["teacher"] = o.teacher_identity;
+        identity["teacher weight"] = o.teacher_weight;
+    }
+    return identity;
 }
 
 long checked_integer(const nlohmann::json& header, const char* field, const std::string& path) {
@@ -122,6 +128,10 @@ void Trainer::load_checkpoint(const std::string& path) {
                                  (it == run->end() ? std::string("(none)") : it->dump()) + " but this run has " +
                                  value.dump() + "; resume with the same data and flags, or use a new --checkpoint-dir");
         }
+    }
+    if (run->contains("teacher") && !expected.contains("teacher")) {
+        throw ModelFileError("cannot resume from " + path + ": it was trained with a teacher (--teacher), this run has "
+                             "none; resume with the same --teacher and --teacher-weight, or use a new --checkpoint-dir");
     }
     if (batch_index >= schedule_.batches_per_epoch()) {
         throw ModelFileError(path + ".optimizer has a data position outside this data set");

@@ -81,6 +81,9 @@ Trainer::Trainer(Model& model, const std::vector<Example>& examples, const Train
     if (options.threads < 1 || options.threads > 64) throw UsageError("threads must be between 1 and 64");
     if (options.total_steps < 1) throw UsageError("steps must be at least 1");
     if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw UsageError("dropout must be in [0, 1)");
+    if (options.teacher != nullptr && !(options.teacher_weight > 0.0f && options.teacher_weight <= 1.0f)) {
+        throw UsageError("the teacher's weight must be in (0, 1]");
+    }
     for (int i = 0; i < options.threads; ++i) shard_gradients_.push_back(zero_parameters(model.config));
 }
 
@@ -113,6 +116,8 @@ StepReport Trainer::step() {
     loss_options.dropout = options_.dropout;
     loss_options.label_smoothing = options_.label_smoothing;
     loss_options.scale = 1.0f / static_cast<float>(target_tokens);
+    loss_options.teacher = options_.teacher;
+    loss_options.teacher_weight = options_.teacher != nullptr ? options_.teacher_weight : 0.0f;
     auto run_shard = [&](int shard) {
         const size_t begin = examples.size() * shard / shards, end = examples.size() * (shard + 1) / shards;
         const std::vector<const Example*> part(examples.begin() + begin, examples.begin() + end);

@@ -25,6 +25,14 @@ struct TrainerOptions {
     float label_smoothing = 0.1f;
     int threads = 2;                 // gradient shards computed in parallel
     uint64_t seed = 1;               // data order, dropout masks
+    // Word-level distillation (loss.h, LossOptions): a model with the same
+    // vocabularies whose softmax takes teacher_weight of each target
+    // position's distribution. It must outlive the trainer. teacher_identity
+    // names it in the checkpoint (its file's FNV-1a), so a run resumed
+    // with another teacher is refused.
+    const Model* teacher = nullptr;
+    float teacher_weight = 0.5f;
+    std::string teacher_identity;
 };
 
 // A fixed, seed-determined order of length-bucketed batches, epoch after

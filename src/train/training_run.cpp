@@ -261,6 +261,7 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
                       copied, model_.config.source_vocab_size);
         log(line);
     }
+    if (!options_.teacher_path.empty()) load_teacher(log);
     char line[512];
     std::snprintf(line, sizeof line,
                   "%zu pairs: %ld for training (%ld skipped as empty or too long, %ld as development sources, "
@@ -283,6 +284,33 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     // spreads its sample evenly over the whole split: all lengths, not the
     // shortest.
     dev_sample_ = spread_sample(dev_, static_cast<size_t>(options_.eval_sentences));
+}
+
+void TrainingRun::load_teacher(const std::function<void(const std::string&)>& log) {
+    const std::string& path = options_.teacher_path;
+    teacher_ = load_model(path);
+    if (teacher_.source_tokenizer.kind != model_.source_tokenizer.kind ||
+        teacher_.target_tokenizer.kind != model_.target_tokenizer.kind ||
+        teacher_.source_vocabulary.tokens() != model_.source_vocabulary.tokens() ||
+        teacher_.target_vocabulary.tokens() != model_.target_vocabulary.tokens()) {
+        throw UsageError("--teacher " + path + " reads or writes other tokens than this run (its vocabularies have " +
+                         std::to_string(teacher_.source_vocabulary.size()) + " and " +
+                         std::to_string(teacher_.target_vocabulary.size()) + " entries, this run's " +
+                         std::to_string(model_.source_vocabulary.size()) + " and " +
+                         std::to_string(model_.target_vocabulary.size()) +
+                         "); a teacher must have been trained on this data with the same vocabulary flags");
+    }
+    const std::string hash = file_fnv1a64_hex(path);
+    options_.trainer.teacher = &teacher_;
+    options_.trainer.teacher_weight = options_.teacher_weight;
+    options_.trainer.teacher_identity = hash;
+    teacher_record_ = {{"file", std::filesystem::path(path).filename().string()},
+                       {"fnv1a64", hash},
+                       {"name", teacher_.provenance.value("name", "")},
+                       {"weight", options_.teacher_weight},
+                       {"method", "word-level distillation: the teacher's softmax takes this weight of each target "
+                                  "position's distribution, the label-smoothed reference the rest"}};
+    log("distilling from " + path + " (weight " + std::to_string(options_.teacher_weight).substr(0, 4) + ")");
 }
 
 void TrainingRun::resume(const std::function<void(const std::string&)>& log) {
@@ -328,6 +356,7 @@ void TrainingRun::record_provenance(bool finished) {
                       {"init_encoder", init_record_},
                       {"init_model", init_model_record_},
                       {"averaged_checkpoints", averaged_record_},
+                      {"teacher", teacher_record_},
                       {"finished", finished},
                       {"batch_size", trainer.batch_size},
                       {"learning_rate", trainer.learning_rate},

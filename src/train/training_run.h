@@ -66,6 +66,14 @@ struct TrainingRunOptions {
     // the final weights. Averaging the end of a run smooths the noise of
     // the last updates (Junczys-Dowmunt et al., 2016; Vaswani et al., 2017).
     int average_last = 0;
+    // Word-level knowledge distillation from this model ("" = none): it
+    // must read and write exactly this run's vocabularies (the same English
+    // pieces, the same target tokens); its sizes and attention are its own.
+    // Its softmax on each training batch takes teacher_weight of the
+    // target distribution (loss.h). Float weights are not needed: int8 and
+    // float16 files are decoded.
+    std::string teacher_path;
+    float teacher_weight = 0.5f;
     TrainerOptions trainer;
     long eval_every = 1000;           // development BLEU every N steps (0 = never)
     long eval_sentences = 500;        // ... on this many development sentences, spread over the split
@@ -127,6 +135,7 @@ public:
 private:
     void prepare(const std::function<void(const std::string&)>& log);
     void resume(const std::function<void(const std::string&)>& log);
+    void load_teacher(const std::function<void(const std::string&)>& log);  // options_.teacher_path into teacher_
     void record_provenance(bool finished);
     std::string snapshot_path(long step) const;
     std::vector<long> averaged_steps() const;  // the checkpoints averaged at the end, oldest first
@@ -139,12 +148,14 @@ private:
     std::vector<SourceWithReferences> dev_sample_;  // the periodic check's sentences
     size_t data_pairs_ = 0;                         // pairs read from the data file
     long excluded_pairs_ = 0;                       // training pairs dropped by exclude_sources_path
-    std::unique_ptr<Trainer> trainer_;              // refers to model_ and train_
+    Model teacher_;                                 // with teacher_path: the trainer refers to it
+    std::unique_ptr<Trainer> trainer_;              // refers to model_, train_ and teacher_
     nlohmann::json data_record_;                    // provenance "data"
     nlohmann::json split_record_;                   // provenance "split"
     nlohmann::json init_record_ = nullptr;          // provenance "training.init_encoder"
     nlohmann::json init_model_record_ = nullptr;    // provenance "training.init_model"
     nlohmann::json averaged_record_ = nullptr;      // provenance "training.averaged_checkpoints"
+    nlohmann::json teacher_record_ = nullptr;       // provenance "training.teacher"
     nlohmann::json history_ = nlohmann::json::array();  // development BLEU by step
     std::string created_;                           // the run's start date, kept across resumes
     double previous_seconds_ = 0.0;                 // wall time of the earlier parts

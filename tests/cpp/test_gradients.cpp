@@ -160,3 +160,76 @@ TEST_CASE("gradients with dropout match finite differences taken with the same d
         CHECK(std::abs(expected - numeric) <= 2e-3 + 1e-2 * std::abs(expected));
     }
 }
+
+TEST_CASE("distillation: gradients match finite differences, and a teacher equal to the student pulls nowhere") {
+    // A teacher of other sizes and attention (only the vocabularies must agree).
+    ModelConfig teacher_config = tiny_config(AttentionKind::kScaledDot);
+    teacher_config.decoder_hidden_size += 3;
+    teacher_config.output_hidden_size += 2;
+    Model teacher;
+    teacher.config = teacher_config;
+    teacher.params = random_parameters(teacher_config, 19);
+    teacher.params.for_each_tensor([](const std::string&, Matrix& m) { m *= 3.0f; });  // a peaked softmax
+
+    const ModelConfig config = tiny_config(AttentionKind::kAdditive);
+    Parameters params = random_parameters(config, 9);
+    params.for_each_tensor([](const std::string&, Matrix& m) { m *= 2.0f; });
+    const auto examples = tiny_examples();
+    const Batch batch = make_batch(pointers(examples));
+    LossOptions options;
+    options.label_smoothing = 0.1f;
+    options.teacher = &teacher;
+    options.teacher_weight = 0.6f;
+    auto loss_at = [&]() {
+        Parameters unused = zero_parameters(config);
+        return loss_and_gradients(params, config, batch, options, nullptr, unused);
+    };
+    Parameters grad = zero_parameters(config);
+    const double loss = loss_and_gradients(params, config, batch, options, nullptr, grad);
+    CHECK(loss != doctest::Approx(batch_loss(params, config, batch, 0.1f)));  // the teacher really acted
+
+    Random random(4);
+    const std::vector<std::pair<Matrix*, const Matrix*>> checked = {
+        {&params.output_weights, &grad.output_weights},
+        {&params.output_hidden_weights, &grad.output_hidden_weights},
+        {&params.decoder.input_weights, &grad.decoder.input_weights},
+        {&params.encoder_forward.state_weights, &grad.encoder_forward.state_weights},
+        {&params.source_embedding, &grad.source_embedding},
+    };
+    for (const auto& [tensor, analytic] : checked) {
+        for (int trial = 0; trial < 3; ++trial) {
+            const Matrix direction = probe_direction(trial, *analytic, random);
+            const double expected = (analytic->array() * direction.array()).sum();
+            const float h = 1e-2f;
+            const Matrix saved = *tensor;
+            *tensor = saved + h * direction;
+            const double plus = loss_at();
+            *tensor = saved - h * direction;
+            const double minus = loss_at();
+            *tensor = saved;
+            const double numeric = (plus - minus) / (2.0 * h);
+            INFO("trial ", trial, " analytic ", expected, " numeric ", numeric);
+            CHECK(std::abs(expected - numeric) <= 2e-3 + 1e-2 * std::max(std::abs(expected), std::abs(numeric)));
+        }
+    }
+
+    // The student as its own teacher with all the weight: the target
+    // distribution is the student's own softmax, so every gradient is zero,
+    // while the reference alone (weight near 0) still pulls.
+    Model self;
+    self.config = config;
+    self.params = params;
+    LossOptions own;
+    own.teacher = &self;
+    own.teacher_weight = 1.0f;
+    Parameters zero = zero_parameters(config);
+    loss_and_gradients(params, config, batch, own, nullptr, zero);
+    zero.for_each_tensor([](const std::string& name, const Matrix& m) {
+        INFO("tensor ", name);
+        if (m.size() > 0) CHECK(m.cwiseAbs().maxCoeff() < 1e-5f);
+    });
+    own.teacher_weight = 0.01f;
+    Parameters pulled = zero_parameters(config);
+    loss_and_gradients(params, config, batch, own, nullptr, pulled);
+    CHECK(pulled.output_weights.cwiseAbs().maxCoeff() > 1e-3f);
+}
