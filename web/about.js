@@ -3,7 +3,7 @@
 // asked of the worker once per model.
 import { h, replaceChildren } from './dom.js';
 import { languageName } from './page-models.js';
-import { t } from './i18n/index.js';
+import { formatCount, t } from './i18n/index.js';
 import { describeModel, modelInfo, view } from './page-state.js';
 import { dataText, trainingText } from './provenance.js';
 import { recordedScores, scorerLabel } from './scores.js';
@@ -64,7 +64,7 @@ function aboutScores(info) {
   const byLength = best.byLength.filter((b) => b.sentences > 0)
     .map((b) => `${t('about.bucket', { bucket: b.bucket, bleu: b.bleu.toFixed(1) })}${b.chrf2 !== null ? ` (chrF2 ${b.chrf2.toFixed(1)})` : ''}`).join(t('list.separator'));
   return t('about.scores', {
-    scores: both.map((s) => `${s.overall.toFixed(1)} ${s.decoding}`).join(t('list.separator')), chrf, sentences: best.sentences.toLocaleString('en'),
+    scores: both.map((s) => `${s.overall.toFixed(1)} ${s.decoding}`).join(t('list.separator')), chrf, sentences: formatCount(best.sentences),
     scorer: scorerLabel(best), byLength: byLength ? t('about.byLength', { decoding: best.decoding, buckets: byLength }) : '',
   });
 }

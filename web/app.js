@@ -26,7 +26,7 @@ import { onPicks } from './what-if.js';
 import { compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
-import { applyStatic, lang, onLangChange, setLang, setRich, t } from './i18n/index.js';
+import { applyStatic, formatCount, lang, onLangChange, setLang, setRich, t } from './i18n/index.js';
 
 // ---------------------------------------------------------------------------
 // Controls that come from the package: the models (its list) and the beam
@@ -94,8 +94,8 @@ function showShortlist() {
   const model = describeModel(state.model);
   const hint = t('shortlist.hint', {
     target: model.lang ? model.target : t('model.output').toLowerCase(),
-    always: shortlist.always.toLocaleString(lang()),
-    vocabulary: info.targetVocabularySize.toLocaleString(lang()),
+    always: formatCount(shortlist.always),
+    vocabulary: formatCount(info.targetVocabularySize),
   });
   view.shortlistHint.textContent = hint;
   view.shortlistControl.title = hint;

@@ -7,7 +7,7 @@ import { renderBleuChart } from './chart.js';
 import { baselineOf, languageName, languagesOf, pickableModels } from './page-models.js';
 import { decodeOptions, page, state, view } from './page-state.js';
 import { recordedScores, scorerLabel } from './scores.js';
-import { t } from './i18n/index.js';
+import { formatCount, t } from './i18n/index.js';
 
 // The attention model that has a fixed-context baseline, and that baseline.
 function comparedModels() {
@@ -123,10 +123,10 @@ async function showChart(models) {
       : t('compare.metric');
     if (fixed.status !== 'fulfilled') {
       view.chartCaption.textContent = t('compare.captionFixedMissing', {
-        metric, sentences: sentences?.toLocaleString('en') ?? t('compare.captionSentencesUnknown'),
+        metric, sentences: (sentences == null ? null : formatCount(sentences)) ?? t('compare.captionSentencesUnknown'),
       });
     } else if (sentences) {
-      view.chartCaption.textContent = t('compare.caption', { metric, sentences: sentences.toLocaleString('en') });
+      view.chartCaption.textContent = t('compare.caption', { metric, sentences: formatCount(sentences) });
     }
   } catch (error) {
     chartShown = false;

@@ -5,7 +5,7 @@
 // credited to Tatoeba). Text only, with no DOM, so Node tests it
 // (tests/js/provenance.test.mjs). In the page's language (web/i18n/;
 // English in Node).
-import { t } from './i18n/index.js';
+import { formatCount, t } from './i18n/index.js';
 
 /** "not recorded", as English says it (the tests' reference). */
 export const NOT_RECORDED = 'not recorded';
@@ -17,7 +17,7 @@ function formatDuration(seconds) {
     : t('provenance.seconds', { seconds: Math.round(seconds) });
 }
 
-const count = (value) => (Number.isFinite(value) ? value.toLocaleString('en') : null);
+const count = (value) => (Number.isFinite(value) ? formatCount(value) : null);
 
 /**
  * "48,000 steps of 64 sentence pairs, 1 h 49 min of training on a CPU, from 133,848 training pairs";

@@ -139,3 +139,15 @@ test('the language comes from ?lang=, then the saved choice, then the browser, t
   assert.equal(chooseLang({ query: 'zh-CN', saved: 'en', browser: 'en-US' }), 'zh-CN');
   assert.equal(chooseLang({ query: 'klingon', saved: 'zh-CN' }), 'zh-CN');
 });
+
+test('formatCount groups thousands as both languages write them, and the page never calls toLocaleString', () => {
+  const { formatCount } = i18n;
+  for (const value of [0, 7, 999, 1000, 2000, 10000, 133845, 1234567, -4500, 12.5, 1234.25]) {
+    assert.equal(formatCount(value), value.toLocaleString('en', { maximumFractionDigits: 20 }), String(value));
+    assert.equal(formatCount(value), value.toLocaleString('zh-CN', { maximumFractionDigits: 20 }), String(value));
+  }
+  assert.equal(formatCount(NaN), 'NaN');
+  // Its first call loads the browser's locale data: 130-320 ms of a cold
+  // page's first result in Chromium here (docs/performance.md).
+  for (const file of scripts) assert.doesNotMatch(read(file).replace(/\/\/.*$/gm, ''), /toLocaleString|Intl\./, file);
+});
