@@ -387,6 +387,25 @@ TEST_CASE("model file: the header must be a JSON object of bounded depth") {
     CHECK(decode_error(file_with_header("{\"a\":\"\xff\"}")).find("not valid JSON") != std::string::npos);
     const std::string deep = "{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
     CHECK(decode_error(file_with_header(deep)).find("nested more than") != std::string::npos);
+    // The same through the quick path for vocabularies (the depth is checked
+    // on what it leaves for the JSON parser), and a shallow one it takes.
+    const auto quick_error = [](const std::vector<uint8_t>& bytes) {
+        try {
+            read_model_layout(bytes.data(), bytes.size(), /*separate_vocabularies=*/true);
+        } catch (const ModelFileError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const std::string vocabularies = R"("source_vocabulary":["a","b"],"target_vocabulary":["c"])";
+    CHECK(quick_error(file_with_header("{" + vocabularies + ",\"x\":" + std::string(100000, '[') +
+                                       std::string(100000, ']') + "}"))
+              .find("nested more than") != std::string::npos);
+    const std::vector<uint8_t> shallow = file_with_header("{" + vocabularies + ",\"x\":[[1]]}");
+    const ModelFileLayout quick = read_model_layout(shallow.data(), shallow.size(), /*separate_vocabularies=*/true);
+    CHECK(quick.vocabularies_separate);
+    CHECK(quick.source_vocabulary == std::vector<std::string>{"a", "b"});
+    CHECK(quick.header["x"][0][0] == 1);
     // Brackets inside strings do not count.
     const std::string brackets = "{\"a\":\"" + std::string(1000, '[') + "\\\"\"}";
     CHECK_NOTHROW(decode(file_with_header(brackets)));
