@@ -111,8 +111,20 @@ nlohmann::json words_json(const std::vector<WordSpan>& words) {
 }
 }  // namespace
 
-nlohmann::json to_json(const Translation& translation) {
-    auto hypothesis_json = [](const TranslationHypothesis& h) {
+nlohmann::json to_json(const Translation& translation, std::vector<float>* numbers) {
+    const TranslationHypothesis* best = translation.best();
+    nlohmann::json best_attention;  // packed once, referred to twice
+    auto attention_json = [&](const TranslationHypothesis& h) {
+        if (numbers == nullptr) return nlohmann::json(h.attention);
+        if (&h == best && !best_attention.is_null()) return best_attention;
+        const size_t offset = numbers->size();
+        const size_t cols = h.attention.empty() ? 0 : h.attention.front().size();
+        for (const auto& row : h.attention) numbers->insert(numbers->end(), row.begin(), row.end());
+        nlohmann::json packed = nlohmann::json::array({offset, h.attention.size(), cols});
+        if (&h == best) best_attention = packed;
+        return packed;
+    };
+    auto hypothesis_json = [&](const TranslationHypothesis& h) {
         nlohmann::json alternatives = nlohmann::json::array();
         for (const auto& position : h.alternatives) {
             nlohmann::json choices = nlohmann::json::array();
@@ -120,20 +132,24 @@ nlohmann::json to_json(const Translation& translation) {
             alternatives.push_back(choices);
         }
         nlohmann::json j = {{"text", h.text},         {"targetTokens", h.target_tokens}, {"targetWords", words_json(h.target_words)},
-                            {"attention", h.attention},       {"coverage", h.coverage},
+                            {"attention", attention_json(h)}, {"coverage", h.coverage},
                             {"possiblyDropped", h.possibly_dropped},
                             {"score", h.score},       {"logProb", h.log_prob},          {"finished", h.finished}};
         if (!h.alternatives.empty()) j["alternatives"] = alternatives;
         return j;
     };
     nlohmann::json out;
-    const TranslationHypothesis* best = translation.best();
     out["text"] = best ? best->text : "";
     out["sourceTokens"] = translation.source_tokens;
     out["sourceWords"] = words_json(translation.source_words);
     out["targetTokens"] = best ? best->target_tokens : std::vector<std::string>{};
     out["targetWords"] = words_json(best ? best->target_words : std::vector<WordSpan>{});
-    out["attention"] = best ? nlohmann::json(best->attention) : nlohmann::json::array();
+    if (best != nullptr) {
+        out["attention"] = attention_json(*best);
+    } else {
+        out["attention"] = numbers != nullptr ? nlohmann::json::array({numbers->size(), 0, 0}) : nlohmann::json::array();
+    }
+    if (numbers != nullptr) out["packedAttention"] = true;
     out["coverage"] = best ? nlohmann::json(best->coverage) : nlohmann::json::array();
     out["possiblyDropped"] = best ? nlohmann::json(best->possibly_dropped) : nlohmann::json::array();
     out["score"] = best ? best->score : 0.0;

@@ -75,6 +75,11 @@ Translation translate_with_prefix(const Model& model, const std::string& text, c
 //  "trace" (with DecodeOptions::trace), "beamTree" (with beam_tree),
 //  "hypotheses": [{"text", "targetTokens", "targetWords", "attention", "score", ...}...]}
 // A word is {"text", "start", "end"}: tokens [start, end) of its side.
-nlohmann::json to_json(const Translation& translation);
+// numbers: when not null, each attention matrix (the result's and every
+// hypothesis's) is appended there, row after row, and written as [offset,
+// rows, cols] into it, with "packedAttention": true (the WebAssembly module
+// hands the floats to JavaScript as one array: at 40 words, formatting and
+// parsing them as JSON text was a quarter of a translation's time).
+nlohmann::json to_json(const Translation& translation, std::vector<float>* numbers = nullptr);
 
 }  // namespace s2s

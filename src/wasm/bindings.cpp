@@ -5,8 +5,9 @@
 //   new Session(bytes)            parses a .s2s file held in a JS Uint8Array
 //   session.loadError()           "" when the model loaded, else the reason
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
-//   session.traceNumbers()        the floats of the last translation's trace
-//                                 (a Float32Array view into the heap)
+//   session.numbers()             the floats of the last translation: its
+//                                 attention matrices and trace (a Float32Array
+//                                 view into the heap)
 //   session.info()                a JSON envelope with the model's header
 //   limits()                      translate's options (range, default) and
 //                                 input limit as JSON (envelope.h); the
@@ -65,15 +66,15 @@ public:
     std::string translate(const std::string& text, const std::string& options_json) const {
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            return translate_json(*model_, text, options_json, &trace_numbers_);
+            return translate_json(*model_, text, options_json, &numbers_);
         });
     }
 
-    // The floats of the last translation's trace, a view into the heap
-    // (the wrapper copies it at once: a view detaches when memory grows).
-    // Empty when the last translation had no trace.
-    emscripten::val traceNumbers() const {
-        return emscripten::val(emscripten::typed_memory_view(trace_numbers_.size(), trace_numbers_.data()));
+    // The floats of the last translation (its attention matrices, and its
+    // trace when asked for), a view into the heap (the wrapper copies it at
+    // once: a view detaches when memory grows).
+    emscripten::val numbers() const {
+        return emscripten::val(emscripten::typed_memory_view(numbers_.size(), numbers_.data()));
     }
 
     // Everything in the header but the vocabularies and the subword merges
@@ -90,7 +91,7 @@ private:
     std::unique_ptr<Model> model_;
     std::string load_error_;
     // The trace's vectors of the last translate(): JSON holds [offset, length] into it.
-    mutable std::vector<float> trace_numbers_;
+    mutable std::vector<float> numbers_;
 };
 
 // Loads and runs a tiny model made here (random int8 weights, a few
@@ -137,7 +138,7 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .function("loadError", &s2s::wasm::Session::loadError)
         .function("translate", &s2s::wasm::Session::translate)
         .function("info", &s2s::wasm::Session::info)
-        .function("traceNumbers", &s2s::wasm::Session::traceNumbers);
+        .function("numbers", &s2s::wasm::Session::numbers);
     function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);
     function("warmUp", &s2s::wasm::warm_up);

@@ -96,8 +96,9 @@ inline json parse_options(const std::string& options_json) {
 // "trace", "beamTree" (default false) and "shortlist" (default true: the
 // model's lexical shortlist, when it has one), all optional. The value:
 // to_json(Translation) (src/decode/translator.h).
-// trace_numbers: when not null, the trace's vectors go there, and the JSON
-// holds [offset, length] into it (trace_json, src/decode/trace.h).
+// trace_numbers: when not null, the trace's vectors and the attention
+// matrices go there, and the JSON holds [offset, length] (trace_json,
+// src/decode/trace.h) and [offset, rows, cols] (to_json) into it.
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
                            std::vector<float>* trace_numbers = nullptr) {
     const json options = parse_options(options_json);
@@ -112,7 +113,7 @@ inline json translate_json(const Model& model, const std::string& text, const st
     if (trace_numbers != nullptr) trace_numbers->clear();
     const Translation t = prefix.empty() ? s2s::translate(model, text, decode, trace_numbers)
                                          : translate_with_prefix(model, text, prefix, decode, trace_numbers);
-    return to_json(t);
+    return to_json(t, trace_numbers);
 }
 
 // The limits of translate's options and input as JSON: {"options": the

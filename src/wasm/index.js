@@ -172,7 +172,7 @@ class Model {
     } catch (cause) {
       throw internalError('translating', cause);
     }
-    return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0, () => session.traceNumbers());
+    return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0, () => session.numbers());
   }
 
   /** Frees the model's memory. Calling it again does nothing; any other call afterwards throws. */

@@ -73,12 +73,12 @@ export function wellFormed(text) {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
-function makeHypothesis(h) {
+function makeHypothesis(h, matrix) {
   const hypothesis = {
     text: h.text,
     targetTokens: h.targetTokens,
     targetWords: makeWords(h.targetWords),
-    attention: h.attention,
+    attention: matrix(h.attention),
     coverage: h.coverage,
     possiblyDropped: h.possiblyDropped,
     score: h.score,
@@ -87,6 +87,17 @@ function makeHypothesis(h) {
   };
   if (h.alternatives) hypothesis.alternatives = h.alternatives.map(makeChoices);
   return hypothesis;
+}
+
+// Rows of numbers from [offset, rows, cols] into `floats`.
+function unpackMatrix(floats, [offset, rows, cols]) {
+  const out = new Array(rows);
+  for (let r = 0, at = offset; r < rows; ++r) {
+    const row = new Array(cols);
+    for (let c = 0; c < cols; ++c) row[c] = floats[at++];
+    out[r] = row;
+  }
+  return out;
 }
 
 // Words as { text, start, end }, in that order (the C++ JSON sorts its keys).
@@ -103,12 +114,16 @@ function makeChoices(position) {
 }
 
 /**
- * A Translation (index.d.ts) from the bindings' JSON value. traceNumbers:
- * when the value's trace is packed, a function returning the module's trace
- * floats (a heap view, copied here at once).
+ * A Translation (index.d.ts) from the bindings' JSON value. numbers: when
+ * the value's attention or trace is packed, a function returning the
+ * module's floats of this translation (a heap view, copied here at once).
  */
-export function makeResult(value, withAlternatives, traceNumbers) {
-  const hypotheses = value.hypotheses.map(makeHypothesis);
+export function makeResult(value, withAlternatives, numbers) {
+  const floats = value.packedAttention || value.trace?.packed ? new Float32Array(numbers()) : null;
+  // A packed matrix is [offset, rows, cols] into the floats: rows of numbers
+  // again, as the JSON path gives them (each float32 exactly).
+  const matrix = value.packedAttention ? (packed) => unpackMatrix(floats, packed) : (rows) => rows;
+  const hypotheses = value.hypotheses.map((h) => makeHypothesis(h, matrix));
   const best = hypotheses[0];
   const result = {
     text: value.text,
@@ -116,7 +131,7 @@ export function makeResult(value, withAlternatives, traceNumbers) {
     sourceWords: makeWords(value.sourceWords),
     targetTokens: value.targetTokens,
     targetWords: makeWords(value.targetWords),
-    attention: value.attention,
+    attention: matrix(value.attention),
     coverage: value.coverage,
     possiblyDropped: value.possiblyDropped,
     score: value.score,
@@ -125,7 +140,7 @@ export function makeResult(value, withAlternatives, traceNumbers) {
     hypotheses,
   };
   // Present only when asked for (translate's trace and beamTree options).
-  if (value.trace) result.trace = makeTrace(value.trace, value.trace.packed ? new Float32Array(traceNumbers()) : null);
+  if (value.trace) result.trace = makeTrace(value.trace, value.trace.packed ? floats : null);
   if (value.beamTree) result.beamTree = value.beamTree.map(makeBeamStep);
   if (withAlternatives) result.alternatives = best?.alternatives ?? [];
   return result;

@@ -197,3 +197,43 @@ TEST_CASE("a subword model's words: pieces grouped by word, an unseen character 
         CHECK(covered == static_cast<int>(h.target_tokens.size()));
     }
 }
+
+TEST_CASE("to_json with a sink packs every attention matrix and loses nothing") {
+    for (AttentionKind attention : {AttentionKind::kAdditive, AttentionKind::kNone}) {
+        const Model model = english_model(attention);
+        for (const std::string text : {"I see the cat.", "", "the cat sees the dog and the cat"}) {
+            for (int beam : {1, 3}) {
+                INFO(attention_kind_name(attention) << ", \"" << text << "\", beam " << beam);
+                DecodeOptions options;
+                options.beam_size = beam;
+                const Translation t = translate(model, text, options);
+                const nlohmann::json plain = to_json(t);
+                std::vector<float> numbers = {42.0f};  // appended to, not replaced
+                nlohmann::json packed = to_json(t, &numbers);
+                CHECK(numbers.front() == 42.0f);
+                CHECK(packed["packedAttention"] == true);
+                const auto unpack = [&](const nlohmann::json& where) {
+                    REQUIRE(where.is_array());
+                    REQUIRE(where.size() == 3);
+                    const size_t offset = where[0], rows = where[1], cols = where[2];
+                    REQUIRE(offset + rows * cols <= numbers.size());
+                    nlohmann::json m = nlohmann::json::array();
+                    for (size_t r = 0; r < rows; ++r) {
+                        m.push_back(std::vector<float>(numbers.begin() + offset + r * cols,
+                                                       numbers.begin() + offset + (r + 1) * cols));
+                    }
+                    return m;
+                };
+                packed["attention"] = unpack(packed["attention"]);
+                for (auto& h : packed["hypotheses"]) h["attention"] = unpack(h["attention"]);
+                packed.erase("packedAttention");
+                CHECK(packed == plain);
+                // The best hypothesis's matrix is stored once.
+                if (!t.hypotheses.empty()) {
+                    const nlohmann::json again = to_json(t, &numbers);
+                    CHECK(again["attention"] == again["hypotheses"][0]["attention"]);
+                }
+            }
+        }
+    }
+}
