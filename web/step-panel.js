@@ -23,14 +23,33 @@ const rich = (key, params = {}) => richIn(key, params, language);
 const fmt = (x, digits = 3) => (Number.isFinite(x) ? x.toFixed(digits) : String(x));
 
 /**
- * A vector as a strip of coloured cells, one per dimension (its value in the
- * cell's title), scaled by `scale`. The strip scrolls inside its own box when
- * it is too long for the screen; focusable, with a summary as its label.
+ * A vector as a strip of coloured bands, one per dimension, scaled by
+ * `scale`; the band under the pointer gives its dimension and value as the
+ * tooltip. The strip scrolls inside its own box when it is too long for the
+ * screen; focusable, with a summary as its label.
+ *
+ * The bands are one element painted with a gradient of hard stops, not an
+ * element each: a step of a short sentence has about 3,000 dimensions in
+ * its strips, and building a span for each took about 200 ms of the main
+ * thread right after the first result on a slow machine
+ * (bench/page-profile.mjs).
  */
 export function vectorStrip(values, { scale = maxAbs(values), label, testid = null, keepValues = false } = {}) {
-  const cells = Array.from(values, (value, d) => h('span', {
-    class: 'strip-cell', title: `${label} [${d}] = ${fmt(value, 4)}`, style: `background:${valueColor(value, scale)}`,
-  }));
+  const n = values.length;
+  const stops = [];
+  for (let d = 0; d < n; ++d) {
+    stops.push(`${valueColor(values[d], scale)} ${(d * 100 / n).toFixed(4)}% ${((d + 1) * 100 / n).toFixed(4)}%`);
+  }
+  const bands = h('span', {
+    class: 'strip-bands', 'data-size': String(n),
+    style: `min-width:${2 * n}px${n ? `;background:linear-gradient(to right,${stops.join(',')})` : ''}`,
+  });
+  bands.addEventListener('pointermove', (event) => {
+    const box = bands.getBoundingClientRect();
+    if (!n || !box.width) return;
+    const d = Math.min(n - 1, Math.max(0, Math.floor((event.clientX - box.left) / box.width * n)));
+    bands.title = `${label} [${d}] = ${fmt(values[d], 4)}`;
+  });
   let low = Infinity, high = -Infinity;
   for (const value of values) {
     low = Math.min(low, value);
@@ -41,7 +60,7 @@ export function vectorStrip(values, { scale = maxAbs(values), label, testid = nu
     'aria-label': t('step.stripLabel', { name: label, size: values.length, min: fmt(low), max: fmt(high) }),
     title: t('step.stripLabel', { name: label, size: values.length, min: fmt(low), max: fmt(high) }),
     'data-values': keepValues ? Array.from(values, (x) => x.toPrecision(9)).join(' ') : null,
-  }, cells);
+  }, bands);
 }
 
 // The catalogue keys of each stage: its heading and its explanation (written
@@ -228,7 +247,7 @@ export const STEP_CSS = `
 .formula { font-family: "Cambria Math", "STIX Two Math", serif; font-style: italic; margin: .2rem 0; overflow-wrap: anywhere; }
 .strip { display: flex; height: 14px; min-width: 0; flex: 1 1 8rem; overflow-x: auto; border: 1px solid #d1d5db; border-radius: 2px; }
 .strip:focus-visible, .step-panel button:focus-visible, .beam-node:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
-.strip-cell { flex: 1 0 2px; min-width: 2px; }
+.strip-bands { flex: 1 0 auto; display: block; height: 100%; }
 .step-source, .step-term, .step-top li { display: flex; align-items: center; gap: .4rem; margin: 2px 0; min-width: 0; }
 .step-token { flex: 0 0 5.5rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: .9rem; }
 .step-score, .step-weight { flex: 0 0 3.4rem; text-align: right; font-variant-numeric: tabular-nums; font-size: .85rem; }
