@@ -159,3 +159,69 @@ TEST_CASE("--init-model and --average-last refuse what would give another model 
         CHECK_THROWS_WITH_AS(finishing.finish(no_scoring()), doctest::Contains("snapshot"), IoError);
     }
 }
+
+TEST_CASE("--teacher: word-level distillation from a model of other sizes, recorded, and resumed only with it") {
+    const Folder folder;
+    {
+        TrainingRunOptions teacher = tiny_run(folder, "teacher", 8);
+        teacher.config.decoder_hidden_size = 16;  // a teacher of its own sizes
+        TrainingRun run(teacher, quiet);
+        run.train(no_scoring());
+        run.finish(no_scoring());
+    }
+    TrainingRunOptions options = tiny_run(folder, "student", 10);
+    options.teacher_path = folder / "teacher.s2s";
+    options.teacher_weight = 0.7f;
+    {
+        TrainingRun student(options, quiet);
+        CHECK(student.train(no_scoring()));
+        student.finish(no_scoring());
+    }
+    const Model student = load_model(folder / "student.s2s");
+    const nlohmann::json& teacher = student.provenance.at("training").at("teacher");
+    CHECK(teacher.at("file") == "teacher.s2s");
+    CHECK(teacher.at("name") == "teacher");
+    CHECK(teacher.at("weight") == doctest::Approx(0.7));
+
+    // The teacher changes the run: the same run without it ends elsewhere.
+    TrainingRunOptions plain = tiny_run(folder, "plain", 10);
+    {
+        TrainingRun run(plain, quiet);
+        run.train(no_scoring());
+        run.finish(no_scoring());
+    }
+    CHECK_FALSE(tensors_of(load_model(folder / "plain.s2s").params)[0] ==
+                tensors_of(load_model(folder / "student.s2s").params)[0]);
+    CHECK(load_model(folder / "plain.s2s").provenance.at("training").at("teacher").is_null());
+
+    SUBCASE("resuming without the teacher, or with another weight, is refused") {
+        TrainingRunOptions stopped = tiny_run(folder, "stopped", 10);
+        stopped.teacher_path = folder / "teacher.s2s";
+        {
+            TrainingRun run(stopped, quiet);
+            run.train(no_scoring());  // its checkpoint, at the final step
+        }
+        TrainingRunOptions without = stopped;
+        without.teacher_path.clear();
+        without.resume = true;
+        CHECK_THROWS_WITH_AS(TrainingRun(without, quiet), doctest::Contains("--teacher"), ModelFileError);
+        TrainingRunOptions reweighted = stopped;
+        reweighted.teacher_weight = 0.3f;
+        reweighted.resume = true;
+        CHECK_THROWS_WITH_AS(TrainingRun(reweighted, quiet), doctest::Contains("teacher weight"), ModelFileError);
+    }
+    SUBCASE("a teacher with other tokens is refused, naming them") {
+        std::ofstream(folder / "other.tsv") << "Hello.\tBonjour.\nGood night.\tBonne nuit.\nHello again.\tRebonjour.\n";
+        TrainingRunOptions other = tiny_run(folder, "other", 4);
+        other.data.path = folder / "other.tsv";
+        other.data.dev_fraction = 0.01;
+        {
+            TrainingRun run(other, quiet);
+            run.train(no_scoring());
+            run.finish(no_scoring());
+        }
+        TrainingRunOptions mismatched = tiny_run(folder, "mismatched", 4);
+        mismatched.teacher_path = folder / "other.s2s";
+        CHECK_THROWS_WITH_AS(TrainingRun(mismatched, quiet), doctest::Contains("other tokens"), UsageError);
+    }
+}
