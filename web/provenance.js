@@ -23,7 +23,8 @@ const count = (value) => (Number.isFinite(value) ? formatCount(value) : null);
  * "48,000 steps of 64 sentence pairs, 1 h 49 min of training on a CPU, from 133,848 training pairs";
  * a second stage (train --init-model) and averaged checkpoints (--average-last) say so:
  * "20,000 steps of 64 sentence pairs (a second stage, after 60,000 steps of en-zh), the mean
- * of the last 10 checkpoints, 18 min of training on a CPU, ...".
+ * of the last 10 checkpoints, 18 min of training on a CPU, ...", and a distilled one
+ * (train --teacher) names its teacher: ", distilled from en-zh (the teacher's predictions weighted 0.50)".
  */
 export function trainingText(provenance = {}) {
   const training = provenance.training ?? {};
@@ -36,7 +37,13 @@ export function trainingText(provenance = {}) {
     ? t('provenance.stage', { steps: earlierSteps ?? t('provenance.notRecorded'), name: earlier.name || earlier.file || t('provenance.notRecorded') })
     : '';
   const averaged = Number.isInteger(training.averaged_checkpoints?.count) ? t('provenance.averaged', { count: training.averaged_checkpoints.count }) : '';
-  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${stage}${averaged}${t('list.separator')}` +
+  const teacher = training.teacher && typeof training.teacher === 'object'
+    ? t('provenance.teacher', {
+      name: training.teacher.name || training.teacher.file || t('provenance.notRecorded'),
+      weight: Number.isFinite(training.teacher.weight) ? training.teacher.weight.toFixed(2) : t('provenance.notRecorded'),
+    })
+    : '';
+  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${stage}${teacher}${averaged}${t('list.separator')}` +
     `${Number.isFinite(training.wall_seconds) ? t('provenance.time', { duration: formatDuration(training.wall_seconds) }) : t('provenance.timeMissing')}` +
     `${pairs ? t('provenance.pairs', { pairs }) : ''}`;
 }

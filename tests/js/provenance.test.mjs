@@ -34,6 +34,15 @@ test('a second stage and averaged checkpoints say so, with the earlier run\'s st
   assert.match(trainingText(provenance), /^45,000 steps of 64 sentence pairs, the mean of the last 10 checkpoints, /);
 });
 
+test('a distilled model names its teacher and the teacher\'s share', () => {
+  const distilled = { ...complete, training: { ...complete.training, teacher: { name: 'en-zh', file: 'en-zh.s2s', weight: 0.5 } } };
+  assert.equal(trainingText(distilled), '48,000 steps of 64 sentence pairs, distilled from en-zh (the teacher\'s predictions weighted 0.50), ' +
+    '1 h 49 min of training on a CPU, from 133,848 training pairs');
+  const unnamed = { training: { steps: 5, teacher: { file: 'teacher.s2s' } } };
+  assert.equal(trainingText(unnamed), `5 steps, distilled from teacher.s2s (the teacher's predictions weighted ${NOT_RECORDED}), training time ${NOT_RECORDED}`);
+  assert.doesNotMatch(trainingText({ training: { steps: 5, teacher: null } }), /distilled/);
+});
+
 test('missing fields are "not recorded", never another model\'s data', () => {
   for (const provenance of [undefined, {}, { data: {} }, { data: { source: '', license: null } }, { training: {} }]) {
     const data = dataText(provenance);

@@ -192,6 +192,7 @@ export default {
   'provenance.batch': ' of {batch} sentence pairs',
   'provenance.stage': ' (a second stage, after {steps} steps of {name})',
   'provenance.averaged': ', the mean of the last {count} checkpoints',
+  'provenance.teacher': ', distilled from {name} (the teacher\'s predictions weighted {weight})',
   'provenance.time': '{duration} of training on a CPU',
   'provenance.timeMissing': 'training time not recorded',
   'provenance.pairs': ', from {pairs} training pairs',

@@ -181,6 +181,7 @@ export default {
   'provenance.batch': '，每步 {batch} 个句对',
   'provenance.stage': '（第二阶段：接在 {name} 的 {steps} 步训练之后）',
   'provenance.averaged': '，权重取最后 {count} 个检查点的平均值',
+  'provenance.teacher': '，以 {name} 为教师模型做知识蒸馏（教师输出占训练目标的 {weight}）',
   'provenance.time': '在 CPU 上训练 {duration}',
   'provenance.timeMissing': '训练时间未记录',
   'provenance.pairs': '，训练集共 {pairs} 个句对',
