@@ -163,9 +163,11 @@ TEST_CASE("gradients with dropout match finite differences taken with the same d
 
 TEST_CASE("distillation: gradients match finite differences, and a teacher equal to the student pulls nowhere") {
     // A teacher of other sizes and attention (only the vocabularies must agree).
-    ModelConfig teacher_config = tiny_config(AttentionKind::kScaledDot);
+    // (General attention: W_g lets the decoder's width differ from the keys'.)
+    ModelConfig teacher_config = tiny_config(AttentionKind::kGeneral);
     teacher_config.decoder_hidden_size += 3;
     teacher_config.output_hidden_size += 2;
+    REQUIRE_NOTHROW(teacher_config.validate());
     Model teacher;
     teacher.config = teacher_config;
     teacher.params = random_parameters(teacher_config, 19);
