@@ -123,7 +123,7 @@ async function showChart(models) {
       : t('compare.metric');
     if (fixed.status !== 'fulfilled') {
       view.chartCaption.textContent = t('compare.captionFixedMissing', {
-        metric, sentences: (sentences == null ? null : formatCount(sentences)) ?? t('compare.captionSentencesUnknown'),
+        metric, sentences: sentences == null ? t('compare.captionSentencesUnknown') : formatCount(sentences),
       });
     } else if (sentences) {
       view.chartCaption.textContent = t('compare.caption', { metric, sentences: formatCount(sentences) });

@@ -41,7 +41,7 @@ export function vectorStrip(values, { scale = maxAbs(values), label, testid = nu
     stops.push(`${valueColor(values[d], scale)} ${(d * 100 / n).toFixed(4)}% ${((d + 1) * 100 / n).toFixed(4)}%`);
   }
   const bands = h('span', {
-    class: 'strip-bands', 'data-size': String(n),
+    class: 'strip-bands',
     style: `min-width:${2 * n}px${n ? `;background:linear-gradient(to right,${stops.join(',')})` : ''}`,
   });
   bands.addEventListener('pointermove', (event) => {

@@ -130,7 +130,7 @@ TrainingRunOptions run_options(const Args& args) {
     o.init_encoder_path = args.string("init-encoder", "");
     o.init_model_path = args.string("init-model", "");
     o.teacher_path = args.string("teacher", "");
-    o.teacher_weight = static_cast<float>(args.real("teacher-weight", 0.5, 0.01, 1.0));
+    o.trainer.teacher_weight = static_cast<float>(args.real("teacher-weight", 0.5, 0.01, 1.0));
     if (args.has("teacher-weight") && o.teacher_path.empty()) {
         throw UsageError("--teacher-weight needs --teacher MODEL");
     }

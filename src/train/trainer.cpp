@@ -117,7 +117,7 @@ StepReport Trainer::step() {
     loss_options.label_smoothing = options_.label_smoothing;
     loss_options.scale = 1.0f / static_cast<float>(target_tokens);
     loss_options.teacher = options_.teacher;
-    loss_options.teacher_weight = options_.teacher != nullptr ? options_.teacher_weight : 0.0f;
+    loss_options.teacher_weight = options_.teacher_weight;  // read only with a teacher
     auto run_shard = [&](int shard) {
         const size_t begin = examples.size() * shard / shards, end = examples.size() * (shard + 1) / shards;
         const std::vector<const Example*> part(examples.begin() + begin, examples.begin() + end);

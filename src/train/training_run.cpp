@@ -302,15 +302,15 @@ void TrainingRun::load_teacher(const std::function<void(const std::string&)>& lo
     }
     const std::string hash = file_fnv1a64_hex(path);
     options_.trainer.teacher = &teacher_;
-    options_.trainer.teacher_weight = options_.teacher_weight;
     options_.trainer.teacher_identity = hash;
+    const float weight = options_.trainer.teacher_weight;
     teacher_record_ = {{"file", std::filesystem::path(path).filename().string()},
                        {"fnv1a64", hash},
                        {"name", teacher_.provenance.value("name", "")},
-                       {"weight", options_.teacher_weight},
+                       {"weight", weight},
                        {"method", "word-level distillation: the teacher's softmax takes this weight of each target "
                                   "position's distribution, the label-smoothed reference the rest"}};
-    log("distilling from " + path + " (weight " + std::to_string(options_.teacher_weight).substr(0, 4) + ")");
+    log("distilling from " + path + " (weight " + std::to_string(weight).substr(0, 4) + ")");
 }
 
 void TrainingRun::resume(const std::function<void(const std::string&)>& log) {

@@ -69,11 +69,10 @@ struct TrainingRunOptions {
     // Word-level knowledge distillation from this model ("" = none): it
     // must read and write exactly this run's vocabularies (the same English
     // pieces, the same target tokens); its sizes and attention are its own.
-    // Its softmax on each training batch takes teacher_weight of the
-    // target distribution (loss.h). Float weights are not needed: int8 and
-    // float16 files are decoded.
+    // Its softmax on each training batch takes trainer.teacher_weight of
+    // the target distribution (loss.h). Float weights are not needed: int8
+    // and float16 files are decoded.
     std::string teacher_path;
-    float teacher_weight = 0.5f;
     TrainerOptions trainer;
     long eval_every = 1000;           // development BLEU every N steps (0 = never)
     long eval_sentences = 500;        // ... on this many development sentences, spread over the split

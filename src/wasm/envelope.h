@@ -96,11 +96,11 @@ inline json parse_options(const std::string& options_json) {
 // "trace", "beamTree" (default false) and "shortlist" (default true: the
 // model's lexical shortlist, when it has one), all optional. The value:
 // to_json(Translation) (src/decode/translator.h).
-// trace_numbers: when not null, the trace's vectors and the attention
+// numbers: when not null, the trace's vectors and the attention
 // matrices go there, and the JSON holds [offset, length] (trace_json,
 // src/decode/trace.h) and [offset, rows, cols] (to_json) into it.
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
-                           std::vector<float>* trace_numbers = nullptr) {
+                           std::vector<float>* numbers = nullptr) {
     const json options = parse_options(options_json);
     DecodeOptions decode = read_decode_options(options, decode_defaults(model));
     decode.trace = boolean_option(options, "trace");
@@ -110,10 +110,10 @@ inline json translate_json(const Model& model, const std::string& text, const st
     if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
         prefix = it->get<std::vector<std::string>>();
     }
-    if (trace_numbers != nullptr) trace_numbers->clear();
-    const Translation t = prefix.empty() ? s2s::translate(model, text, decode, trace_numbers)
-                                         : translate_with_prefix(model, text, prefix, decode, trace_numbers);
-    return to_json(t, trace_numbers);
+    if (numbers != nullptr) numbers->clear();
+    const Translation t = prefix.empty() ? s2s::translate(model, text, decode, numbers)
+                                         : translate_with_prefix(model, text, prefix, decode, numbers);
+    return to_json(t, numbers);
 }
 
 // The limits of translate's options and input as JSON: {"options": the

@@ -24,16 +24,21 @@ std::vector<const Example*> pointers(const std::vector<Example>& examples) {
 // Derivative of the loss along `direction` (same shape as `tensor`) by
 // central differences. The model is float, so the step is not tiny; the
 // functions are smooth and O(h^2) error stays far below the tolerance.
-double numeric_directional(Parameters& params, const ModelConfig& config, const Batch& batch, Matrix& tensor,
-                           const Matrix& direction, float label_smoothing) {
+template <typename Loss>
+double central_difference(Matrix& tensor, const Matrix& direction, Loss loss) {
     const float h = 1e-2f;
     const Matrix saved = tensor;
     tensor = saved + h * direction;
-    const double plus = batch_loss(params, config, batch, label_smoothing);
+    const double plus = loss();
     tensor = saved - h * direction;
-    const double minus = batch_loss(params, config, batch, label_smoothing);
+    const double minus = loss();
     tensor = saved;
     return (plus - minus) / (2.0 * h);
+}
+
+double numeric_directional(Parameters& params, const ModelConfig& config, const Batch& batch, Matrix& tensor,
+                           const Matrix& direction, float label_smoothing) {
+    return central_difference(tensor, direction, [&] { return batch_loss(params, config, batch, label_smoothing); });
 }
 
 void check_all_gradients(AttentionKind attention, float label_smoothing) {
@@ -148,14 +153,7 @@ TEST_CASE("gradients with dropout match finite differences taken with the same d
     };
     for (const auto& [tensor, analytic] : checked) {
         const Matrix direction = *analytic / analytic->norm();
-        const float h = 1e-2f;
-        const Matrix saved = *tensor;
-        *tensor = saved + h * direction;
-        const double plus = loss_with_masks();
-        *tensor = saved - h * direction;
-        const double minus = loss_with_masks();
-        *tensor = saved;
-        const double numeric = (plus - minus) / (2.0 * h);
+        const double numeric = central_difference(*tensor, direction, loss_with_masks);
         const double expected = analytic->norm();
         CHECK(std::abs(expected - numeric) <= 2e-3 + 1e-2 * std::abs(expected));
     }
@@ -202,14 +200,7 @@ TEST_CASE("distillation: gradients match finite differences, and a teacher equal
         for (int trial = 0; trial < 3; ++trial) {
             const Matrix direction = probe_direction(trial, *analytic, random);
             const double expected = (analytic->array() * direction.array()).sum();
-            const float h = 1e-2f;
-            const Matrix saved = *tensor;
-            *tensor = saved + h * direction;
-            const double plus = loss_at();
-            *tensor = saved - h * direction;
-            const double minus = loss_at();
-            *tensor = saved;
-            const double numeric = (plus - minus) / (2.0 * h);
+            const double numeric = central_difference(*tensor, direction, loss_at);
             INFO("trial ", trial, " analytic ", expected, " numeric ", numeric);
             CHECK(std::abs(expected - numeric) <= 2e-3 + 1e-2 * std::max(std::abs(expected), std::abs(numeric)));
         }

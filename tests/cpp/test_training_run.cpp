@@ -73,15 +73,20 @@ std::vector<Matrix> tensors_of(const Parameters& p) {
 
 void quiet(const std::string&) {}
 
+// A whole run: trained to its last step and written. Returns what train() does
+// (false when stopped by the time limit).
+bool run_to_end(const TrainingRunOptions& options) {
+    TrainingRun run(options, quiet);
+    const bool finished = run.train(no_scoring());
+    run.finish(no_scoring());
+    return finished;
+}
+
 }  // namespace
 
 TEST_CASE("--init-model starts every weight from a finished run; --average-last writes the mean of the last checkpoints") {
     const Folder folder;
-    {
-        TrainingRun first(tiny_run(folder, "first", 12), quiet);
-        CHECK(first.train(no_scoring()));
-        first.finish(no_scoring());
-    }
+    CHECK(run_to_end(tiny_run(folder, "first", 12)));
     const Model donor = load_model(folder / "first/checkpoint.s2s");
 
     TrainingRunOptions options = tiny_run(folder, "second", 17);
@@ -119,11 +124,7 @@ TEST_CASE("--init-model starts every weight from a finished run; --average-last 
 
 TEST_CASE("--init-model and --average-last refuse what would give another model than asked") {
     const Folder folder;
-    {
-        TrainingRun first(tiny_run(folder, "first", 6), quiet);
-        first.train(no_scoring());
-        first.finish(no_scoring());
-    }
+    run_to_end(tiny_run(folder, "first", 6));
     SUBCASE("other sizes") {
         TrainingRunOptions options = tiny_run(folder, "wide", 4);
         options.config.decoder_hidden_size = 16;
@@ -133,11 +134,7 @@ TEST_CASE("--init-model and --average-last refuse what would give another model 
     SUBCASE("rounded weights") {
         TrainingRunOptions options = tiny_run(folder, "int8", 6);
         options.output_dtype = TensorDtype::kInt8;
-        {
-            TrainingRun run(options, quiet);
-            run.train(no_scoring());
-            run.finish(no_scoring());
-        }
+        run_to_end(options);
         TrainingRunOptions next = tiny_run(folder, "from-int8", 4);
         next.init_model_path = folder / "int8.s2s";
         CHECK_THROWS_WITH_AS(TrainingRun(next, quiet), doctest::Contains("float weights"), UsageError);
@@ -162,21 +159,13 @@ TEST_CASE("--init-model and --average-last refuse what would give another model 
 
 TEST_CASE("--teacher: word-level distillation from a model of other sizes, recorded, and resumed only with it") {
     const Folder folder;
-    {
-        TrainingRunOptions teacher = tiny_run(folder, "teacher", 8);
-        teacher.config.decoder_hidden_size = 16;  // a teacher of its own sizes
-        TrainingRun run(teacher, quiet);
-        run.train(no_scoring());
-        run.finish(no_scoring());
-    }
+    TrainingRunOptions teacher_run = tiny_run(folder, "teacher", 8);
+    teacher_run.config.decoder_hidden_size = 16;  // a teacher of its own sizes
+    run_to_end(teacher_run);
     TrainingRunOptions options = tiny_run(folder, "student", 10);
     options.teacher_path = folder / "teacher.s2s";
-    options.teacher_weight = 0.7f;
-    {
-        TrainingRun student(options, quiet);
-        CHECK(student.train(no_scoring()));
-        student.finish(no_scoring());
-    }
+    options.trainer.teacher_weight = 0.7f;
+    CHECK(run_to_end(options));
     const Model student = load_model(folder / "student.s2s");
     const nlohmann::json& teacher = student.provenance.at("training").at("teacher");
     CHECK(teacher.at("file") == "teacher.s2s");
@@ -184,12 +173,7 @@ TEST_CASE("--teacher: word-level distillation from a model of other sizes, recor
     CHECK(teacher.at("weight") == doctest::Approx(0.7));
 
     // The teacher changes the run: the same run without it ends elsewhere.
-    TrainingRunOptions plain = tiny_run(folder, "plain", 10);
-    {
-        TrainingRun run(plain, quiet);
-        run.train(no_scoring());
-        run.finish(no_scoring());
-    }
+    run_to_end(tiny_run(folder, "plain", 10));
     CHECK_FALSE(tensors_of(load_model(folder / "plain.s2s").params)[0] ==
                 tensors_of(load_model(folder / "student.s2s").params)[0]);
     CHECK(load_model(folder / "plain.s2s").provenance.at("training").at("teacher").is_null());
@@ -206,7 +190,7 @@ TEST_CASE("--teacher: word-level distillation from a model of other sizes, recor
         without.resume = true;
         CHECK_THROWS_WITH_AS(TrainingRun(without, quiet), doctest::Contains("--teacher"), ModelFileError);
         TrainingRunOptions reweighted = stopped;
-        reweighted.teacher_weight = 0.3f;
+        reweighted.trainer.teacher_weight = 0.3f;
         reweighted.resume = true;
         CHECK_THROWS_WITH_AS(TrainingRun(reweighted, quiet), doctest::Contains("teacher weight"), ModelFileError);
     }
@@ -215,11 +199,7 @@ TEST_CASE("--teacher: word-level distillation from a model of other sizes, recor
         TrainingRunOptions other = tiny_run(folder, "other", 4);
         other.data.path = folder / "other.tsv";
         other.data.dev_fraction = 0.01;
-        {
-            TrainingRun run(other, quiet);
-            run.train(no_scoring());
-            run.finish(no_scoring());
-        }
+        run_to_end(other);
         TrainingRunOptions mismatched = tiny_run(folder, "mismatched", 4);
         mismatched.teacher_path = folder / "other.s2s";
         CHECK_THROWS_WITH_AS(TrainingRun(mismatched, quiet), doctest::Contains("other tokens"), UsageError);
