@@ -65,10 +65,15 @@ const postedWasm = new URLSearchParams(self.location.search).get('wasm') === 'po
 // the loading and translating code while the model is still downloading,
 // not when it arrives; unless a model's bytes are already here (loading
 // them compiles the same code, and the tiny model would only delay it).
+// Bytes that arrive during the warm-up wait for it: stopping it then
+// (tried, docs/performance.md) started the load sooner, but the first
+// translation then compiled what the warm-up would have, and the first
+// result came no sooner.
 let bytesArrived = false;
 const runtime = postedWasm.then((module) => loadPackage('diagnostics.js', 'translator')
   .then(async ({ preloadRuntime, warmUp }) => {
     await preloadRuntime({ module });
+    performance.mark('s2s:runtime-ready');
     if (bytesArrived) return;
     await warmUp().catch(() => false);
     performance.mark('s2s:warmed-up');
@@ -118,6 +123,7 @@ self.addEventListener('message', async (event) => {
     return;
   }
   if (type === 'model-bytes') {
+    performance.mark('s2s:bytes-received');
     bytesArrived ||= bytes instanceof ArrayBuffer;
     expectBytes(model).resolve(bytes instanceof ArrayBuffer ? bytes : null);
     return;

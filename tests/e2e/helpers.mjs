@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { chromiumLaunchOptions } from '../js/helpers/chromium.mjs';
 import { trainSubwordFixture } from '../js/helpers/models.mjs';
 import { shippedModels } from '../../src/wasm/models.js';
 
@@ -119,9 +120,6 @@ function trainOnce(file, train, dependsOn = []) {
   }
 }
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 /**
  * Starts the server and a fresh Chromium. Returns { server, context, close(),
  * newPage(path, { width, height }) }; each page records its console errors
@@ -138,8 +136,7 @@ export async function startBrowser() {
   let context;
   try {
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
+      ...chromiumLaunchOptions(),
       headless: true,
       acceptDownloads: true,
       viewport: { width: 1200, height: 900 },
