@@ -23,6 +23,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { COLD_STEPS } from './report.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -185,19 +186,6 @@ const markMedian = (b, list, mark) => {
   const xs = b[list].map((l) => l.marks[mark]).filter((x) => x !== undefined);
   return xs.length ? median(xs) : undefined;
 };
-const steps = [
-  ['the page starts the worker and the downloads', 's2s:worker-created'],
-  ['the worker\'s module runs', 's2s:worker-started'],
-  ['the page has compiled the WebAssembly module', 's2s:wasm-compiled'],
-  ['the worker has the module', 's2s:wasm-received'],
-  ['the worker\'s runtime is instantiated', 's2s:runtime-ready'],
-  ['the worker has run the tiny warm-up model', 's2s:warmed-up'],
-  ['the page has the model\'s bytes', 's2s:model-downloaded'],
-  ['the worker has the model\'s bytes', 's2s:bytes-received'],
-  ['the worker starts loading the model', 's2s:loading:en-fr'],
-  ['the model is loaded', 's2s:model-loaded:en-fr'],
-  ['the page has the first translation', 's2s:result-received'],
-];
 // The old copy's commit, when it is a checkout of its own (not a folder inside this one).
 const oldTop = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim();
 const oldCommit = oldTop === builds[0].dir ? spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim() : '';
@@ -225,7 +213,7 @@ const lines = [
   '',
   '| step | old | new |',
   '|---|---:|---:|',
-  ...steps.map(([label, mark]) => `| ${label} | ${fmt(markMedian(builds[0], 'page', mark))} | ${fmt(markMedian(builds[1], 'page', mark))} |`),
+  ...COLD_STEPS.map(([label, mark]) => `| ${label} | ${fmt(markMedian(builds[0], 'page', mark))} | ${fmt(markMedian(builds[1], 'page', mark))} |`),
   `| the first heatmap cell is in the DOM | ${fmt(med(builds[0].page, 'firstCellMs'))} | ${fmt(med(builds[1].page, 'firstCellMs'))} |`,
   '',
   `All cold loads (ms): old ${builds[0].page.map((l) => fmt(l.firstCellMs)).join(', ')}; new ${builds[1].page.map((l) => fmt(l.firstCellMs)).join(', ')}.`,

@@ -12,6 +12,24 @@ export function cell(result, bucket, beam) {
   return result?.cells?.find((c) => c.bucket === bucket && c.beam === beam);
 }
 
+// The cold page load's steps: [label, performance mark] in the order they
+// happen (marks of web/index.html, web/worker.js, web/app.js). bench/cold-start.mjs
+// tabulates the same steps.
+export const COLD_STEPS = [
+  ['the page starts the worker and the model download (index.html)', 's2s:worker-created'],
+  ['the worker\'s module runs (worker.js)', 's2s:worker-started'],
+  ['the page has compiled the WebAssembly module (index.html, compileStreaming)', 's2s:wasm-compiled'],
+  ['the worker has the module', 's2s:wasm-received'],
+  ['the worker\'s runtime is instantiated', 's2s:runtime-ready'],
+  ['the worker has run the tiny warm-up model (skipped when the bytes came first)', 's2s:warmed-up'],
+  ['the page has the model\'s bytes', 's2s:model-downloaded'],
+  ['the worker has the model\'s bytes', 's2s:bytes-received'],
+  ['the worker has the API and the bytes; loading starts', 's2s:loading:en-fr'],
+  ['the model is loaded (the runtime compiled meanwhile)', 's2s:model-loaded:en-fr'],
+  ['the page has the first translation', 's2s:result-received'],
+  ['the heatmap is drawn', 's2s:rendered'],
+];
+
 export function report(r, beams) {
   const { buckets, minSeconds } = r;
   const lines = [];
@@ -68,25 +86,11 @@ export function report(r, beams) {
 
   lines.push('## Page load, payload, memory', '');
   const loads = r.chromium.loads.map((l) => l.firstCellMs);
-  const coldSteps = [
-    ['the page starts the worker and the model download (index.html)', 's2s:worker-created'],
-    ['the worker\'s module runs (worker.js)', 's2s:worker-started'],
-    ['the page has compiled the WebAssembly module (index.html, compileStreaming)', 's2s:wasm-compiled'],
-    ['the worker has the module', 's2s:wasm-received'],
-    ['the worker\'s runtime is instantiated', 's2s:runtime-ready'],
-    ['the worker has run the tiny warm-up model (skipped when the bytes came first)', 's2s:warmed-up'],
-    ['the page has the model\'s bytes', 's2s:model-downloaded'],
-    ['the worker has the model\'s bytes', 's2s:bytes-received'],
-    ['the worker has the API and the bytes; loading starts', 's2s:loading:en-fr'],
-    ['the model is loaded (the runtime compiled meanwhile)', 's2s:model-loaded:en-fr'],
-    ['the page has the first translation', 's2s:result-received'],
-    ['the heatmap is drawn', 's2s:rendered'],
-  ];
   lines.push(`Cold load of the demo page (\`/web/?text=I love deep learning.\` served by scripts/serve.mjs from localhost; a fresh browser context each time, so nothing cached) to the first heatmap cell in the DOM, ${loads.length} loads: **median ${fmt(median(loads), 0)} ms** (min ${fmt(Math.min(...loads), 0)}, max ${fmt(Math.max(...loads), 0)}; all: ${loads.map((x) => fmt(x, 0)).join(', ')}).`, '');
   if (r.chromium.loads.some((l) => l.marks)) {
     lines.push('The same loads step by step (median time since navigation start; marks set by web/index.html, web/worker.js and web/app.js):', '',
       '| step | median ms |', '|---|---:|');
-    for (const [label, mark] of coldSteps) {
+    for (const [label, mark] of COLD_STEPS) {
       const times = r.chromium.loads.map((l) => l.marks?.[mark]).filter((t) => t !== undefined);
       if (times.length) lines.push(`| ${label} | ${fmt(median(times), 0)} |`);
     }
