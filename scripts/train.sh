@@ -1,77 +1,133 @@
 #!/usr/bin/env bash
 # Reproduces a shipped model with its recorded configuration:
-#   bash scripts/train.sh en-fr | en-fr-fixed | en-zh [--max-minutes M]
+#   bash scripts/train.sh en-fr | en-fr-fixed | en-zh | en-zh-fixed [--max-minutes M]
 #   (npm run train:NAME [-- --max-minutes M])
-# Resumable: rerunning continues from checkpoints/NAME/; --max-minutes ends a
-# run cleanly (with a checkpoint) so that a long training spans sessions. The
-# result is written to models/NAME.s2s; training data is read from
-# ../shared/data/ (or S2S_DATA_DIR).
+# Two stages, the same for the four models (so each attention model and its
+# fixed-context twin differ only in --attention):
+#   1. base: Tatoeba alone (checkpoints/NAME-base.s2s). en-fr and en-fr-fixed
+#      from scratch; en-zh and en-zh-fixed with their encoder from the
+#      matching en-fr base.
+#   2. domain: every weight from the base, on Tatoeba plus the project's
+#      in-domain corpus, glossary and (Chinese) CC-CEDICT pairs
+#      (scripts/domain-data.mjs, data/README.md), written to models/NAME.s2s.
+# Resumable: rerunning continues from checkpoints/NAME-base/ or
+# checkpoints/NAME/; --max-minutes ends a stage cleanly (with a checkpoint)
+# so that a long training spans sessions (rerun the same command). Training
+# data is read from ../shared/data/ (or S2S_DATA_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=${1:?usage: scripts/train.sh en-fr|en-fr-fixed|en-zh [--max-minutes M]}
+name=${1:?usage: scripts/train.sh en-fr|en-fr-fixed|en-zh|en-zh-fixed [--max-minutes M]}
 shift
 extra=("$@")
 data_dir=${S2S_DATA_DIR:-../shared/data}
 bash scripts/build-native.sh >/dev/null
+cli=./build/native/seq2seq
 
-# The en-zh model starts its encoder from en-fr (--init-encoder), so the
-# en-fr models never train on an English sentence of en-zh's development
-# split: it is written here and passed as --exclude-sources.
+# The en-zh models start their encoder from the en-fr bases, so the en-fr
+# models never train on an English sentence of en-zh's development split:
+# it is written here and passed as --exclude-sources.
 zh_split=(--data "$data_dir/cmn-eng.txt" --dev-fraction 0.05 --split-seed 1)
+fr_split=(--data "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 --exclude-sources checkpoints/en-zh-dev.tsv)
 mkdir -p checkpoints
-./build/native/seq2seq split "${zh_split[@]}" --dev-output checkpoints/en-zh-dev.tsv
+"$cli" split "${zh_split[@]}" --dev-output checkpoints/en-zh-dev.tsv >/dev/null
 
-# Shared by the two en-fr models: same data, split, sizes and budget; the
-# only difference is --attention. Subword pieces (BPE) on both sides, learned
-# from the training split: 8,000 English and 10,000 French entries, chosen
-# on the development split over 4,000 / 6,000 (models/README.md).
-en_fr=(--data "$data_dir/fra-eng.txt" --target-language fr --dev-fraction 0.04 --split-seed 1
-       --exclude-sources checkpoints/en-zh-dev.tsv
+# Stage 1 of the en-fr models: same data, split, sizes and budget; the only
+# difference is --attention. Subword pieces (BPE) on both sides, learned from
+# the training split: 8,000 English and 10,000 French entries, chosen on the
+# development split over 4,000 / 6,000 (models/README.md).
+en_fr_base=("${fr_split[@]}" --target-language fr
        --source-pieces 8000 --target-pieces 10000
        --embedding 64 --hidden 128 --decoder-hidden 256 --attention-size 128 --output-hidden 128
        --steps 48000 --batch-size 64 --learning-rate 0.002 --warmup 400 --dropout 0.2 --label-smoothing 0.1
        --threads 1 --seed 1 --eval-every 4000 --eval-sentences 500 --checkpoint-every 1000)
+# Stage 1 of the en-zh models: the encoder keeps en-fr's sizes (so it can
+# start from it) and reads English with its pieces; the decoder is wider
+# than en-fr's (384 / 256: +1.65 BLEU at beam 4 over 256 / 128,
+# models/README.md). Chinese is one token per character, every character of
+# the training split kept (--min-frequency 1). The mean of the last 10
+# checkpoints is written (--average-last).
+en_zh_base=("${zh_split[@]}" --target-language zh --min-frequency 1
+       --embedding 64 --hidden 128 --decoder-hidden 384 --attention-size 128 --output-hidden 256
+       --batch-size 64 --warmup 400 --dropout 0.3 --label-smoothing 0.1
+       --threads 2 --eval-every 3000 --eval-sentences 500 --checkpoint-every 1000
+       --steps 45000 --learning-rate 0.002 --seed 1 --average-last 10)
+
 case "$name" in
-  # Storage: en-fr is the page's first download, so int8 at 7 bits (gzip
-  # 2.58 MB, no BLEU lost); en-fr-fixed and en-zh int8 at 8 bits (README,
-  # Decisions, has the BLEU of each storage).
-  en-fr)       args=("${en_fr[@]}" --attention additive --dtype i8 --int8-bits 7) ;;
-  en-fr-fixed) args=("${en_fr[@]}" --attention none --dtype i8) ;;
-  en-zh)       # Its encoder starts from the shipped en-fr model (26k pairs are
-               # few; English is the same on both sides), and it reads English
-               # with en-fr's pieces: train en-fr first. The encoder keeps
-               # en-fr's sizes (so it can start from it); the decoder is wider
-               # than en-fr's (384 / 256 against 256 / 128: +1.65 BLEU at beam 4
-               # over the earlier 256 / 128 en-zh, models/README.md). Chinese
-               # stays one token per character, every character of the
-               # training split kept (--min-frequency 1), so no Chinese
-               # character is <unk>. The mean of the last 10 checkpoints is
-               # written (--average-last).
-               if [[ ! -f models/en-fr.s2s ]]; then
-                 echo "en-zh starts from models/en-fr.s2s, which is missing: run \`npm run train:en-fr\` first" >&2
-                 exit 2
-               fi
-               args=("${zh_split[@]}" --target-language zh --min-frequency 1
-                     --embedding 64 --hidden 128 --decoder-hidden 384 --attention-size 128 --output-hidden 256
-                     --batch-size 64 --warmup 400 --dropout 0.3 --label-smoothing 0.1
-                     --threads 2 --eval-every 3000 --eval-sentences 500 --checkpoint-every 1000
-                     --attention additive --dtype i8
-                     --init-encoder models/en-fr.s2s --steps 45000 --learning-rate 0.002 --seed 1 --average-last 10) ;;
-  *) echo "unknown model '$name': use en-fr, en-fr-fixed or en-zh" >&2; exit 2 ;;
+  en-fr)       attention=additive; language=fr ;;
+  en-fr-fixed) attention=none;     language=fr ;;
+  en-zh)       attention=additive; language=zh ;;
+  en-zh-fixed) attention=none;     language=zh ;;
+  *) echo "unknown model '$name': use en-fr, en-fr-fixed, en-zh or en-zh-fixed" >&2; exit 2 ;;
 esac
-before=$(stat -c %Y "models/$name.s2s" 2>/dev/null || echo none)
-./build/native/seq2seq train "${args[@]}" --name "$name" --checkpoint-dir "checkpoints/$name" \
-  --export-dev "checkpoints/$name/dev.tsv" --output "models/$name.s2s" --resume "${extra[@]}"
-[[ $(stat -c %Y "models/$name.s2s" 2>/dev/null || echo none) != "$before" ]] || exit 0  # stopped early (--max-minutes)
+twin=${name%-fixed}                     # en-fr or en-zh
+suffix=${name#"$twin"}                  # "" or -fixed
+base=checkpoints/$name-base.s2s
+
+# Runs a stage unless its output exists; exits (0) when --max-minutes stopped it.
+stage() {
+  local output=$1 dir=$2
+  shift 2
+  [[ -f $output ]] && return 0
+  "$cli" train "$@" --name "$name" --checkpoint-dir "$dir" --export-dev "$dir/dev.tsv" --output "$output" --resume "${extra[@]}"
+  [[ -f $output ]] || exit 0
+}
+
+# Storage: int8, en-fr at 7 bits (the page's first download: gzip ~2.6 MB,
+# no BLEU lost), the others at 8. Stage 1 is stored the same way: the shipped
+# models of before the domain stage were these files, and stage 2 starts
+# from them (decoded; recorded in its provenance as init_model.stored_dtype).
+storage=(--dtype i8)
+[[ $name == en-fr ]] && storage+=(--int8-bits 7)
+
+# Stage 1.
+if [[ $language == fr ]]; then
+  stage "$base" "checkpoints/$name-base" "${en_fr_base[@]}" --attention "$attention" "${storage[@]}"
+else
+  encoder=checkpoints/en-fr$suffix-base.s2s
+  if [[ ! -f $encoder ]]; then
+    echo "$name starts its encoder from $encoder, which is missing: run \`npm run train:en-fr$suffix\` first" >&2
+    exit 2
+  fi
+  stage "$base" "checkpoints/$name-base" "${en_zh_base[@]}" --attention "$attention" --init-encoder "$encoder" "${storage[@]}"
+fi
+
+# Stage 2: the domain (checkpoints/NAME.s2s, then models/NAME.s2s). The corpus three times an epoch and the glossary
+# twice (Chinese: CC-CEDICT's pairs once), at a lower peak rate, the last 5
+# checkpoints averaged: the mixture chosen on the development splits
+# (models/README.md, "Domain data").
+node scripts/domain-data.mjs --out checkpoints/data >/dev/null
+domain="checkpoints/data/domain.en-$language.tsv:3,checkpoints/data/glossary.en-$language.tsv:2"
+[[ $language == zh ]] && domain+=",checkpoints/data/cedict.en-zh.tsv:1"
+if [[ $language == fr ]]; then
+  split=("${fr_split[@]}"); threads=1; dropout=0.2
+else
+  split=("${zh_split[@]}"); threads=2; dropout=0.3
+fi
+stage "checkpoints/$name.s2s" "checkpoints/$name" "${split[@]}" --target-language "$language" --init-model "$base" \
+  --extra-data "$domain" --attention "$attention" \
+  --embedding 64 --hidden 128 --attention-size 128 \
+  $([[ $language == fr ]] && echo "--decoder-hidden 256 --output-hidden 128" || echo "--decoder-hidden 384 --output-hidden 256") \
+  --steps 8000 --batch-size 64 --learning-rate 0.001 --warmup 200 --dropout "$dropout" --label-smoothing 0.1 \
+  --threads "$threads" --seed 2 --eval-every 2000 --eval-sentences 500 --checkpoint-every 500 --average-last 5 \
+  "${storage[@]}"
+
+# Each model's own beam search penalties (chosen on its development split
+# with scripts/penalty-grid.mjs; models/README.md).
+case "$name" in
+  en-fr)       penalties=(--length-penalty 0.6 --coverage-penalty 0.2) ;;
+  en-fr-fixed) penalties=(--length-penalty 1.0 --coverage-penalty 0) ;;
+  en-zh)       penalties=(--length-penalty 1.4 --coverage-penalty 0) ;;
+  en-zh-fixed) penalties=(--length-penalty 1.4 --coverage-penalty 0) ;;
+esac
+"$cli" convert --model "checkpoints/$name.s2s" --output "models/$name.s2s" "${penalties[@]}"
 
 # en-fr's lexical shortlist (docs/cli.md, models/README.md): decoding scores
 # the 2,000 most frequent French pieces and those the sentence's English
-# pieces trigger (about 2,570 of 10,000 rows), counted on exactly the model's
-# training pairs (the same split, en-zh's development sources left out).
+# pieces trigger, counted on exactly the model's training pairs: the
+# Tatoeba split (en-zh's development sources left out) and the domain files.
 if [[ $name == en-fr ]]; then
-  ./build/native/seq2seq split --data "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 \
-    --dev-output "checkpoints/$name/dev-split.tsv" --train-output "checkpoints/$name/train-split.tsv" \
-    --exclude-sources checkpoints/en-zh-dev.tsv
-  ./build/native/seq2seq shortlist --model "models/$name.s2s" --data "checkpoints/$name/train-split.tsv" \
+  "$cli" split "${fr_split[@]}" --dev-output "checkpoints/$name/dev-split.tsv" --train-output "checkpoints/$name/train-split.tsv" >/dev/null
+  cat "checkpoints/$name/train-split.tsv" checkpoints/data/domain.en-fr.tsv checkpoints/data/glossary.en-fr.tsv > "checkpoints/$name/shortlist-data.tsv"
+  "$cli" shortlist --model "models/$name.s2s" --data "checkpoints/$name/shortlist-data.tsv" \
     --output "models/$name.s2s" --always 2000 --per-target 4 --max-source-share 0.02
 fi

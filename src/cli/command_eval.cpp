@@ -7,6 +7,7 @@
 #include "decode/option_ranges.h"
 #include "decode/translator.h"
 #include "eval/evaluate.h"
+#include "eval/term_accuracy.h"
 #include "eval/translation_memory.h"
 
 #include <cstdio>
@@ -40,6 +41,9 @@ exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
   --limit N           only the first N distinct sentences
   --threads N         sentences translated in parallel (default 2)
   --hypotheses FILE   also write the translations, one per line
+  --terms GLOSSARY    also report term accuracy: of the glossary's terms that a
+                      sentence's English and its reference contain, the share
+                      the translation contains (data/glossary/glossary.tsv)
   --json              print the report as JSON
   --record KEY        also store the report in the model file's provenance,
                       under "evaluations"/KEY (the page and README show it)
@@ -71,7 +75,7 @@ void print_report(const BleuReport& report, const std::string& target_language, 
 int run_eval(const std::vector<std::string>& argv) {
     const Args args("eval", argv,
                     {"model", "data", "beam", "limit", "threads", "hypotheses", "record", "memory", "target-language",
-                     "dev-fraction", "split-seed", "length-penalty", "coverage-penalty", "temperature", "min-words", "shortlist"},
+                     "dev-fraction", "split-seed", "terms", "length-penalty", "coverage-penalty", "temperature", "min-words", "shortlist"},
                     {"json", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);
@@ -125,6 +129,18 @@ int run_eval(const std::vector<std::string>& argv) {
     }
     nlohmann::json j = to_json(evaluation.report);
     j["seconds"] = evaluation.seconds;
+    std::string terms_line;
+    if (args.has("terms")) {
+        const std::string glossary = args.string("terms", "");
+        const TermAccuracy terms = term_accuracy(read_glossary_terms(glossary, target_language), data,
+                                                 evaluation.hypotheses, target_language);
+        j["terms"] = to_json(terms);
+        j["terms"]["glossary"] = std::filesystem::path(glossary).filename().string();
+        char line[200];
+        std::snprintf(line, sizeof line, "terms %.2f%% (%ld of %ld glossary terms of the references found)",
+                      terms.accuracy(), terms.found, terms.expected);
+        terms_line = line;
+    }
     if (args.has("memory")) {
         j["system"] = "translation memory";
     } else {
@@ -152,6 +168,7 @@ int run_eval(const std::vector<std::string>& argv) {
         std::cout << j.dump(2) << '\n';
     } else {
         print_report(evaluation.report, target_language, evaluation.seconds);
+        if (!terms_line.empty()) std::printf("%s\n", terms_line.c_str());
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "train/training_run.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ data and split:
                           of TSV (e.g. another model's development split, from
                           `seq2seq split`), so a model used to initialize that
                           one has never seen its development sources
+  --extra-data LIST       training-only files beside --data, comma-separated, each
+                          PATH or PATH:N (its pairs N times per epoch); never split,
+                          and a pair whose English is a development source is dropped
 vocabulary (learned from the training split only):
   --source-pieces N       English as BPE subword pieces, N entries in all
                           (e.g. 8000); 0 = whole words (default)
@@ -43,9 +47,10 @@ model:
   --init-encoder MODEL    start the encoder (GRUs and the embeddings of shared
                           English words) from a trained model with the same
                           --embedding and --hidden; the rest starts at random
-  --init-model MODEL      start every weight from a model of this run's sizes and
-                          vocabularies, with float weights (a finished run's
-                          checkpoint.s2s): a second stage, a new learning-rate cycle
+  --init-model MODEL      start every weight from a model of this run's sizes: a
+                          second stage, a new learning-rate cycle. Its English and
+                          target tokens come along; a target of words or characters
+                          grows by the tokens of this run's data it lacks
   --teacher MODEL         word-level knowledge distillation: MODEL (same English
                           pieces and target tokens as this run, any sizes) reads
                           each batch, and its softmax takes --teacher-weight of
@@ -78,6 +83,34 @@ output:
   --int8-bits B           with i8: quantization bits, 2 to 8 (default 8; see `seq2seq convert`)
 )";
 
+// --extra-data "a.tsv,b.tsv:3": files and how many times each is repeated.
+std::vector<ExtraData> extra_data(const std::string& list) {
+    std::vector<ExtraData> files;
+    size_t start = 0;
+    while (start < list.size()) {
+        size_t end = list.find(',', start);
+        if (end == std::string::npos) end = list.size();
+        std::string entry = list.substr(start, end - start);
+        start = end + 1;
+        if (entry.empty()) continue;
+        ExtraData file;
+        const size_t colon = entry.rfind(':');
+        if (colon != std::string::npos) {
+            const std::string count = entry.substr(colon + 1);
+            char* rest = nullptr;
+            const long repeat = std::strtol(count.c_str(), &rest, 10);
+            if (count.empty() || *rest != '\0' || repeat < 1 || repeat > 1000) {
+                throw UsageError("--extra-data: '" + entry + "' must be PATH or PATH:N with N from 1 to 1000");
+            }
+            file.repeat = static_cast<int>(repeat);
+            entry.resize(colon);
+        }
+        file.path = entry;
+        files.push_back(std::move(file));
+    }
+    return files;
+}
+
 // Every data and vocabulary flag, parsed once (defaults live in
 // TrainingDataOptions).
 TrainingDataOptions data_options(const Args& args) {
@@ -103,6 +136,7 @@ TrainingDataOptions data_options(const Args& args) {
     }
     o.exclude_sources_path = args.string("exclude-sources", "");
     o.export_dev_path = args.string("export-dev", "");
+    o.extra = extra_data(args.string("extra-data", ""));
     return o;
 }
 
@@ -160,7 +194,7 @@ void print_line(const std::string& line) { std::fprintf(stderr, "%s\n", line.c_s
 int run_train(const std::vector<std::string>& argv) {
     const Args args("train", argv,
                     {"data", "target-language", "dev-fraction", "split-seed", "max-source-words", "export-dev",
-                     "exclude-sources", "min-frequency", "max-source-vocab", "max-target-vocab", "source-pieces", "target-pieces", "attention", "embedding", "hidden",
+                     "exclude-sources", "extra-data", "min-frequency", "max-source-vocab", "max-target-vocab", "source-pieces", "target-pieces", "attention", "embedding", "hidden",
                      "decoder-hidden", "attention-size", "init-encoder", "init-model", "teacher", "teacher-weight", "output-hidden", "steps", "batch-size", "learning-rate",
                      "warmup", "dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
                      "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "average-last", "output", "name", "dtype", "int8-bits"},

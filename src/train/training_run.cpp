@@ -4,6 +4,7 @@
 #include "train/training_run.h"
 
 #include "common/error.h"
+#include "model/model_file.h"
 #include "text/bpe.h"
 #include "text/tokenizer.h"
 #include "train/data_source.h"
@@ -28,6 +29,7 @@ struct PreparedData {
     std::vector<Example> train;
     std::vector<SourceWithReferences> dev;
     long train_pairs = 0, skipped_pairs = 0, leaked_pairs = 0, excluded_pairs = 0;
+    std::vector<long> extra_used;  // pairs of each extra file trained on (before repeats)
 };
 
 // One side's vocabulary (and, for subwords, its merges) from the training
@@ -57,40 +59,76 @@ std::vector<int> encode_cached(const std::string& text, const TokenizerSettings&
     return found->second;
 }
 
-// Splits, filters and encodes the pairs. The model's tokenizers say what to
-// learn: a side whose vocabulary is already set (the source, when the encoder
-// comes from --init-encoder) keeps it; the others are learned here from the
-// training split alone.
+// A words or characters vocabulary that keeps every token of `base`, with
+// its id, and appends the tokens of `sentences` it lacks (seen
+// `min_frequency` times, most frequent first): --init-model on more data.
+Vocabulary grow_vocabulary(const Vocabulary& base, const std::vector<std::string>& sentences,
+                           const TokenizerSettings& tokenizer, int min_frequency) {
+    std::vector<std::vector<std::string>> tokenized;
+    tokenized.reserve(sentences.size());
+    for (const std::string& sentence : sentences) tokenized.push_back(tokenize(sentence, tokenizer));
+    std::vector<std::string> tokens = base.tokens();
+    const Vocabulary seen = Vocabulary::build(tokenized, min_frequency);
+    for (int id = Vocabulary::kNumSpecial; id < seen.size(); ++id) {
+        if (base.id(seen.token(id)) == Vocabulary::kUnk) tokens.push_back(seen.token(id));
+    }
+    return Vocabulary::from_tokens(std::move(tokens));
+}
+
+// Splits, filters and encodes the pairs; the extra files' pairs join the
+// training side only, each `repeat` times. The model's tokenizers say what
+// to learn: a side whose vocabulary is already set (the source, when the
+// encoder comes from --init-encoder or --init-model) keeps it; with
+// `target_base` (--init-model) the target keeps that vocabulary, grown by
+// the tokens it lacks unless it is made of subword pieces; otherwise the
+// vocabularies are learned here from the training pairs alone.
 PreparedData prepare_data(const std::vector<SentencePair>& pairs, const TrainingDataOptions& options, Model& model,
-                          bool learn_source, const std::vector<SentencePair>& excluded) {
+                          bool learn_source, const Vocabulary* target_base, const std::vector<SentencePair>& excluded,
+                          const std::vector<std::vector<SentencePair>>& extra) {
     const CorpusSplit split = split_by_source(pairs, options.dev_fraction, options.split_seed);
     // The split groups English sentences by their normalized text; two
     // spellings that tokenize alike ("Go." and "Go .") could still land on
     // both sides. Drop such training pairs so that no development source is
-    // ever seen in training.
+    // ever seen in training; the same guard keeps the extra files' pairs
+    // off the development sources.
     std::unordered_set<std::string> dev_sources;
     for (const auto& entry : split.dev) dev_sources.insert(token_key(entry.source, kEnglishWords));
     std::unordered_set<std::string> excluded_sources;
     for (const auto& pair : excluded) excluded_sources.insert(token_key(pair.source, kEnglishWords));
     std::vector<std::string> sources, targets;
     PreparedData out;
-    for (const SentencePair& pair : split.train) {
+    const auto usable = [&](const SentencePair& pair) {
         const auto words = tokenize(pair.source, kEnglishWords);
         if (words.empty() || normalize_text(pair.target).empty() || count_words(words) > options.max_source_words) {
             ++out.skipped_pairs;
-            continue;
+            return false;
         }
         const std::string key = join_tokens(words);
         if (dev_sources.count(key) != 0) {
             ++out.leaked_pairs;
-            continue;
+            return false;
         }
         if (excluded_sources.count(key) != 0) {
             ++out.excluded_pairs;
-            continue;
+            return false;
         }
+        return true;
+    };
+    for (const SentencePair& pair : split.train) {
+        if (!usable(pair)) continue;
         sources.push_back(pair.source);
         targets.push_back(pair.target);
+    }
+    out.extra_used.assign(extra.size(), 0);
+    for (size_t file = 0; file < extra.size(); ++file) {
+        for (const SentencePair& pair : extra[file]) {
+            if (!usable(pair)) continue;
+            ++out.extra_used[file];
+            for (int r = 0; r < options.extra[file].repeat; ++r) {
+                sources.push_back(pair.source);
+                targets.push_back(pair.target);
+            }
+        }
     }
     const auto size_of = [](const TokenizerSettings& t, int pieces, int max_words) {
         return t.kind == TokenizerKind::kSubwords ? pieces : max_words;
@@ -100,9 +138,15 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const Training
             learn_vocabulary(sources, model.source_tokenizer,
                              size_of(model.source_tokenizer, options.source_pieces, options.max_source_vocab), options.min_frequency);
     }
-    model.target_vocabulary =
-        learn_vocabulary(targets, model.target_tokenizer,
-                         size_of(model.target_tokenizer, options.target_pieces, options.max_target_vocab), options.min_frequency);
+    if (target_base == nullptr) {
+        model.target_vocabulary =
+            learn_vocabulary(targets, model.target_tokenizer,
+                             size_of(model.target_tokenizer, options.target_pieces, options.max_target_vocab), options.min_frequency);
+    } else if (model.target_tokenizer.kind == TokenizerKind::kSubwords) {
+        model.target_vocabulary = *target_base;
+    } else {
+        model.target_vocabulary = grow_vocabulary(*target_base, targets, model.target_tokenizer, options.min_frequency);
+    }
     std::unordered_map<std::string, std::vector<int>> source_cache, target_cache;
     for (size_t k = 0; k < sources.size(); ++k) {
         out.train.push_back({encode_cached(sources[k], model.source_tokenizer, model.source_vocabulary, source_cache),
@@ -147,19 +191,22 @@ long init_encoder_from(Model& model, const Model& donor, const std::string& dono
 }
 
 // A second stage of training: every weight from a model of this run's
-// configuration and vocabularies.
+// configuration. Its vocabularies are this run's (prepare), the target's
+// possibly grown at its end: those rows keep their random start.
 void init_model_from(Model& model, const Model& donor, const std::string& donor_path) {
-    if (to_json(donor.config) != to_json(model.config) || donor.target_tokenizer.kind != model.target_tokenizer.kind ||
-        donor.source_vocabulary.tokens() != model.source_vocabulary.tokens() ||
-        donor.target_vocabulary.tokens() != model.target_vocabulary.tokens()) {
-        throw UsageError("--init-model " + donor_path + " has other sizes or vocabularies than this run (its " +
-                         to_json(donor.config).dump() + "); train with the data and the size and vocabulary flags it was trained with");
+    ModelConfig same = model.config;
+    same.target_vocab_size = donor.config.target_vocab_size;
+    if (to_json(same) != to_json(donor.config) || model.config.target_vocab_size < donor.config.target_vocab_size) {
+        throw UsageError("--init-model " + donor_path + " has other sizes than this run (its " +
+                         to_json(donor.config).dump() + "); train with the size flags it was trained with");
     }
-    if (donor.stored_dtype != TensorDtype::kFloat32) {
-        throw UsageError("--init-model " + donor_path + " stores its weights rounded (" +
-                         (donor.stored_dtype == TensorDtype::kInt8 ? "int8" : "float16") + "); start from float weights: the run's checkpoint (checkpoint.s2s) or a file written with --dtype f32");
-    }
-    model.params = donor.params;
+    std::vector<const Matrix*> from;
+    donor.params.for_each_tensor([&](const std::string&, const Matrix& m) { from.push_back(&m); });
+    size_t index = 0;
+    model.params.for_each_tensor([&](const std::string&, Matrix& m) {
+        const Matrix& d = *from[index++];
+        m.topLeftCorner(d.rows(), d.cols()) = d;  // all of it, but a grown target's new rows or columns
+    });
 }
 
 std::string today() {
@@ -188,6 +235,15 @@ TrainingRun::TrainingRun(TrainingRunOptions options, const std::function<void(co
     const TrainingDataOptions& data = options_.data;
     const std::string data_hash = file_fnv1a64_hex(data.path);
     data_record_ = data_provenance(data.path, data_hash, data_pairs_, data_source_of(data.path, data_hash));
+    extra_record_ = nlohmann::json::array();
+    for (size_t file = 0; file < data.extra.size(); ++file) {
+        const std::string& path = data.extra[file].path;
+        const std::string hash = file_fnv1a64_hex(path);
+        nlohmann::json record = data_provenance(path, hash, extra_pairs_[file], data_source_of(path, hash));
+        record["pairs_used"] = extra_used_[file];
+        record["repeat"] = data.extra[file].repeat;
+        extra_record_.push_back(std::move(record));
+    }
     split_record_["excluded_sources"] =
         data.exclude_sources_path.empty()
             ? nlohmann::json(nullptr)
@@ -219,6 +275,7 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     const std::string& init_path =
         options_.init_model_path.empty() ? options_.init_encoder_path : options_.init_model_path;
     Model donor;
+    bool source_given = false;  // the English tokens come from the donor
     if (!init_path.empty()) {
         donor = load_model(init_path);
         if (donor.source_tokenizer.kind == TokenizerKind::kSubwords) {
@@ -228,10 +285,34 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
             }
             model_.source_tokenizer = donor.source_tokenizer;
             model_.source_vocabulary = donor.source_vocabulary;
+            source_given = true;
         }
     }
-    const bool learn_source = model_.source_tokenizer.kind != TokenizerKind::kSubwords || !model_.source_tokenizer.bpe;
-    PreparedData prepared = prepare_data(pairs, data, model_, learn_source, excluded);
+    const Vocabulary* target_base = nullptr;
+    if (!options_.init_model_path.empty()) {
+        // A second stage reads and writes the tokens of the first.
+        if (donor.target_tokenizer.language != data.target_language) {
+            throw UsageError("--init-model " + init_path + " writes '" + donor.target_tokenizer.language +
+                             "', this run's --target-language is '" + data.target_language + "'; give the same");
+        }
+        if (data.target_pieces > 0) {
+            throw UsageError("--init-model " + init_path + " brings its own target tokens; drop --target-pieces");
+        }
+        model_.source_tokenizer = donor.source_tokenizer;
+        model_.source_vocabulary = donor.source_vocabulary;
+        model_.target_tokenizer = donor.target_tokenizer;
+        target_base = &donor.target_vocabulary;
+        source_given = true;
+    }
+    std::vector<std::vector<SentencePair>> extra;
+    for (const ExtraData& file : data.extra) {
+        log("reading " + file.path + " (training only, " + std::to_string(file.repeat) + " times)");
+        extra.push_back(read_sentence_pairs(file.path));
+        extra_pairs_.push_back(extra.back().size());
+    }
+    const bool learn_source = !source_given;
+    PreparedData prepared = prepare_data(pairs, data, model_, learn_source, target_base, excluded, extra);
+    extra_used_ = prepared.extra_used;
     if (!data.export_dev_path.empty()) write_sentence_pairs(prepared.dev, data.export_dev_path);
     if (prepared.train.empty()) {
         throw DataError("no usable training pairs in " + data.path + " (" + std::to_string(pairs.size()) +
@@ -248,8 +329,12 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
         init_model_record_ = {{"file", std::filesystem::path(init_path).filename().string()},
                               {"fnv1a64", file_fnv1a64_hex(init_path)},
                               {"name", donor.provenance.value("name", "")},
-                              {"steps", donor.provenance.value("/training/steps"_json_pointer, nlohmann::json(nullptr))}};
-        log("every weight initialized from " + init_path);
+                              {"steps", donor.provenance.value("/training/steps"_json_pointer, nlohmann::json(nullptr))},
+                              {"stored_dtype", std::string(dtype_short_name(donor.stored_dtype))},
+                              {"target_tokens_added", model_.config.target_vocab_size - donor.config.target_vocab_size}};
+        log("every weight initialized from " + init_path + " (stored as " + std::string(dtype_short_name(donor.stored_dtype)) + "; " +
+            std::to_string(model_.config.target_vocab_size - donor.config.target_vocab_size) +
+            " target tokens added at random)");
     } else if (!init_path.empty()) {
         const long copied = init_encoder_from(model_, donor, init_path);
         init_record_ = {{"file", std::filesystem::path(init_path).filename().string()},
@@ -270,6 +355,10 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
                   prepared.excluded_pairs, prepared.dev.size(), model_.config.source_vocab_size,
                   model_.config.target_vocab_size, model_.params.count());
     log(line);
+    for (size_t file = 0; file < data.extra.size(); ++file) {
+        log("  of which from " + data.extra[file].path + ": " + std::to_string(extra_used_[file]) + " of " +
+            std::to_string(extra_pairs_[file]) + " pairs, " + std::to_string(data.extra[file].repeat) + " times each");
+    }
 
     excluded_pairs_ = prepared.excluded_pairs;
     split_record_ = {{"method", "by English sentence, FNV-1a hash"},
@@ -351,6 +440,7 @@ void TrainingRun::record_provenance(bool finished) {
         {"name", options_.name},
         {"created", created_},
         {"data", data_record_},
+        {"extra_data", extra_record_},
         {"split", split_record_},
         {"training", {{"steps", trainer_->steps_done()},
                       {"init_encoder", init_record_},

@@ -34,6 +34,16 @@
 
 namespace s2s {
 
+// A training-only data file beside the main one (`--extra-data PATH:N`):
+// its pairs are not split (they are all training pairs, N times each), and
+// any whose English is a development source of the main file is dropped, so
+// the held-out sentences stay unseen. How the project's own in-domain corpus
+// and glossary, and the dictionaries, join Tatoeba (data/README.md).
+struct ExtraData {
+    std::string path;
+    int repeat = 1;  // each pair is trained on this many times per epoch
+};
+
 // What the data is and how its vocabularies are learned (`seq2seq train`'s
 // data and vocabulary flags; the defaults are the CLI's).
 struct TrainingDataOptions {
@@ -49,6 +59,7 @@ struct TrainingDataOptions {
     int target_pieces = 0;             // 0 = words (fr) or characters (zh)
     std::string exclude_sources_path;  // also drop training pairs whose English is in column 1 ("" = none)
     std::string export_dev_path;       // write the development split here ("" = no)
+    std::vector<ExtraData> extra;      // training-only files, in order
 };
 
 struct TrainingRunOptions {
@@ -56,9 +67,13 @@ struct TrainingRunOptions {
     ModelConfig config;               // sizes and attention; the vocabulary sizes are set by the run
     std::string init_encoder_path;    // start the encoder from this model ("" = random)
     // Start every weight from this model ("" = random): a second stage of
-    // training (a new learning-rate cycle) after a finished run. The model
-    // must have this run's sizes and vocabularies, with float weights (a
-    // checkpoint, or a file written with --dtype f32).
+    // training (a new learning-rate cycle) after a finished run, on the same
+    // or on more data. The model must have this run's sizes; its tokenizers
+    // and vocabularies come along. A target of words or characters grows by
+    // the tokens of this run's data that it lacks (seen --min-frequency
+    // times), their rows starting at random; subword pieces stay as they
+    // are (they spell any word). Rounded weights (int8, float16) are decoded
+    // and recorded as the starting point's storage.
     std::string init_model_path;
     // The model written at the end holds the mean weights of the last N
     // checkpoints (taken every checkpoint_every steps, the last one at the
@@ -146,10 +161,13 @@ private:
     std::vector<SourceWithReferences> dev_;
     std::vector<SourceWithReferences> dev_sample_;  // the periodic check's sentences
     size_t data_pairs_ = 0;                         // pairs read from the data file
+    std::vector<size_t> extra_pairs_;               // pairs read from each extra file
+    std::vector<long> extra_used_;                  // ... of which trained on (before repeats)
     long excluded_pairs_ = 0;                       // training pairs dropped by exclude_sources_path
     Model teacher_;                                 // with teacher_path: the trainer refers to it
     std::unique_ptr<Trainer> trainer_;              // refers to model_, train_ and teacher_
     nlohmann::json data_record_;                    // provenance "data"
+    nlohmann::json extra_record_;                   // provenance "extra_data": one record per extra file
     nlohmann::json split_record_;                   // provenance "split"
     nlohmann::json init_record_ = nullptr;          // provenance "training.init_encoder"
     nlohmann::json init_model_record_ = nullptr;    // provenance "training.init_model"

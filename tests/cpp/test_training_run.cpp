@@ -129,15 +129,13 @@ TEST_CASE("--init-model and --average-last refuse what would give another model 
         TrainingRunOptions options = tiny_run(folder, "wide", 4);
         options.config.decoder_hidden_size = 16;
         options.init_model_path = folder / "first/checkpoint.s2s";
-        CHECK_THROWS_WITH_AS(TrainingRun(options, quiet), doctest::Contains("other sizes or vocabularies"), UsageError);
+        CHECK_THROWS_WITH_AS(TrainingRun(options, quiet), doctest::Contains("other sizes"), UsageError);
     }
-    SUBCASE("rounded weights") {
-        TrainingRunOptions options = tiny_run(folder, "int8", 6);
-        options.output_dtype = TensorDtype::kInt8;
-        run_to_end(options);
-        TrainingRunOptions next = tiny_run(folder, "from-int8", 4);
-        next.init_model_path = folder / "int8.s2s";
-        CHECK_THROWS_WITH_AS(TrainingRun(next, quiet), doctest::Contains("float weights"), UsageError);
+    SUBCASE("another target language") {
+        TrainingRunOptions options = tiny_run(folder, "zh", 4);
+        options.data.target_language = "zh";
+        options.init_model_path = folder / "first/checkpoint.s2s";
+        CHECK_THROWS_WITH_AS(TrainingRun(options, quiet), doctest::Contains("--target-language"), UsageError);
     }
     SUBCASE("both initializations") {
         TrainingRunOptions options = tiny_run(folder, "both", 4);
@@ -155,6 +153,68 @@ TEST_CASE("--init-model and --average-last refuse what would give another model 
         TrainingRun finishing(averaged, quiet);
         CHECK_THROWS_WITH_AS(finishing.finish(no_scoring()), doctest::Contains("snapshot"), IoError);
     }
+}
+
+TEST_CASE("--init-model from rounded weights starts from them as decoded, and records their storage") {
+    const Folder folder;
+    TrainingRunOptions first = tiny_run(folder, "int8", 6);
+    first.output_dtype = TensorDtype::kInt8;
+    run_to_end(first);
+    const Model donor = load_model(folder / "int8.s2s");
+    TrainingRunOptions next = tiny_run(folder, "from-int8", 4);
+    next.init_model_path = folder / "int8.s2s";
+    TrainingRun run(next, quiet);
+    const std::vector<Matrix> start = tensors_of(run.model().params), from = tensors_of(donor.params);
+    for (size_t i = 0; i < start.size(); ++i) CHECK(start[i] == from[i]);
+    run.train(no_scoring());
+    run.finish(no_scoring());
+    const nlohmann::json init = load_model(folder / "from-int8.s2s").provenance.at("training").at("init_model");
+    CHECK(init.at("stored_dtype") == "i8");
+    CHECK(init.at("target_tokens_added") == 0);
+}
+
+TEST_CASE("--extra-data: training-only pairs, repeated, never a development source; --init-model grows a word target") {
+    const Folder folder;
+    CHECK(run_to_end(tiny_run(folder, "first", 8)));
+    const Model donor = load_model(folder / "first/checkpoint.s2s");
+    TrainingRun plain(tiny_run(folder, "plain", 4), quiet);
+    REQUIRE(plain.dev_sentences() > 0);
+    // Extra pairs: two new ones with new French words, and one whose English
+    // is a development source of pairs.tsv (it must be dropped).
+    {
+        TrainingRunOptions o = tiny_run(folder, "dev", 4);
+        o.data.export_dev_path = folder / "dev.tsv";
+        TrainingRun run(o, quiet);
+    }
+    std::ifstream dev(folder / "dev.tsv");
+    std::string dev_line;
+    REQUIRE(std::getline(dev, dev_line));
+    const std::string dev_source = dev_line.substr(0, dev_line.find('\t'));
+    std::ofstream(folder / "extra.tsv") << "The encoder sleeps.\tLe codeur dort.\nThe reader sleeps.\tLe lecteur dort.\n"
+                                        << dev_source << "\tune fuite\n";
+
+    TrainingRunOptions options = tiny_run(folder, "second", 6);
+    options.init_model_path = folder / "first/checkpoint.s2s";
+    options.data.extra = {{folder / "extra.tsv", 3}};
+    TrainingRun second(options, quiet);
+    // Both new French words join the target, at its end; every old token keeps its id.
+    const Vocabulary& target = second.model().target_vocabulary;
+    CHECK(target.size() == donor.target_vocabulary.size() + 2);
+    for (int id = 0; id < donor.target_vocabulary.size(); ++id) CHECK(target.token(id) == donor.target_vocabulary.token(id));
+    CHECK(target.id("codeur") >= donor.target_vocabulary.size());
+    CHECK(target.id("lecteur") >= donor.target_vocabulary.size());
+    CHECK(target.id("fuite") == Vocabulary::kUnk);  // the leaked pair was dropped before the vocabulary was grown
+    // The old rows keep the donor's weights; the new ones start elsewhere.
+    const Matrix& out = second.model().params.output_weights;
+    CHECK(out.topRows(donor.config.target_vocab_size) == donor.params.output_weights);
+    CHECK(second.train(no_scoring()));
+    second.finish(no_scoring());
+    const nlohmann::json extra = load_model(folder / "second.s2s").provenance.at("extra_data");
+    REQUIRE(extra.size() == 1);
+    CHECK(extra[0].at("file") == "extra.tsv");
+    CHECK(extra[0].at("pairs") == 3);
+    CHECK(extra[0].at("pairs_used") == 2);
+    CHECK(extra[0].at("repeat") == 3);
 }
 
 TEST_CASE("--teacher: word-level distillation from a model of other sizes, recorded, and resumed only with it") {

@@ -1,0 +1,104 @@
+// The project's own training data (data/): the in-domain corpus and the
+// glossary are what data/README.md says they are, their development split
+// stays apart, and no training file holds the chapter's example sentence
+// (or a near variant) or a sentence that a test or the page uses to show
+// what the models learned. Also the files scripts/domain-data.mjs builds
+// from them for `seq2seq train --extra-data`, with their sources.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusTrainingFiles, readCorpus, readGlossary } from '../../scripts/domain-data.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const corpusDir = join(root, 'data', 'corpus');
+
+// The chapter's example and its near variants, in any training file, in any
+// case: the models must get it right by composition, never by memory.
+const FORBIDDEN = ['love deep learning', 'like deep learning', '爱深度学习', '喜欢深度学习'];
+// Sentences that tests, the page and the issue that set the models' targets
+// use to show what the models learned: never trained on.
+const HELD_OUT = [
+  'I love deep learning.',
+  'The encoder reads the whole sentence.',
+  'Neural networks learn from data.',
+  'The context vector changes at every step.',
+];
+const key = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const words = (s) => s.split(/\s+/).filter(Boolean).length;
+
+let built;
+before(() => {
+  built = mkdtempSync(join(tmpdir(), 's2s-domain-data-'));
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'domain-data.mjs'), '--out', built], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+});
+after(() => rmSync(built, { recursive: true, force: true }));
+
+function trainingFiles() {
+  const own = corpusTrainingFiles().concat(join(root, 'data', 'glossary', 'glossary.tsv'));
+  const generated = readdirSync(built).filter((f) => f.endsWith('.tsv') && !f.startsWith('domain-dev')).map((f) => join(built, f));
+  return [...own, ...generated];
+}
+
+test('no training file holds the chapter\'s example, a near variant, or a held-out sentence', () => {
+  const heldOut = new Set(HELD_OUT.map(key));
+  const files = trainingFiles();
+  assert.ok(files.length >= 10, `expected the corpus, the glossary and the built files, found ${files.length}`);
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const lower = text.toLowerCase();
+    for (const phrase of FORBIDDEN) assert.ok(!lower.includes(phrase), `${file} contains "${phrase}"`);
+    for (const line of text.split('\n')) {
+      assert.ok(!heldOut.has(key(line.split('\t')[0] ?? '')), `${file} trains on the held-out sentence "${line.split('\t')[0]}"`);
+    }
+  }
+});
+
+test('the in-domain corpus: 3,000+ sentences of 3 to 30 words, each English once, its development split apart', () => {
+  const train = corpusTrainingFiles().flatMap(readCorpus);
+  const dev = readCorpus(join(corpusDir, 'dev.tsv'));
+  assert.ok(train.length + dev.length >= 3000, `${train.length + dev.length} sentences`);
+  assert.ok(dev.length >= 200, `development split of ${dev.length} sentences`);
+  const seen = new Map();
+  for (const p of [...train, ...dev]) {
+    const n = words(p.en);
+    assert.ok(n >= 3 && n <= 30, `"${p.en}" has ${n} words`);
+    assert.ok(p.fr.trim() && p.zh.trim(), `"${p.en}" lacks a translation`);
+    assert.ok(!/[\u4e00-\u9fff]/.test(p.fr) && /[\u4e00-\u9fff]/.test(p.zh), `"${p.en}": French and Chinese columns swapped or wrong`);
+    assert.ok(!seen.has(key(p.en)), `"${p.en}" appears twice`);
+    seen.set(key(p.en), p);
+  }
+  const trainKeys = new Set(train.map((p) => key(p.en)));
+  for (const p of dev) assert.ok(!trainKeys.has(key(p.en)), `development sentence "${p.en}" is also a training sentence`);
+});
+
+test('the glossary: 500+ entries, French with a gender for every noun, Chinese for every entry', () => {
+  const glossary = readGlossary();
+  assert.ok(glossary.length >= 500, `${glossary.length} entries`);
+  const english = new Set();
+  for (const e of glossary) {
+    assert.ok(!english.has(e.english), `"${e.english}" twice`);
+    english.add(e.english);
+    assert.ok(e.french && e.chinese, `"${e.english}" lacks a translation`);
+    assert.ok(['m', 'f', 'm.pl', 'f.pl', '-'].includes(e.gender), `"${e.english}": gender "${e.gender}"`);
+    assert.equal(e.kind === 'noun', e.gender !== '-', `"${e.english}": a noun has a gender, nothing else does`);
+  }
+  for (const term of ['deep learning', 'encoder', 'decoder', 'attention mechanism', 'context vector', 'hidden state', 'softmax']) {
+    assert.ok(english.has(term), `the chapter's term "${term}" is missing`);
+  }
+});
+
+test('the built training files say where they come from, and CC-CEDICT keeps its licence', () => {
+  for (const file of readdirSync(built).filter((f) => f.endsWith('.tsv'))) {
+    const source = JSON.parse(readFileSync(join(built, `${file}.source.json`), 'utf8'));
+    assert.ok(source.source && source.license && source.attribution, `${file}: ${JSON.stringify(source)}`);
+  }
+  assert.equal(JSON.parse(readFileSync(join(built, 'cedict.en-zh.tsv.source.json'), 'utf8')).license, 'CC BY-SA 4.0');
+  const cedict = readFileSync(join(built, 'cedict.en-zh.tsv'), 'utf8').trim().split('\n');
+  assert.ok(cedict.length > 100, `${cedict.length} CC-CEDICT pairs`);
+  for (const line of cedict) assert.match(line, /^[a-z][a-z' -]*\t[\u4e00-\u9fff]+$/);
+});
