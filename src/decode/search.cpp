@@ -61,8 +61,8 @@ std::vector<TokenChoice> top_tokens(const Matrix& log_probs, int column, int k) 
             }
         }
         const float score = scores[id];
-        // Impossible: <pad> and <bos> (forbid_special_outputs) and the pieces
-        // outside a lexical shortlist (-infinity). Never chosen nor offered,
+        // Impossible: <pad> and <bos> (forbid_special_outputs), <eos> as the
+        // first token and the pieces outside a lexical shortlist (-infinity). Never chosen nor offered,
         // so fewer than k come back when fewer are possible. (Not a
         // threshold on the value: a damaged model's finite log probabilities
         // can be as low, and <eos> must stay possible.)
@@ -76,10 +76,13 @@ std::vector<TokenChoice> top_tokens(const Matrix& log_probs, int column, int k) 
     return best;
 }
 
-// <pad> and <bos> are never outputs.
-void forbid_special_outputs(Matrix& log_probs) {
+// <pad> and <bos> are never outputs, and <eos> is not the first one: an
+// empty translation is never a result nor a candidate (at the first step
+// <eos> is impossible, like a piece outside a shortlist).
+void forbid_special_outputs(Matrix& log_probs, bool first_step) {
     log_probs.row(Vocabulary::kPad).setConstant(-1e30f);
     log_probs.row(Vocabulary::kBos).setConstant(-1e30f);
+    if (first_step) log_probs.row(Vocabulary::kEos).setConstant(kNever);
 }
 
 void append_step(Hypothesis& h, int token, float log_prob, const Matrix& attention, int column,
@@ -179,7 +182,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
     if (!blocks.empty()) step.output_blocks = &blocks;
     for (int t = 0; t < max_length; ++t) {
         decoder_step(params, config, encoded, previous, state, step, int8);
-        forbid_special_outputs(step.log_probs);
+        forbid_special_outputs(step.log_probs, t == 0);
         int token;
         if (!forced_token(options, h.tokens.size(), token)) token = top_tokens(step.log_probs, 0, 1)[0].token;
         if (options.trace) h.trace.push_back(make_trace_step(config, encoded, state, step, 0, trace_top(step.log_probs, 0)));
@@ -236,7 +239,7 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
         previous.clear();
         for (const auto& h : live) previous.push_back(h.tokens.empty() ? Vocabulary::kBos : h.tokens.back());
         decoder_step(params, config, encoded, previous, states, step, int8);
-        forbid_special_outputs(step.log_probs);
+        forbid_special_outputs(step.log_probs, t == 0);
 
         // Each live hypothesis proposes its `beam` best extensions (or its
         // forced token); the best `beam` of all proposals survive.

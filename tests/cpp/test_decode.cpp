@@ -127,6 +127,27 @@ TEST_CASE("decoding stops at the maximum length and never emits <pad> or <bos>")
     }
 }
 
+TEST_CASE("no translation is empty: <eos> is never the first token, in greedy or beam search, nor offered there") {
+    const ModelConfig config = tiny_config(AttentionKind::kAdditive);
+    Parameters params = sharp_random_parameters(config, 5);
+    params.output_bias(Vocabulary::kEos, 0) = 50.0f;  // a model that would end at once
+    DecodeOptions options;
+    options.alternatives = 3;
+    const Hypothesis greedy = greedy_decode(params, config, {4, 5, 3}, options);
+    REQUIRE(!greedy.tokens.empty());
+    CHECK(greedy.tokens[0] != Vocabulary::kEos);
+    CHECK(greedy.tokens.size() == 2);  // then <eos> at once: it is only the first token that cannot end
+    CHECK(greedy.tokens[1] == Vocabulary::kEos);
+    for (const TokenChoice& c : greedy.alternatives[0]) CHECK(c.token != Vocabulary::kEos);
+    for (int beam : {1, 4}) {
+        options.beam_size = beam;
+        for (const auto& h : decode(params, config, {4, 5, 3}, options)) {
+            REQUIRE(!h.tokens.empty());
+            CHECK(h.tokens[0] != Vocabulary::kEos);
+        }
+    }
+}
+
 TEST_CASE("a forced prefix is kept and the rest decoded from there; alternatives are listed") {
     const ModelConfig config = tiny_config(AttentionKind::kAdditive);
     const Parameters params = sharp_random_parameters(config, 4);

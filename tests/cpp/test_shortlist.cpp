@@ -145,8 +145,9 @@ TEST_CASE("shortlist: one that holds every target translates bit for bit as none
         CHECK(a.front().token_log_probs == b.front().token_log_probs);
     }
     // Only possible tokens are chosen or offered: the short list leaves 14
-    // (8 + 8 rows, less <pad> and <bos>), so beam 16 and 16 alternatives get
-    // fewer, never one at probability 0 (-infinity) or a forbidden special.
+    // (8 + 8 rows, less <pad> and <bos>), 13 at the first step (no <eos>
+    // there), so beam 16 and 16 alternatives get fewer, never one at
+    // probability 0 (-infinity) or a forbidden special.
     {
         DecodeOptions wide;
         wide.beam_size = 16;
@@ -167,9 +168,10 @@ TEST_CASE("shortlist: one that holds every target translates bit for bit as none
                 }
             }
         }
-        CHECK(hypotheses.front().alternatives.front().size() == 14);
+        CHECK(hypotheses.front().alternatives.front().size() == 13);
+        CHECK(hypotheses.front().alternatives.at(1).size() == 14);
         REQUIRE_FALSE(tree.beam_tree.empty());
-        CHECK(tree.beam_tree.front().size() == 14);  // the first step's candidates: every possible token
+        CHECK(tree.beam_tree.front().size() == 13);  // the first step's candidates: every possible token but <eos>
         for (const auto& step : tree.beam_tree) {
             for (const BeamNode& node : step) CHECK(node.score > -1e29);
         }
