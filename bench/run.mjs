@@ -158,8 +158,8 @@ function agreement(result, reference) {
 
 async function chromiumRuns() {
   const { launchChromium } = await import('../tests/js/helpers/chromium.mjs');
-  const { startServer } = await import('../scripts/serve.mjs');
-  const server = await startServer({ port: 0 });
+  const { SERVED_FOLDERS, startServer } = await import('../scripts/serve.mjs');
+  const server = await startServer({ port: 0, folders: [...SERVED_FOLDERS, 'bench'] });
   const { browser, close } = await launchChromium();
   const results = { version: browser.version(), engines: [], loads: [], requests: [] };
   try {

@@ -1,7 +1,15 @@
 // A tiny static file server for the demo page, with no dependencies.
 //
-//   node scripts/serve.mjs            serves the repository root; the page is at /web/
-//   PORT=9000 node scripts/serve.mjs  a fixed port (default: the first free one from 8080)
+//   node scripts/serve.mjs                serves the page; it is at /web/
+//   node scripts/serve.mjs --port 9000    a fixed port (or PORT=9000; default: the
+//                                         first free one from 8080)
+//   node scripts/serve.mjs FOLDER         serves FOLDER instead (a tutorial's site)
+//
+// From the repository it serves only what the page and the embed need:
+// web/, dist/ and models/. Never a dotfile or dot-folder (.git/), and
+// never node_modules/, so a page open in the same browser cannot read the
+// checkout through localhost (the files carry Access-Control-Allow-Origin:
+// *, which the embed on another origin needs).
 //
 // The page needs nothing special from its host: plain files with the right
 // MIME types (application/wasm matters for streaming compilation), so any
@@ -19,6 +27,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -47,7 +56,7 @@ function send(response, status, message, headers = {}) {
 
 // Maps a URL path to a file below `root` (or below a mount), or null when the
 // path tries to leave it. The decoded path is resolved and must stay inside.
-function fileFor(urlPath, root, mounts) {
+function fileFor(urlPath, root, mounts, only) {
   let decoded;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -55,6 +64,10 @@ function fileFor(urlPath, root, mounts) {
     return null;
   }
   if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/').filter(Boolean);
+  if (segments.some((segment) => segment.startsWith('.') || segment === 'node_modules')) return null;
+  const mounted = mounts.some(([prefix]) => decoded.startsWith(prefix));
+  if (only && !mounted && !only.includes(segments[0])) return null;
   let base = root;
   let rest = decoded;
   for (const [prefix, folder] of mounts) {
@@ -69,7 +82,7 @@ function fileFor(urlPath, root, mounts) {
   return file;
 }
 
-function handler(root, mounts) {
+function handler(root, mounts, only) {
   return async (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       send(response, 405, 'method not allowed', { Allow: 'GET, HEAD' });
@@ -81,9 +94,9 @@ function handler(root, mounts) {
       response.end();
       return;
     }
-    let file = fileFor(url.pathname, root, mounts);
+    let file = fileFor(url.pathname, root, mounts, only);
     if (file === null) {
-      send(response, 403, 'forbidden');
+      send(response, 404, 'not found');
       return;
     }
     try {
@@ -148,11 +161,18 @@ function listen(server, port, host) {
 /**
  * Starts the server. `port`: a number (0 = any free port) or undefined for
  * the first free port from 8080. `mounts`: { '/models/': '/some/folder' }.
+ * `folders`: the top-level folders of `root` served (default: web, dist and
+ * models for the repository, everything for another root).
  * Resolves to { url, port, close() }; `url` is the page's address.
  */
-export async function startServer({ root = repositoryRoot, port, host = '127.0.0.1', mounts = {} } = {}) {
+export const SERVED_FOLDERS = ['web', 'dist', 'models'];
+
+export async function startServer({ root = repositoryRoot, port, host = '127.0.0.1', mounts = {}, folders } = {}) {
   const mountList = Object.entries(mounts).map(([prefix, folder]) => [prefix, resolve(folder)]);
-  const server = createServer(handler(resolve(root), mountList));
+  // The repository: only the page's folders (`folders` adds others, e.g.
+  // bench/ for the benchmarks); another folder: all of it (but dotfiles).
+  const only = folders ?? (resolve(root) === repositoryRoot ? SERVED_FOLDERS : null);
+  const server = createServer(handler(resolve(root), mountList, only));
   let boundPort;
   if (port !== undefined) {
     boundPort = await listen(server, port, host);
@@ -179,14 +199,31 @@ export async function startServer({ root = repositoryRoot, port, host = '127.0.0
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const port = process.env.PORT ? Number(process.env.PORT) : undefined;
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) {
-    console.error(`serve: PORT must be a port number, got "${process.env.PORT}"`);
+  const usage = 'usage: node scripts/serve.mjs [--port N] [FOLDER]';
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { port: { type: 'string' }, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error(`serve: ${error.message}\n${usage}`);
     process.exit(2);
   }
-  const root = process.argv[2] ? resolve(process.argv[2]) : repositoryRoot;
+  if (parsed.values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  if (parsed.positionals.length > 1) {
+    console.error(`serve: one folder at most, got ${parsed.positionals.join(' ')}\n${usage}`);
+    process.exit(2);
+  }
+  const portText = parsed.values.port ?? process.env.PORT;
+  const port = portText !== undefined ? Number(portText) : undefined;
+  if (port !== undefined && !(portText.trim() !== '' && Number.isInteger(port) && port >= 0 && port < 65536)) {
+    console.error(`serve: the port must be a number from 0 to 65535, got "${portText}"`);
+    process.exit(2);
+  }
+  const root = parsed.positionals[0] ? resolve(parsed.positionals[0]) : repositoryRoot;
   const { url } = await startServer({ root, port });
-  console.log(`Serving ${root}`);
+  console.log(root === repositoryRoot ? `Serving ${SERVED_FOLDERS.map((f) => `${f}/`).join(', ')} of ${root}` : `Serving ${root}`);
   console.log(`The demo page: ${url}`);
   console.log('Press Ctrl+C to stop.');
 }

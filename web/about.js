@@ -5,7 +5,7 @@ import { h, replaceChildren } from './dom.js';
 import { languageName } from './page-models.js';
 import { formatCount, t } from './i18n/index.js';
 import { describeModel, modelInfo, view } from './page-state.js';
-import { dataText, trainingText } from './provenance.js';
+import { dataText, licenceText, trainingText } from './provenance.js';
 import { recordedScores, scorerLabel } from './scores.js';
 
 let aboutModel = null; // the model the section describes (or is loading)
@@ -42,6 +42,7 @@ export async function showAbout(model, { again = false } = {}) {
     ['about.training', trainingText(provenance)],
     ['about.bleu', aboutScores(info)],
     ['about.data', dataText(provenance)],
+    ['about.licence', licenceText(provenance)],
   ];
   if (provenance.created) rows.push(['about.created', provenance.created]);
   replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, t(term)),

@@ -9,10 +9,18 @@ import { decodeOptions, page, state, view } from './page-state.js';
 import { recordedScores, scorerLabel } from './scores.js';
 import { formatCount, t } from './i18n/index.js';
 
-// The attention model that has a fixed-context baseline, and that baseline.
+// The attention model and its fixed-context baseline: the reader's model
+// when it has one (en-fr, en-zh), else the first model that does.
 function comparedModels() {
-  const attention = pickableModels().find((name) => baselineOf(name) !== null);
+  const attention = baselineOf(state.model) !== null
+    ? state.model
+    : pickableModels().find((name) => baselineOf(name) !== null);
   return { attention, fixed: baselineOf(attention) };
+}
+
+function nameModels(models) {
+  view.compareAttentionName.textContent = models.attention;
+  view.compareFixedName.textContent = models.fixed;
 }
 
 // The comparison needs the fixed-context model (a second model download), so it
@@ -22,9 +30,7 @@ let compareWanted = false;
 
 /** Names the two models, and starts the comparison once its section comes near the viewport. */
 export function watchCompare() {
-  const models = comparedModels();
-  view.compareAttentionName.textContent = models.attention;
-  view.compareFixedName.textContent = models.fixed;
+  nameModels(comparedModels());
   const section = document.getElementById('compare');
   if (typeof IntersectionObserver !== 'function' || !section) {
     compareWanted = true;
@@ -46,6 +52,7 @@ export function compareIfWanted(text, request) {
 
 async function compare(text, request) {
   const models = comparedModels();
+  nameModels(models);
   view.compareNote.hidden = state.model === models.attention;
   showCompareNote(models);
   const options = decodeOptions();
@@ -85,16 +92,17 @@ export function relabelCompare() {
   showCompareNote(models);
   if (outcomes) showOutcomes();
   if (chartShown) {
-    chartShown = false;
+    chartShown = null;
     showChart(models);
   }
 }
 
-let chartShown = false;
+let chartShown = null; // the attention model whose chart is shown (or being drawn)
 let redraw = null; // draws the chart at the chart's width now (set once it is shown)
 async function showChart(models) {
-  if (chartShown) return;
-  chartShown = true;
+  if (chartShown === models.attention) return;
+  chartShown = models.attention;
+  delete view.chartCaption.dataset.missing;
   try {
     const [attention, fixed] = await Promise.allSettled([page.translator.info(models.attention),
       page.translator.info(models.fixed)]);
@@ -129,7 +137,7 @@ async function showChart(models) {
       view.chartCaption.textContent = t('compare.caption', { metric, sentences: formatCount(sentences) });
     }
   } catch (error) {
-    chartShown = false;
+    chartShown = null;
     replaceChildren(view.chart, h('p', { class: 'error' }, t('compare.scoresFailed', { message: error.message })));
   }
 }

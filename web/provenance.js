@@ -48,16 +48,43 @@ export function trainingText(provenance = {}) {
     `${pairs ? t('provenance.pairs', { pairs }) : ''}`;
 }
 
-/** "SOURCE; LICENCE; attribution: WHO (file F, FNV-1a H)", each part "not recorded" when the file lacks it. */
+/**
+ * "SOURCE; LICENCE; attribution: WHO (file F, FNV-1a H)", each part "not
+ * recorded" when the file lacks it, for the main data file and then each
+ * training-only file (`train --extra-data`: the project's corpus and
+ * glossary, a dictionary), joined with " + ".
+ */
 export function dataText(provenance = {}) {
-  const data = provenance.data ?? {};
+  const extra = Array.isArray(provenance.extra_data) ? provenance.extra_data : [];
+  return [provenance.data ?? {}, ...extra].map((record, k) => recordText(record, k > 0)).join(' + ');
+}
+
+function recordText(data, extra) {
   const field = (value) => (typeof value === 'string' && value.trim() !== '' ? value : null);
   const file = field(data.file);
   const notRecorded = t('provenance.notRecorded');
+  const used = extra && Number.isFinite(data.pairs_used)
+    ? t('provenance.extraPairs', { pairs: formatCount(data.pairs_used), repeat: Number.isFinite(data.repeat) ? data.repeat : 1 })
+    : '';
   return t('provenance.data', {
     source: field(data.source) ?? t('provenance.sourceMissing'),
     licence: field(data.license) ?? t('provenance.licenceMissing'),
     attribution: field(data.attribution) ?? notRecorded,
     file: file ? t('provenance.file', { file, hash: field(data.fnv1a64) ?? notRecorded }) : '',
-  });
+  }) + used;
+}
+
+/**
+ * The licences of everything the model learned from, and what they mean
+ * for the model file: a ShareAlike licence (CC BY-SA) among them carries to
+ * the model, which is then shared under it.
+ */
+export function licenceText(provenance = {}) {
+  const extra = Array.isArray(provenance.extra_data) ? provenance.extra_data : [];
+  const licences = [...new Set([provenance.data ?? {}, ...extra].map((d) => d.license).filter((l) => typeof l === 'string' && l.trim() !== ''))];
+  if (licences.length === 0) return t('provenance.licenceMissing');
+  const shareAlike = licences.find((l) => /\bBY-SA\b/i.test(l));
+  return shareAlike
+    ? t('provenance.licenceShareAlike', { licences: licences.join(', '), shareAlike })
+    : t('provenance.licenceAttribution', { licences: licences.join(', ') });
 }

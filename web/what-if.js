@@ -36,7 +36,7 @@ export function renderHypotheses() {
     return;
   }
   replaceChildren(view.hypotheses,
-    h('h3', {}, t('beam.heading', { n: hypotheses.length })),
+    h('h3', {}, t('beam.listHeading', { n: hypotheses.length })),
     h('p', { class: 'hint' }, t('beam.hint')),
     h('ol', {}, hypotheses.map((hypothesis, k) => h('li', {}, h('button', {
       type: 'button', class: 'hypothesis', 'data-testid': 'hypothesis', 'data-index': k,

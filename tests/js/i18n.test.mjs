@@ -151,3 +151,13 @@ test('formatCount groups thousands as both languages write them, and the page ne
   // page's first result in Chromium here (docs/performance.md).
   for (const file of scripts) assert.doesNotMatch(read(file).replace(/\/\/.*$/gm, ''), /toLocaleString|Intl\./, file);
 });
+
+test('no catalogue defines a key twice (an object literal keeps the last silently)', () => {
+  for (const file of readdirSync(join(web, 'i18n')).filter((f) => f !== 'index.js' && f.endsWith('.js'))) {
+    const keys = [...read(`i18n/${file}`).matchAll(/^\s*'([^']+)'\s*:/gm)].map((m) => m[1]);
+    assert.ok(keys.length > 100, `${file}: ${keys.length} keys found; the test reads 'key': lines`);
+    const seen = new Set();
+    const twice = keys.filter((key) => seen.has(key) || !seen.add(key));
+    assert.deepEqual(twice, [], `${file} defines ${twice.join(', ')} more than once`);
+  }
+});

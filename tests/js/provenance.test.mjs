@@ -55,3 +55,17 @@ test('missing fields are "not recorded", never another model\'s data', () => {
   assert.equal(dataText(noLicence), `Europarl v7; licence ${NOT_RECORDED}; attribution: the European Parliament (file ep.tsv, FNV-1a 0123456789abcdef)`);
   assert.equal(dataText({ data: { file: 'x.tsv' } }), `source ${NOT_RECORDED}; licence ${NOT_RECORDED}; attribution: ${NOT_RECORDED} (file x.tsv, FNV-1a ${NOT_RECORDED})`);
 });
+
+test('training-only files are listed after the main data, each with its pairs; a ShareAlike licence carries to the model', async () => {
+  const { licenceText } = await import(pathToFileURL(join(root, 'web', 'provenance.js')).href);
+  const withExtra = { ...complete, extra_data: [
+    { source: 'a glossary', license: 'CC BY 4.0', attribution: 'us', file: 'glossary.tsv', fnv1a64: 'ffff', pairs: 871, pairs_used: 870, repeat: 2 },
+    { source: 'CC-CEDICT', license: 'CC BY-SA 4.0', attribution: 'MDBG', file: 'cedict.tsv', fnv1a64: 'eeee', pairs: 745, pairs_used: 745, repeat: 1 },
+  ] };
+  assert.equal(dataText(withExtra), 'Europarl v7; public domain; attribution: the European Parliament (file ep.tsv, FNV-1a 0123456789abcdef)' +
+    ' + a glossary; CC BY 4.0; attribution: us (file glossary.tsv, FNV-1a ffff), 870 pairs, 2× per epoch' +
+    ' + CC-CEDICT; CC BY-SA 4.0; attribution: MDBG (file cedict.tsv, FNV-1a eeee), 745 pairs, 1× per epoch');
+  assert.match(licenceText(withExtra), /^It learned from data under public domain, CC BY 4.0, CC BY-SA 4.0\. CC BY-SA 4.0 is a ShareAlike licence, so this model file is shared under CC BY-SA 4.0 too/);
+  assert.equal(licenceText(complete), 'It learned from data under public domain: share it crediting the sources listed under Data.');
+  assert.equal(licenceText({}), `licence ${NOT_RECORDED}`);
+});

@@ -146,7 +146,7 @@ export default {
   'alignment.label': 'Attention as lines from each output word (bottom) to the source words (top); stronger lines carry more weight.',
 
   // Beam hypotheses and "what if" (what-if.js)
-  'beam.heading': 'The beam’s {n} hypotheses',
+  'beam.listHeading': 'The beam’s {n} hypotheses',
   'beam.hint': 'Beam search keeps the best few partial translations at every step. Pick one to see its own attention.',
   'beam.empty': '(empty)',
   'whatif.heading': '{Noun} {position}: the model wrote “{label}”. What if it had written…',
@@ -167,6 +167,7 @@ export default {
   'about.training': 'Training',
   'about.bleu': 'Development BLEU',
   'about.data': 'Data',
+  'about.licence': 'Licence',
   'about.created': 'Created',
   'about.modelText': '{name}: {label}, {attention}',
   'about.withAttention': '{kind} attention (Bahdanau et al. 2015)',
@@ -203,6 +204,9 @@ export default {
   'provenance.licenceMissing': 'licence not recorded',
   'provenance.data': '{source}; {licence}; attribution: {attribution}{file}',
   'provenance.file': ' (file {file}, FNV-1a {hash})',
+  'provenance.extraPairs': ', {pairs} pairs, {repeat}× per epoch',
+  'provenance.licenceAttribution': 'It learned from data under {licences}: share it crediting the sources listed under Data.',
+  'provenance.licenceShareAlike': 'It learned from data under {licences}. {shareAlike} is a ShareAlike licence, so this model file is shared under {shareAlike} too: credit the sources listed under Data, and share what you make from it under the same licence.',
   'scores.beam': 'beam {beam}',
   'scores.greedy': 'greedy',
   'scores.greedyEnd': 'greedy, at the end of training',
