@@ -82,7 +82,7 @@ function fileFor(urlPath, root, mounts, only) {
   return file;
 }
 
-function handler(root, mounts, only) {
+function handler(root, mounts, only, cors) {
   return async (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       send(response, 405, 'method not allowed', { Allow: 'GET, HEAD' });
@@ -115,7 +115,7 @@ function handler(root, mounts, only) {
       const common = {
         'Cache-Control': 'no-cache',
         ETag: etag,
-        'Access-Control-Allow-Origin': '*',
+        ...(cors(url.pathname) ? { 'Access-Control-Allow-Origin': '*' } : {}),
       };
       if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
         response.writeHead(304, common);
@@ -162,17 +162,19 @@ function listen(server, port, host) {
  * Starts the server. `port`: a number (0 = any free port) or undefined for
  * the first free port from 8080. `mounts`: { '/models/': '/some/folder' }.
  * `folders`: the top-level folders of `root` served (default: web, dist and
- * models for the repository, everything for another root).
+ * models for the repository, everything for another root). `cors`: whether
+ * a file is sent with Access-Control-Allow-Origin: * (true, false, or a
+ * function of the URL path; the tests play a host without it).
  * Resolves to { url, port, close() }; `url` is the page's address.
  */
 export const SERVED_FOLDERS = ['web', 'dist', 'models'];
 
-export async function startServer({ root = repositoryRoot, port, host = '127.0.0.1', mounts = {}, folders } = {}) {
+export async function startServer({ root = repositoryRoot, port, host = '127.0.0.1', mounts = {}, folders, cors = true } = {}) {
   const mountList = Object.entries(mounts).map(([prefix, folder]) => [prefix, resolve(folder)]);
   // The repository: only the page's folders (`folders` adds others, e.g.
   // bench/ for the benchmarks); another folder: all of it (but dotfiles).
   const only = folders ?? (resolve(root) === repositoryRoot ? SERVED_FOLDERS : null);
-  const server = createServer(handler(resolve(root), mountList, only));
+  const server = createServer(handler(resolve(root), mountList, only, typeof cors === 'function' ? cors : () => cors));
   let boundPort;
   if (port !== undefined) {
     boundPort = await listen(server, port, host);

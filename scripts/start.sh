@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `npm start`: builds what is missing, then serves the demo page (web/) and
-# prints its URL. The repository root is served, so that web/, dist/ and
-# models/ are siblings as on any static host. PORT=NNNN picks the port
-# (default: the first free one from 8080).
+# prints its URL. web/, dist/ and models/ of the repository are served, as
+# siblings as on any static host, and nothing else of the checkout.
+# `npm start -- --port NNNN` (or PORT=NNNN) picks the port (default: the
+# first free one from 8080).
 # The terminal demo (the native CLI drawing attention with block characters)
 # is `npm run demo:cli`.
 set -euo pipefail
@@ -22,4 +23,4 @@ for model in $(node --input-type=module -e "import { shippedModels } from './src
     echo "start: models/$model.s2s is missing; the page will say so when it needs it (train it with \`npm run train:$model\`)" >&2
   fi
 done
-exec node scripts/serve.mjs
+exec node scripts/serve.mjs "$@"

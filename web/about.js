@@ -46,8 +46,8 @@ export async function showAbout(model, { again = false } = {}) {
   ];
   if (provenance.created) rows.push(['about.created', provenance.created]);
   replaceChildren(view.about, rows.map(([term, detail]) => [h('dt', {}, t(term)),
-    // What the file records about its data (names, licence, attribution) is shown as written.
-    h('dd', { 'data-testid': term === 'about.bleu' ? 'about-bleu' : null, translate: term === 'about.data' ? 'no' : null }, detail)]));
+    // What the file records about its data (names, licences, attribution) is shown as written.
+    h('dd', { 'data-testid': term === 'about.bleu' ? 'about-bleu' : null, translate: term === 'about.data' || term === 'about.licence' ? 'no' : null }, detail)]));
 }
 
 // The scoring function's name ('additive', 'dot', 'scaled-dot', 'general'), in the page's language.

@@ -23,7 +23,7 @@ import { penaltyFromText, readUrl, writeUrl } from './page-url.js';
 import { clearResult, figureElement, relabelResult, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
 import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
-import { compareIfWanted, relabelCompare, watchCompare } from './compare.js';
+import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
 import { applyStatic, formatCount, lang, onLangChange, setLang, setRich, t } from './i18n/index.js';
@@ -129,6 +129,8 @@ async function translate() {
   const request = ++page.serial;
   if (text.trim() === '') {
     clearResult('status.typeSentence');
+    renderStep();  // no result: the step section hides
+    clearCompare();
     showNotices([]);
     setStatus('');
     writeUrl();

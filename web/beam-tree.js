@@ -35,10 +35,14 @@ export function renderCoverage(container, { sourceTokens, coverage, possiblyDrop
     h('span', { class: 'coverage-value', style: `background:${colorFor(shade)};color:${needsLightText(shade) ? '#fff' : '#111'}` }, value.toFixed(2)),
     dropped ? h('span', { class: 'coverage-flag', 'aria-hidden': 'true' }, '⚠') : null);
   });
+  // Drawn again (a new result, the fixed-context twin's arrival): a reader
+  // on a cell keeps the focus there.
+  const focused = container.contains(document.activeElement) ? document.activeElement.dataset?.index : undefined;
   replaceChildren(container,
     h('h4', {}, t('coverage.heading')),
     h('ol', { class: 'coverage-row', 'data-testid': 'coverage-row' }, cells),
     h('p', { class: 'hint coverage-legend', 'data-testid': 'coverage-legend' }, '⚠ ', t('coverage.legend')));
+  if (focused !== undefined) container.querySelector(`[data-index="${focused}"]`)?.focus({ preventScroll: true });
 }
 
 const COLUMN = 100;
@@ -76,15 +80,20 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
     }));
     const isSelected = selected && selected[0] === step && selected[1] === index;
     const shown = pieceLabel(node.token);
-    const label = t(node.kept ? 'beam.nodeKept' : 'beam.nodePruned', { token: shown, score: formatLog(node.score, 2), step: step + 1 });
+    const visible = shown.length > 9 ? `${shown.slice(0, 8)}…` : shown;
+    // The accessible name starts with the text on screen (token, score), so
+    // that a reader who speaks what they see finds the node.
+    const label = t(node.kept ? 'beam.nodeKept' : 'beam.nodePruned', { token: visible, full: shown, score: formatLog(node.score, 2), step: step + 1 });
     const group = svg('g', {
+      // The model's own output (tokens and scores) leads its name: not for a translator of the page.
+      translate: 'no',
       class: `beam-node ${node.kept ? 'kept' : 'pruned'}${isSelected ? ' selected' : ''}`, 'data-testid': 'beam-node',
       'data-step': String(step), 'data-index': String(index), 'data-kept': String(node.kept), 'data-score': String(node.score),
       tabindex: node.kept && node.attention ? '0' : null, role: node.kept && node.attention ? 'button' : null, 'aria-label': label,
     },
     svg('title', {}, label),
     svg('circle', { cx: x(step), cy: y(index), r: 5 }),
-    svg('text', { x: x(step) + 8, y: y(index) + 4 }, shown.length > 9 ? `${shown.slice(0, 8)}…` : shown),
+    svg('text', { x: x(step) + 8, y: y(index) + 4 }, visible),
     svg('text', { x: x(step) + 8, y: y(index) + 15, class: 'beam-score' }, formatLog(node.score, 2)));
     if (node.kept && node.attention) {
       const pick = () => onPick(step, index, node);

@@ -73,6 +73,14 @@ async function compare(text, request) {
 
 let outcomes = null; // the last comparison's two results (Promise.allSettled outcomes)
 
+/** Empties the comparison's two translations (the input was cleared); the chart, about the models, stays. */
+export function clearCompare() {
+  outcomes = null;
+  delete view.compareView.dataset.text;
+  replaceChildren(view.compareAttention);
+  replaceChildren(view.compareFixed);
+}
+
 function showCompareNote(models) {
   const language = languageName(languagesOf(models.fixed).targetLanguage);
   view.compareNote.textContent = t('compare.note', { language });

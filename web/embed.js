@@ -173,6 +173,19 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       const next = Math.max(1, Math.min(steps, (this.step ?? 1) + (event.key === 'ArrowLeft' ? -1 : 1)));
       this.setAttribute('step', String(next));
     });
+    // A click on a heatmap row (a cell or its label), or Enter on a focused
+    // cell, selects that step, as on the demo page: the step attribute is set
+    // and the element draws again.
+    const pickRow = (event) => {
+      const target = event.target.closest?.('[data-row-label], [data-row]');
+      if (!target || !this.#shown) return;
+      const row = Number(target.getAttribute('data-row-label') ?? target.getAttribute('data-row'));
+      if (Number.isInteger(row)) this.setAttribute('step', String(row + 1));
+    };
+    parts.heatmap.addEventListener('click', pickRow);
+    parts.heatmap.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') pickRow(event);
+    });
     parts.input.addEventListener('input', () => {
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#translate(), DEBOUNCE_MS);
@@ -237,13 +250,20 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     try {
       const options = { beamSize: this.beam, maxLength: MAX_OUTPUT_TOKENS };
       if (this.isStepView) options.trace = true;
-      const { value } = await getTranslator().translate(this.model, text, options);
+      const [{ value }, info] = await Promise.all([getTranslator().translate(this.model, text, options),
+        this.isStepView ? getTranslator().info(this.model).catch(() => null) : null]);
       if (request !== this.#serial) return;
-      this.#shown = { text, result: value };
+      this.#shown = { text, result: value, shortlist: Boolean(info?.shortlist) };
       this.#render(text, value);
     } catch (error) {
       if (request !== this.#serial) return;
       this.#say('embed.failed', { message: error.message }, 'error');
+      // Assets on another origin that sends no CORS header fail as a network
+      // error: say what the host must do.
+      const home = new URL(HOME);
+      if (home.origin !== location.origin && /fetch|network|load|CORS/i.test(error.message)) {
+        parts.status.append(' ', h('span', { class: 'error block', 'data-testid': 'embed-cross-origin' }, this.#t('embed.crossOrigin', { host: home.host })));
+      }
     }
   }
 
@@ -304,7 +324,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     }
     panel.hidden = false;
     const step = Math.min(this.step ?? 1, result.trace.steps.length) - 1;
-    renderStepPanel(panel, { trace: result.trace, sourceTokens, targetTokens, step, language: this.language });
+    renderStepPanel(panel, { trace: result.trace, sourceTokens, targetTokens, step, shortlist: Boolean(this.#shown?.shortlist), language: this.language });
   }
 }
 

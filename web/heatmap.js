@@ -14,7 +14,9 @@ const FONT_SIZE = 13;
 const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
 const LABEL_GAP = 8; // px between a label and the grid
 const LEGEND_HEIGHT = 46;
-const LEGEND_WIDTH = 310; // the colour bar (200) and its caption
+const LEGEND_BAR = 200; // the colour bar's width; its caption follows at +10
+const LEGEND_CAPTION_SIZE = 11;
+const MIN_SCALE = 0.6; // a figure wider than its box shrinks to fit down to this scale, then the box scrolls
 const SYNC_CELLS = 3000; // cells drawn at once (a 50 x 60 matrix, beyond most sentences)
 const CHUNK_CELLS = 2000; // then this many per animation frame
 const TEXT_COLOR = '#1f2937';
@@ -109,7 +111,9 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   const top = diagonal + LABEL_GAP + 6;
   const gridWidth = S * CELL;
   const gridHeight = T * CELL;
-  const width = Math.ceil(Math.max(left + gridWidth + diagonal, left + LEGEND_WIDTH) + 8);
+  const legendTitle = tIn(language, 'heatmap.legend');
+  const legendWidth = LEGEND_BAR + 10 + textWidth(legendTitle) * (LEGEND_CAPTION_SIZE / FONT_SIZE) + 4;
+  const width = Math.ceil(Math.max(left + gridWidth + diagonal, left + legendWidth) + 8);
   const height = Math.ceil(top + gridHeight + LEGEND_HEIGHT + 8);
 
   const root = svg('svg', {
@@ -119,6 +123,10 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
     'data-rows': T,
     'data-cols': S,
     width, height, viewBox: `0 0 ${width} ${height}`,
+    // Natural size, or the box's width when narrower (a phone), down to
+    // MIN_SCALE; past that the box scrolls, so a long sentence's cells stay
+    // readable.
+    style: `width: min(100%, ${width}px); min-width: ${Math.ceil(width * MIN_SCALE)}px; height: auto;`,
     'font-family': FONT_FAMILY,
     'font-size': FONT_SIZE,
     role: 'group',
@@ -144,7 +152,9 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   // Past SYNC_CELLS the remaining rows are added a chunk per frame, so a huge
   // matrix never freezes the page; data-complete marks the end.
   const cells = [];
-  const grid = svg('g', { class: 'cells' });
+  // Out of the tab order itself (Chromium made the group a stop of its own,
+  // unnamed, before the first cell): the cells are the grid's one stop.
+  const grid = svg('g', { class: 'cells', tabindex: '-1' });
   const addRow = (i) => {
     const row = [];
     for (let j = 0; j < S; j += 1) {
@@ -195,7 +205,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   const ring = svg('rect', { class: 'ring', width: CELL + 1, height: CELL + 1, visibility: 'hidden' });
   root.append(rowBand, colBand, ring);
 
-  root.append(legend(left, top + gridHeight + 14, tIn(language, 'heatmap.legend')));
+  root.append(legend(left, top + gridHeight + 14, legendTitle));
 
   function clear() {
     for (const element of [rowBand, colBand, ring]) element.setAttribute('visibility', 'hidden');
@@ -273,7 +283,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
 // rather than a gradient, so exports need no url(#id) references.
 function legend(x, y, title) {
   const steps = 20;
-  const width = 200;
+  const width = LEGEND_BAR;
   const group = svg('g', { class: 'legend', transform: `translate(${x}, ${y})`, 'aria-hidden': 'true' });
   for (let k = 0; k < steps; k += 1) {
     group.append(svg('rect', { x: (k * width) / steps, y: 0, width: width / steps + 0.5, height: 10, fill: colorFor((k + 0.5) / steps) }));
@@ -285,7 +295,7 @@ function legend(x, y, title) {
       svg('text', { x: tick * width, y: 26, 'text-anchor': 'middle', 'font-size': 11, fill: '#475569' }, String(tick)),
     );
   }
-  group.append(svg('text', { x: width + 10, y: 9, 'font-size': 11, fill: '#475569' }, title));
+  group.append(svg('text', { x: width + 10, y: 9, 'font-size': LEGEND_CAPTION_SIZE, fill: '#475569' }, title));
   return group;
 }
 
@@ -305,6 +315,7 @@ export function svgBlob(element) {
   const copy = element.cloneNode(true);
   copy.querySelectorAll('.band, .ring').forEach((overlay) => overlay.remove());
   copy.classList.remove('focused');
+  copy.removeAttribute('style');  // the page's fit to its box
   copy.querySelectorAll('.active, .on').forEach((node) => node.classList.remove('active', 'on'));
   copy.querySelectorAll('[tabindex]').forEach((node) => node.removeAttribute('tabindex'));
   const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(copy)}\n`;

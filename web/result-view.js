@@ -22,6 +22,11 @@ import { rich, t } from './i18n/index.js';
 let figure = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
 let shown = null; // what the figure and the chips show: { source: Unit[], target: Unit[], attention } (see figureData)
 
+/** The first output piece (0-based) of the figure's row `row`: the row itself for pieces, a word's first piece for words. */
+export function firstPieceOfRow(row) {
+  return shown?.target[row]?.start ?? row;
+}
+
 /** The figure's SVG element, or null (nothing drawn, or a model without attention): what the downloads export. */
 export function figureElement() {
   return figure?.element ?? null;
@@ -100,6 +105,7 @@ export function render() {
     notices.push({ testid: 'notice-truncated', key: 'notice.truncated',
       params: { count: result.sourceTokens.length - 1, noun: t(subword ? 'noun.pieces' : 'noun.wordsAndPunctuation') } });
   }
+  if (mostlyUnreadable(result.sourceTokens)) notices.push({ testid: 'notice-unreadable', key: 'notice.unreadable', params: { unk: UNKNOWN_TOKEN } });
   if (!finished) {
     notices.push({ testid: 'notice-unfinished', key: 'notice.unfinished', params: { count: hypothesis.targetTokens.length, noun: tokenNoun(true) } });
   }
@@ -111,6 +117,15 @@ export function render() {
   renderFigure();
   renderHypotheses();
   renderWhatIf();
+}
+
+// True when most of the source's tokens (not counting <eos> and
+// punctuation) are <unk>: text in a script the model never saw (Arabic,
+// Chinese, emoji), which it cannot read but still "translates".
+export function mostlyUnreadable(sourceTokens) {
+  const content = sourceTokens.filter((token) => token !== '<eos>' && /[\p{L}\p{N}\p{So}]|<unk>/u.test(token));
+  const unknown = content.filter((token) => token === UNKNOWN_TOKEN).length;
+  return content.length > 0 && unknown * 2 > content.length;
 }
 
 // The chips of both sentences, in the figure's unit: the source (focusable
@@ -158,6 +173,16 @@ export function renderFigure() {
       });
     figure.element.dataset.unit = state.unit;
     replaceChildren(view.heatmap, figure.element);
+    // The lines have nothing to focus: their box, which scrolls sideways on
+    // a narrow screen, is itself a named stop for the keyboard. (The
+    // heatmap's cells are its stop: the box is not one more.)
+    if (state.view === 'lines') {
+      Object.assign(view.heatmap, { tabIndex: 0 });
+      view.heatmap.setAttribute('role', 'region');
+      view.heatmap.setAttribute('aria-label', t('figure.linesRegion'));
+    } else {
+      for (const name of ['tabindex', 'role', 'aria-label']) view.heatmap.removeAttribute(name);
+    }
     showStep();
   } else {
     figure = null;

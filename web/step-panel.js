@@ -117,9 +117,11 @@ const SCORE_EXPLAIN = { dot: 'step.explain.scoresDot', 'scaled-dot': 'step.expla
  * Draws step `step` (0-based) of `trace` into `container`.
  * sourceTokens / targetTokens: the translation's tokens (the trace's rows and columns).
  * language: 'en' or 'zh-CN' (default the page's).
- * similarities: optional { attention: [...], fixed: [...] } of cos(c_1, c_t) per step, for the comparison with the fixed twin.
+ * similarities: optional { attention: [...], fixed: [...] } of cos(c_1, c_t) per step, for the comparison with the fixed twin
+ *   (which decoded its own translation: its row is as long as that, and no step of it is this one).
+ * shortlist: true when the decoder scored only this sentence's shortlist (the explanation of the next-token stage says so).
  */
-export function renderStepPanel(container, { trace, sourceTokens, targetTokens, step, similarities = null, language: speak = lang() }) {
+export function renderStepPanel(container, { trace, sourceTokens, targetTokens, step, similarities = null, shortlist = false, language: speak = lang() }) {
   language = speak;
   const record = trace.steps[step];
   container.dataset.step = String(step + 1);
@@ -131,7 +133,7 @@ export function renderStepPanel(container, { trace, sourceTokens, targetTokens, 
   const stages = trace.scoring === 'none'
     ? [fixedStage(trace, step, similarities)]
     : attentionStages(trace, record, sourceTokens);
-  replaceChildren(container, heading, ...stages, topStage(record),
+  replaceChildren(container, heading, ...stages, topStage(record, shortlist),
     similarities && trace.scoring !== 'none' ? similarityStage(similarities, step) : null);
 }
 
@@ -196,27 +198,31 @@ function fixedStage(trace, step, similarities) {
 }
 
 function similarityStage(similarities, step) {
-  return stage('similarity', FORMULA.similarity, similarityList(similarities, step));
+  // The explanation promises the fixed-context row only when it is there.
+  return stage(['similarity', similarities.fixed ? 'step.explain.similarity' : 'step.explain.similarityAlone'],
+    FORMULA.similarity, similarityList(similarities, step));
 }
 
-// cos(c_1, c_t) per step, for the attention model and (when known) the fixed twin.
+// cos(c_1, c_t) per step, for the attention model and (when known) the fixed
+// twin. Only the model drawn here has a current step: the twin decoded its
+// own translation, whose steps are not these.
 function similarityList({ attention = null, fixed = null }, step) {
-  const row = (key, values, testid) => values && h('div', { class: 'similarity-row', 'data-testid': testid },
-    h('span', { class: 'similarity-label' }, t(key)),
+  const row = (label, values, testid, current) => values && h('div', { class: 'similarity-row', 'data-testid': testid },
+    h('span', { class: 'similarity-label' }, label),
     values.map((value, k) => h('span', {
-      class: `similarity${k === step ? ' current' : ''}`, 'data-cosine': String(value),
+      class: `similarity${k === current ? ' current' : ''}`, 'data-cosine': String(value),
       title: t('step.cosineTitle', { step: k + 1, value: fmt(value, 4) }),
       style: `--cos:${Math.max(0, value).toFixed(3)}`,
     }, fmt(value, 2))));
   return h('div', { class: 'similarities' },
-    row('step.cosineAttention', attention, 'similarity-attention'),
-    row('step.cosineFixed', fixed, 'similarity-fixed'));
+    row(t('step.cosineAttention'), attention, 'similarity-attention', attention ? step : null),
+    row(t(attention ? 'step.cosineFixedOwn' : 'step.cosineFixed', { steps: fixed?.length ?? 0 }), fixed, 'similarity-fixed', attention ? null : step));
 }
 
 // The next tokens the model could write (a piece outside the shortlist, at
 // probability 0, is left out).
-function topStage(record) {
-  return stage('top', FORMULA.top, h('ol', { class: 'step-top', 'data-testid': 'step-top' }, possibleChoices(record.top).map(({ token, probability }) =>
+function topStage(record, shortlist) {
+  return stage(['top', shortlist ? 'step.explain.topShortlist' : 'step.explain.top'], FORMULA.top, h('ol', { class: 'step-top', 'data-testid': 'step-top' }, possibleChoices(record.top).map(({ token, probability }) =>
     h('li', { 'data-probability': String(probability) },
       h('span', { class: 'step-token', translate: 'no' }, pieceLabel(token)),
       h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', { class: 'bar-fill', style: `width:${(probability * 100).toFixed(2)}%` })),
@@ -264,8 +270,12 @@ export const STEP_CSS = `
 .similarity.current { outline: 2px solid #111827; }
 .step-check { font-size: .85rem; color: #374151; }
 @media (max-width: 480px) {
-  .step-token, .step-term .step-token { flex-basis: 3.8rem; }
-  .step-score { display: none; }
-  .step-source .strip { flex-basis: 4rem; }
+  /* A phone keeps every number (softmax(scores) = weights must stay
+     checkable): each row's label takes a line of its own, whole, and the
+     strip, score, bar and weight share the next. */
+  .step-source, .step-term { flex-wrap: wrap; row-gap: 0; }
+  .step-token, .step-term .step-token { flex: 1 1 100%; white-space: normal; overflow: visible; overflow-wrap: anywhere; }
+  .step-score, .step-weight { flex-basis: 3rem; font-size: .8rem; }
+  .step-source .strip, .step-term .strip { flex-basis: 4rem; }
 }
 `;

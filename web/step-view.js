@@ -10,7 +10,8 @@ import { bindStepKeys, renderStepPanel, STEP_CSS } from './step-panel.js';
 import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from './beam-tree.js';
 import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from './step-math.js';
 import { baselineOf, MAX_OUTPUT_TOKENS } from './page-models.js';
-import { page, state, view } from './page-state.js';
+import { infos, page, state, view } from './page-state.js';
+import { firstPieceOfRow } from './result-view.js';
 import { t } from './i18n/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -62,7 +63,8 @@ export function renderStep({ focus = false } = {}) {
   const similarities = { attention: trace.scoring === 'none' ? null : contextSimilarities(trace.steps.map((s) => Array.from(s.context))) };
   if (trace.scoring === 'none') similarities.fixed = contextSimilarities(trace.steps.map((s) => Array.from(s.context)));
   else if (twin.key === twinKey()) similarities.fixed = twin.similarities;
-  renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, step, similarities });
+  const shortlist = Boolean(infos.get(state.model)?.shortlist) && state.shortlist;
+  renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, step, similarities, shortlist });
   parts.position.textContent = t('step.position', { step: step + 1, steps: trace.steps.length });
   parts.prev.disabled = step === 0;
   parts.next.disabled = step === trace.steps.length - 1;
@@ -178,12 +180,13 @@ export function wireStep({ retranslate, writeUrl }) {
   });
   // A row label opens the step and brings the panel into view; a cell (a
   // click, or Enter on a focused cell) opens it where it is, below.
+  // In the words view a row is a word: it opens the step of its first piece.
   const heatmapRow = (event) => {
-    if (state.unit !== 'pieces' || state.view !== 'heatmap') return null;
+    if (state.view !== 'heatmap') return null;
     const label = event.target.closest?.('[data-row-label]');
-    if (label) return { row: Number(label.getAttribute('data-row-label')), focus: true };
+    if (label) return { row: firstPieceOfRow(Number(label.getAttribute('data-row-label'))), focus: true };
     const cell = event.target.closest?.('[data-row]');
-    return cell ? { row: Number(cell.getAttribute('data-row')), focus: false } : null;
+    return cell ? { row: firstPieceOfRow(Number(cell.getAttribute('data-row'))), focus: false } : null;
   };
   view.heatmap.addEventListener('click', (event) => {
     const picked = heatmapRow(event);

@@ -86,7 +86,7 @@ export function renderWhatIf() {
         'aria-current': isCurrent ? 'true' : null,
         title: isCurrent ? t('whatif.current') : t('whatif.force', { label }),
         onclick: () => picks.alternative(position, token),
-      }, h('span', { lang: describeModel(state.model).lang, translate: 'no' }, label), h('span', { class: 'prob' }, `${(probability * 100).toFixed(1)}%`),
+      }, h('span', { lang: describeModel(state.model).lang, translate: 'no' }, label), h('span', { class: 'prob' }, percentText(probability)),
       h('span', { class: 'bar', style: `width: ${Math.max(1, probability * 100).toFixed(1)}%` }));
     }))
     : h('p', {}, t('whatif.none'));
@@ -113,4 +113,12 @@ export function openWhatIf(position) {
     element.setAttribute('aria-expanded', String(selected));
   });
   renderWhatIf();
+}
+
+// A probability as the list shows it: one decimal, and "<0.1%" for a piece
+// the model can write but almost never would (never "0.0%", which reads as
+// impossible: those pieces are not listed at all).
+export function percentText(probability) {
+  const percent = probability * 100;
+  return percent > 0 && percent < 0.05 ? '<0.1%' : `${percent.toFixed(1)}%`;
 }

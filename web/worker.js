@@ -79,6 +79,18 @@ const runtime = postedWasm.then((module) => loadPackage('diagnostics.js', 'trans
     performance.mark('s2s:warmed-up');
   }));
 
+// index.html's cache of downloads (cache "s2s-files", keyed by URL): the
+// copy of a shipped model, deleted. Its ETag may stay behind in
+// localStorage: index.html then finds no copy and downloads it in full.
+async function dropCachedModel(name) {
+  try {
+    const store = await caches.open('s2s-files');
+    await store.delete(new URL(`../models/${name}.s2s`, self.location.href).href);
+  } catch {
+    // no Cache API here (an insecure origin): nothing was cached
+  }
+}
+
 function getModel(name) {
   if (!models.has(name)) {
     const bytes = prefetched.get(name)?.bytes ?? null;
@@ -88,7 +100,15 @@ function getModel(name) {
       const source = modelSource(name, shippedModels);
       if (source === null) throw new Error(`unknown model ${JSON.stringify(name)}: give a shipped name or a URL on this site`);
       performance.mark(`s2s:loading:${name}`);
-      return loadModel(prefetchedBytes ?? source);
+      if (!prefetchedBytes) return loadModel(source);
+      return loadModel(prefetchedBytes).catch(async () => {
+        // The bytes index.html handed over (on a repeat visit, its copy in
+        // the Cache API) are damaged: that copy is dropped, so that no later
+        // visit is served it, and the model is downloaded again.
+        await dropCachedModel(name);
+        performance.mark(`s2s:cache-dropped:${name}`);
+        return loadModel(source);
+      });
     }).then((model) => {
       performance.mark(`s2s:model-loaded:${name}`);
       return model;

@@ -89,3 +89,48 @@ test('a page on another origin embeds the demo with one script tag', async () =>
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test('a click on a heatmap row selects that step, as on the page', async () => {
+  const page = await browser.newPage('/web/embed-example.html', { width: 900, height: 900 });
+  const element = page.locator('seq2seq-attention-demo').first();
+  await heatmapsOf(page).first().waitFor();
+  await element.locator('[data-testid="attention-heatmap"] [data-row="1"][data-col="0"]').click();
+  await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo').getAttribute('step') === '2');
+  await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo').shadowRoot
+    .querySelector('.scroll').dataset.step === '2');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('on a host whose files carry no CORS header, the reader is told why, and the snippet\'s fallback shows', async () => {
+  // Two demo hosts that send no Access-Control-Allow-Origin: one for its
+  // models only (the scripts load, the download fails), one for nothing
+  // (the module script itself is refused), and a tutorial on a third origin.
+  const noCorsModels = await startServer({ port: 0, cors: (path) => !path.startsWith('/models/') });
+  const noCors = await startServer({ port: 0, cors: false });
+  const folder = mkdtempSync(join(tmpdir(), 's2s-e2e-nocors-'));
+  const lesson = (origin) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script type="module" src="${origin}/web/embed.js"></script>
+    <seq2seq-attention-demo model="en-fr" sentence="I see the cat."><p class="fallback">The interactive demo could not load here: <a href="${origin}/web/?text=I%20see%20the%20cat.">open it on its own page</a>.</p></seq2seq-attention-demo>`;
+  writeFileSync(join(folder, 'models.html'), lesson(noCorsModels.origin));
+  writeFileSync(join(folder, 'none.html'), lesson(noCors.origin));
+  const tutorialServer = await startServer({ root: folder, port: 0 });
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(`http://127.0.0.1:${tutorialServer.port}/models.html`);
+    const message = page.locator('seq2seq-attention-demo [data-testid="embed-cross-origin"]');
+    await message.waitFor({ timeout: 30_000 });
+    assert.match(await message.textContent(), /Access-Control-Allow-Origin/);
+    assert.equal(await page.locator('seq2seq-attention-demo .fallback').isVisible(), false, 'the element is defined: its fallback is hidden');
+    await page.close();
+    const bare = await browser.context.newPage();
+    await bare.goto(`http://127.0.0.1:${tutorialServer.port}/none.html`);
+    await bare.waitForTimeout(1000);
+    assert.equal(await bare.evaluate(() => customElements.get('seq2seq-attention-demo') === undefined), true);
+    assert.equal(await bare.locator('seq2seq-attention-demo .fallback').isVisible(), true);
+    await bare.close();
+  } finally {
+    await Promise.all([tutorialServer.close(), noCorsModels.close(), noCors.close()]);
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

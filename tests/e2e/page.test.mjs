@@ -224,6 +224,9 @@ test('empty input asks for a sentence; very long input is cut with a notice', as
   await page.waitForFunction(() => document.getElementById('result').dataset.state === 'empty');
   assert.match(await byTestId(page, 'translation-output').textContent(), /Type an English sentence/);
   assert.equal(await heatmapOf(page).count(), 0);
+  // Nothing of the previous sentence is left: the step panel hides, the comparison empties.
+  assert.equal(await byTestId(page, 'step-section').isHidden(), true);
+  assert.equal((await byTestId(page, 'compare-fixed-output').textContent()).trim(), '');
   const long = Array.from({ length: 260 }, (_, k) => ['i', 'see', 'the', 'cat', 'and'][k % 5]).join(' ');
   await typeSentence(page, long);
   await byTestId(page, 'notice-truncated').waitFor();
@@ -240,14 +243,20 @@ test('odd input: whitespace, 20,000 characters, emoji, CJK, right-to-left; the n
   const huge = 'x'.repeat(20_000);
   await typeSentence(page, huge);
   assert.equal((await tokens(page, 'source-token')).at(-1), '<eos>');
-  for (const odd of ['i love 🍕 and 🐱 .', '我爱深度学习 。', 'שלום עולם , مرحبا .']) {
+  assert.equal(await byTestId(page, 'source-input').getAttribute('dir'), 'auto'); // right-to-left text reads as such
+  // Mostly unreadable input (another script) says the model reads English;
+  // an emoji among English words does not.
+  for (const [odd, unreadable] of [['i love 🍕 and 🐱 .', false], ['我爱深度学习 。', true], ['שלום עולם , مرحبا .', true]]) {
     await typeSentence(page, odd);
     const source = await tokens(page, 'source-token');
     assert.ok(source.includes('<unk>'), `${odd}: ${source}`);
     const { rows, cols, cells } = await readHeatmap(heatmapOf(page));
     assert.equal(cells.length, rows * cols);
+    assert.equal(await byTestId(page, 'notice-unreadable').count(), unreadable ? 1 : 0, odd);
+    if (unreadable) assert.match(await byTestId(page, 'notice-unreadable').textContent(), /This model reads English.*<unk>/);
   }
   await typeSentence(page, 'I see the cat.');
+  assert.equal(await byTestId(page, 'notice-unreadable').count(), 0);
   assert.notEqual((await byTestId(page, 'translation-output').textContent()).trim(), '');
   assert.deepEqual(page.problems, []);
 });
@@ -275,6 +284,23 @@ test('at phone width the page fits and the heatmap scrolls inside its box', asyn
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
     await phone.screenshot({ path: join(artifacts, 'page-phone.png'), fullPage: true });
+    // A long sentence's figure keeps readable cells: its box scrolls.
+    const box = (p) => p.evaluate(() => {
+      const svg = document.querySelector('#result [data-testid="attention-heatmap"]');
+      const legend = svg.querySelector('.legend text:last-of-type').getBoundingClientRect();
+      return { figure: svg.getBoundingClientRect().width, box: svg.parentElement.clientWidth,
+        legendRight: legend.right, boxRight: svg.parentElement.getBoundingClientRect().right };
+    });
+    const long = await box(phone);
+    assert.ok(long.figure > long.box, `a long sentence's figure (${long.figure} px) scrolls in its ${long.box} px box`);
+    // A short one fits its box whole, legend included, in both languages.
+    for (const lang of ['en', 'zh-CN']) {
+      await phone.goto(`${browser.server.origin}/web/?lang=${lang}&text=${encodeURIComponent('I love deep learning.')}`);
+      await waitForTranslation(phone, 'I love deep learning.');
+      const short = await box(phone);
+      assert.ok(short.figure <= short.box + 0.5, `${lang}: the figure is ${short.figure} px in a ${short.box} px box`);
+      assert.ok(short.legendRight <= short.boxRight + 0.5, `${lang}: the legend's caption ends at ${short.legendRight}, the box at ${short.boxRight}`);
+    }
     assert.deepEqual(phone.problems, []);
   } finally {
     await phone.close();

@@ -52,7 +52,7 @@ const TEXT = 'i love deep learning .';
 // and ETag answered), the page's marks, and afterwards the ETag of each file
 // in the page's cache and in its localStorage tags. `prepare(page)` runs
 // before the page opens.
-async function visit(prepare = async () => {}) {
+async function visit(prepare = async () => {}, { waitForStored = true } = {}) {
   const page = await browser.context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
@@ -71,7 +71,7 @@ async function visit(prepare = async () => {}) {
   await waitForTranslation(page, TEXT);
   // Every file this visit downloaded in full (a 200) is stored in the
   // background: wait for its mark (a state, read again until it is there).
-  const downloaded = WATCHED.filter((path) => (requests[path] ?? []).some((r) => r.status === 200));
+  const downloaded = waitForStored ? WATCHED.filter((path) => (requests[path] ?? []).some((r) => r.status === 200)) : [];
   await page.waitForFunction((paths) => {
     const marks = new Set(performance.getEntriesByType('mark').map((m) => m.name));
     return paths.every((path) => marks.has(`s2s:cached ${path}`));
@@ -178,4 +178,37 @@ test('offline, a repeat visit boots from the cached copies', async () => {
   assert.deepEqual(offline.problems, []);
   assert.equal(refused, 2, 'both requests were made, and failed');
   for (const path of WATCHED) assert.deepEqual(statuses(offline, path), [], `${path}: no response`);
+});
+
+test('a damaged cached model is dropped and downloaded again, never served on every later visit', async () => {
+  await forget();
+  const first = await visit();
+  assert.deepEqual(first.problems, []);
+  const etag = first.requests[MODEL][0].etag;
+  // The cached copy loses a byte in its middle; its ETag (and localStorage's tag) stay.
+  const page = await browser.context.newPage();
+  await page.goto(`${server.origin}/web/features.js`);
+  await page.evaluate(async (path) => {
+    const store = await caches.open('s2s-files');
+    const href = new URL(path, location.href).href;
+    const entry = await store.match(href);
+    const bytes = new Uint8Array(await entry.arrayBuffer());
+    bytes[bytes.length >> 1] ^= 0xff;
+    await store.put(href, new Response(bytes, { headers: entry.headers }));
+  }, MODEL);
+  await page.close();
+
+  // (The worker downloads the model again itself; index.html stores nothing this time.)
+  const second = await visit(undefined, { waitForStored: false });
+  assert.deepEqual(second.problems, []);
+  assert.deepEqual(statuses(second, MODEL).slice(0, 1), [304], 'the damaged copy was read from the cache');
+  assert.deepEqual(second.stored[MODEL], { cached: null, tag: etag }, 'the damaged copy is gone from the cache (its tag stays)');
+  // The next visit finds no copy behind its tag and downloads the file again.
+  const third = await visit();
+  assert.deepEqual(third.problems, []);
+  assert.deepEqual(statuses(third, MODEL), [304, 200]);
+  assert.deepEqual(third.stored[MODEL], { cached: etag, tag: etag }, 'a good copy is stored again');
+  const fourth = await visit();
+  assert.deepEqual(statuses(fourth, MODEL), [304]);
+  assert.deepEqual(fourth.stored[MODEL], { cached: etag, tag: etag }, 'the copy read now is whole: it stays');
 });

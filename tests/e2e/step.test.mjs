@@ -168,6 +168,24 @@ test("the fixed-context model's panel shows the same context at every step; with
   assert.ok(Math.min(...attention) < 0.99, `the attention contexts change: ${attention}`);
   const twin = await byTestId(page, 'similarity-fixed').locator('[data-cosine]').evaluateAll((cells) => cells.map((c) => Number(c.dataset.cosine)));
   twin.forEach((c) => assert.ok(Math.abs(c - 1) < 1e-6));
+  // The twin decoded its own translation: only the attention row marks this
+  // step, and the twin's row says how many steps it has.
+  assert.equal(await byTestId(page, 'similarity-attention').locator('.current').count(), 1);
+  assert.equal(await byTestId(page, 'similarity-fixed').locator('.current').count(), 0);
+  assert.match(await byTestId(page, 'similarity-fixed').textContent(), new RegExp(`its own translation \\(${twin.length} steps\\)`));
+  // en-fr decodes over its shortlist (on by default): the next-token stage says so.
+  assert.match(await page.locator('[data-stage="top"] .hint').textContent(), /shortlist is on/);
+});
+
+test('a model without a shortlist or without a fixed-context twin is not promised one', async () => {
+  // The small word-level fixture model: no shortlist, no twin.
+  const page = await open({ 'model-url': '/e2e-models/tiny-words.s2s', view: 'step', step: '1' });
+  assert.doesNotMatch(await page.locator('[data-stage="top"] .hint').textContent(), /shortlist/i);
+  const similarity = page.locator('[data-stage="similarity"]');
+  if (await similarity.count()) {
+    assert.equal(await byTestId(page, 'similarity-fixed').count(), 0);
+    assert.match(await similarity.locator('.hint').textContent(), /a model without attention would/);
+  }
 });
 
 test('the coverage row under the heatmap: Σ_t a_ti per source token, low ones flagged, with a legend', async () => {
@@ -246,6 +264,21 @@ test('375 px: no horizontal scrolling, in English and in Chinese', async () => {
       scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth,
     }));
     assert.ok(scrollWidth <= clientWidth, `${lang}: page ${scrollWidth} px wide in a ${clientWidth} px window`);
+    // Every number the desktop panel shows is on screen, whole: each score
+    // and weight (softmax(scores) = weights stays checkable), and each
+    // context term's label (which h_i, which word) uncut.
+    const hidden = await page.evaluate(() => {
+      const problems = [];
+      const panel = document.querySelector('[data-testid="step-panel"]');
+      for (const element of panel.querySelectorAll('.step-score, .step-weight, .step-term .step-token, .step-source .step-token')) {
+        const box = element.getBoundingClientRect();
+        const style = getComputedStyle(element);
+        if (style.display === 'none' || style.visibility === 'hidden' || box.width === 0) problems.push(`${element.className} "${element.textContent}" is hidden`);
+        else if (element.scrollWidth > element.clientWidth + 1) problems.push(`${element.className} "${element.textContent}" is cut (${element.scrollWidth} > ${element.clientWidth} px)`);
+      }
+      return problems;
+    });
+    assert.deepEqual(hidden, [], lang);
     await page.screenshot({ path: join(artifacts, `step-375-${lang}.png`), fullPage: true });
   }
 });
@@ -290,4 +323,35 @@ test('a heatmap row opens its step: a click on the row label, Enter on a cell', 
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await waitForStep(page, 2);
+});
+
+test('keyboard: focus stays on a coverage cell when the fixed-context result arrives; Tab reaches the heatmap cells with no unnamed stop, and arrows move between them', async () => {
+  const page = await open({});
+  // Focus a coverage cell before the twin's trace arrives (the panel is drawn again then).
+  const cell = page.locator('[data-testid="coverage-cell"][data-index="1"]');
+  await cell.focus();
+  await byTestId(page, 'similarity-fixed').waitFor({ timeout: 30_000 });
+  const focused = await page.evaluate(() => ({ testid: document.activeElement?.dataset?.testid, index: document.activeElement?.dataset?.index }));
+  assert.deepEqual(focused, { testid: 'coverage-cell', index: '1' });
+
+  await byTestId(page, 'translate-button').focus();
+  let stops = [];
+  for (let k = 0; k < 80; k += 1) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const e = document.activeElement;
+      return { tag: e.tagName, name: e.getAttribute('aria-label') ?? e.textContent.trim().slice(0, 30), cell: e.classList.contains('cell') };
+    });
+    stops.push(stop);
+    if (stop.cell) break;
+  }
+  assert.ok(stops.at(-1).cell, 'Tab reaches a heatmap cell');
+  const unnamed = stops.filter((s) => !s.name);
+  assert.deepEqual(unnamed, [], 'every Tab stop on the way has a name');
+  const before = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  const at = await page.evaluate(() => [document.activeElement.dataset.row, document.activeElement.dataset.col]);
+  assert.deepEqual(at, ['1', '1']);
+  assert.equal(await page.evaluate(() => window.scrollY), before, 'the arrows move between cells, not the page');
 });

@@ -5,7 +5,7 @@
 export default {
   // The language switch: it names the language it switches TO.
   'lang.toggle': '中文',
-  'lang.toggleLabel': 'Show this page in Chinese',
+  'lang.toggleLabel': '中文: show this page in Chinese',
 
   // index.html: head and masthead
   'page.title': 'Where does a translator look? Seq2Seq with attention, live',
@@ -130,6 +130,8 @@ export default {
   'result.hypothesisOf': ' · hypothesis {k} of {n}',
   'result.chosenByYou': ' · first {count} {noun} chosen by you',
   'notice.truncated': 'Your text is long: the model reads at most {count} {noun}, so only the beginning was translated.',
+  'figure.linesRegion': 'The attention as lines between the two sentences (scrolls sideways)',
+  'notice.unreadable': 'This model reads English. Most of what you typed is in characters it never saw in training (shown as <code>{unk}</code>), so the translation below is made up, not read.',
   'notice.unfinished': 'The translation was cut at {count} {noun} before the model ended it.',
   'figure.label': 'Attention between {unit}: {rows} output {unit} (rows) by {cols} source {unit} (columns). Use the arrow keys to move between cells.',
   'figure.noAttention': 'This model has no attention: it reads one fixed summary of the sentence at every step.',
@@ -229,6 +231,7 @@ export default {
   'embed.beam': ' · beam {beam}',
   'embed.type': 'Type an English sentence to translate it.',
   'embed.failed': 'Could not translate: {message}',
+  'embed.crossOrigin': 'The demo’s files come from {host}, another site than this page: that server must send the header Access-Control-Allow-Origin, or the files must be copied next to this page.',
   'embed.truncated': 'Long text: only its beginning was translated.',
   'embed.readout': '“{target}” ← “{source}”: {weight}',
 
@@ -328,11 +331,14 @@ export default {
   'step.stage.fixed': 'The one fixed context vector',
   'step.explain.fixed': 'This model has no attention: the encoder’s final state is the context at every step, whatever the decoder is writing. Its similarity to the first step’s context stays 1.0.',
   'step.stage.top': '5. The next token',
-  'step.explain.top': 'From its new state and the context, the decoder gives every target token a probability (with the shortlist on, only this sentence’s candidates; the others get 0); the five most likely.',
+  'step.explain.top': 'From its new state and the context, the decoder gives every target token a probability; the five most likely.',
+  'step.explain.topShortlist': 'From its new state and the context, the decoder gives a probability to each of this sentence’s candidate tokens (the shortlist is on; every other token gets 0); the five most likely.',
   'step.stage.similarity': 'How much does the context change?',
-  'step.explain.similarity': 'Cosine similarity of each step’s context vector with the first step’s. With attention it changes from step to step; the fixed-context model reads the same vector throughout (1.0).',
+  'step.explain.similarity': 'Cosine similarity of each step’s context vector with the first step’s. With attention it changes from step to step; the fixed-context model (second row, on its own translation of this sentence) reads the same vector throughout (1.0).',
+  'step.explain.similarityAlone': 'Cosine similarity of each step’s context vector with the first step’s. With attention it changes from step to step; a model without attention would read the same vector at every step (1.0).',
   'step.cosineAttention': 'With attention: cos(c₁, cₜ) per step',
   'step.cosineFixed': 'Fixed context vector: cos(c₁, cₜ) per step',
+  'step.cosineFixedOwn': 'Fixed context vector, on its own translation ({steps} steps): cos(c₁, cₜ) per step',
   'step.cosineTitle': 'Step {step}: cosine {value}',
   'coverage.heading': 'Coverage: total attention each source token received',
   'coverage.cell': '“{token}”: coverage {value}',
@@ -341,7 +347,7 @@ export default {
   'beam.heading': 'The beam search tree',
   'beam.explain': 'Every candidate beam search considered, step by step (left to right), with its cumulative log probability. Filled nodes were kept, hollow ones pruned. Click or press Enter on a kept node to see the attention with which it was chosen.',
   'beam.treeLabel': 'Beam search tree, {steps} steps',
-  'beam.nodeKept': 'Step {step}: “{token}”, score {score}, kept',
-  'beam.nodePruned': 'Step {step}: “{token}”, score {score}, pruned',
+  'beam.nodeKept': '{token} {score} (step {step}, “{full}”, kept)',
+  'beam.nodePruned': '{token} {score} (step {step}, “{full}”, pruned)',
   'beam.nodeAttention': 'Attention with which “{token}” was chosen at step {step} (score {score}):',
 };

@@ -4,7 +4,7 @@
 // 模型的输出和公式保持原样。
 export default {
   'lang.toggle': 'English',
-  'lang.toggleLabel': '切换为英文界面',
+  'lang.toggleLabel': 'English：切换为英文界面',
 
   'page.title': '翻译时模型在看哪里？带注意力机制的序列到序列模型，在线运行',
   'page.description': '一个带 Bahdanau 注意力的 GRU 编码器—解码器，以 WebAssembly 形式在浏览器里运行：输入英文，就能看到它每写出一个词时关注了你的哪些词。',
@@ -121,6 +121,8 @@ export default {
   'result.hypothesisOf': ' · 第 {k} 个候选，共 {n} 个',
   'result.chosenByYou': ' · 前 {count} 个{noun}由你指定',
   'notice.truncated': '你的文本太长：模型最多读取 {count} 个{noun}，所以只翻译了开头部分。',
+  'figure.linesRegion': '用两句之间的连线表示的注意力（可以左右滚动）',
+  'notice.unreadable': '这个模型读的是英语。你输入的内容大多是它在训练中从没见过的字符（显示为 <code>{unk}</code>），所以下面的译文是它编出来的，并不是读懂以后翻译的。',
   'notice.unfinished': '译文在 {count} 个{noun}处被截断，模型还没有结束它。',
   'figure.label': '{unit}之间的注意力：{rows} 个输出{unit}（行）乘 {cols} 个源{unit}（列）。用方向键在格子间移动。',
   'figure.noAttention': '这个模型没有注意力：它每一步读到的都是整句话的同一个固定摘要。',
@@ -216,6 +218,7 @@ export default {
   'embed.beam': ' · 束宽 {beam}',
   'embed.type': '输入一句英文即可翻译。',
   'embed.failed': '无法翻译：{message}',
+  'embed.crossOrigin': '演示的文件来自 {host}，和这个页面不是同一个网站：那个服务器必须发送 Access-Control-Allow-Origin 响应头，或者把这些文件复制到这个页面旁边。',
   'embed.truncated': '文本太长：只翻译了开头部分。',
   'embed.readout': '“{target}” ← “{source}”：{weight}',
 
@@ -314,11 +317,14 @@ export default {
   'step.stage.fixed': '唯一的固定上下文向量',
   'step.explain.fixed': '这个模型没有注意力：无论解码器在写什么，每一步的上下文都是编码器的最终隐状态。它与第一步上下文的相似度始终是 1.0。',
   'step.stage.top': '5. 下一个词元',
-  'step.explain.top': '解码器根据新的隐状态和上下文向量，给每个目标词元一个概率（使用候选词表时，只给这句话的候选词元，其余的概率为 0）；这里列出最可能的五个。',
+  'step.explain.top': '解码器根据新的隐状态和上下文向量，给每个目标词元一个概率；这里列出最可能的五个。',
+  'step.explain.topShortlist': '解码器根据新的隐状态和上下文向量，只给这句话的候选词元一个概率（候选词表已打开，其余词元的概率为 0）；这里列出最可能的五个。',
   'step.stage.similarity': '上下文向量变化有多大？',
-  'step.explain.similarity': '每一步的上下文向量与第一步的余弦相似度。有注意力时它每一步都在变；固定上下文向量的模型自始至终读同一个向量（1.0）。',
+  'step.explain.similarity': '每一步的上下文向量与第一步的余弦相似度。有注意力时它每一步都在变；固定上下文向量的模型（第二行，用的是它自己对这句话的译文）自始至终读同一个向量（1.0）。',
+  'step.explain.similarityAlone': '每一步的上下文向量与第一步的余弦相似度。有注意力时它每一步都在变；没有注意力的模型每一步读的都是同一个向量（1.0）。',
   'step.cosineAttention': '有注意力：每一步的 cos(c₁, cₜ)',
   'step.cosineFixed': '固定上下文向量：每一步的 cos(c₁, cₜ)',
+  'step.cosineFixedOwn': '固定上下文向量，用它自己的译文（{steps} 步）：每一步的 cos(c₁, cₜ)',
   'step.cosineTitle': '第 {step} 步：余弦相似度 {value}',
   'coverage.heading': '覆盖度：每个源词元得到的注意力总和',
   'coverage.cell': '“{token}”：覆盖度 {value}',
@@ -327,7 +333,7 @@ export default {
   'beam.heading': '束搜索树',
   'beam.explain': '束搜索逐步（从左到右）考虑过的每个候选，以及它的累计对数概率。实心节点被保留，空心节点被剪掉。点击保留的节点（或按回车）可看选中它时的注意力权重。',
   'beam.treeLabel': '束搜索树，共 {steps} 步',
-  'beam.nodeKept': '第 {step} 步：“{token}”，得分 {score}，保留',
-  'beam.nodePruned': '第 {step} 步：“{token}”，得分 {score}，剪掉',
+  'beam.nodeKept': '{token} {score}（第 {step} 步，“{full}”，保留）',
+  'beam.nodePruned': '{token} {score}（第 {step} 步，“{full}”，剪掉）',
   'beam.nodeAttention': '第 {step} 步选中“{token}”时的注意力权重（得分 {score}）：',
 };
