@@ -167,8 +167,10 @@ export function targetIsSubword() {
 
 // The noun for one token of this model: pieces for subword models.
 export function tokenNoun(plural = false) {
-  const subword = infos.get(state.model)?.sourceTokenizer === 'bpe';
-  return t(subword ? (plural ? 'noun.pieces' : 'noun.piece') : (plural ? 'noun.words' : 'noun.word'));
+  // What the model writes: subword pieces (en-fr), Chinese characters (en-zh) or words (older files).
+  const kind = infos.get(state.model)?.targetTokenizer;
+  const noun = kind === 'bpe' ? 'piece' : kind === 'characters' ? 'character' : 'word';
+  return t(`noun.${noun}${plural ? 's' : ''}`);
 }
 
 // ---------------------------------------------------------------------------

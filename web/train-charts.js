@@ -5,7 +5,7 @@ import { h, svg } from './dom.js';
 import { t } from './i18n/index.js';
 
 const HEIGHT = 200;
-const MARGIN = { top: 14, right: 12, bottom: 40, left: 44 };
+const MARGIN = { top: 14, right: 12, bottom: 40, left: 50 };
 
 function frame(width, label) {
   return svg('svg', {
@@ -39,7 +39,7 @@ export function renderLossChart(series, { width = 420 } = {}) {
   for (let e = Math.ceil(lo); e <= Math.floor(hi); e++) {
     root.append(
       svg('line', { x1: MARGIN.left, x2: W - MARGIN.right, y1: y(10 ** e), y2: y(10 ** e), stroke: '#e2e8f0' }),
-      svg('text', { x: MARGIN.left - 6, y: y(10 ** e) + 4, 'text-anchor': 'end', fill: '#64748b' }, e >= 0 ? String(10 ** e) : (10 ** e).toFixed(-e)),
+      svg('text', { x: MARGIN.left - 6, y: y(10 ** e) + 4, 'text-anchor': 'end', fill: '#64748b' }, tickLabel(e)),
     );
   }
   root.append(
@@ -105,4 +105,11 @@ export function renderAccuracyChart(series, { width = 420, unit = 'tokens' } = {
   });
   root.append(svg('text', { x: MARGIN.left + plotW / 2, y: HEIGHT - 6, 'text-anchor': 'middle', fill: '#64748b' }, t('train.accuracyAxis', { unit })));
   return h('div', { class: 'train-chart', 'data-testid': 'train-accuracy-chart' }, legend(series), root);
+}
+
+// A power of ten on the log axis, short enough for the margin: 10, 1, 0.1,
+// 0.01, then 1e-3, 1e-4 (0.0001 did not fit, and was cut to ").0001").
+function tickLabel(e) {
+  if (e >= 0) return String(10 ** e);
+  return e >= -2 ? (10 ** e).toFixed(-e) : `1e${e}`;
 }

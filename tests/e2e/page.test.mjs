@@ -92,6 +92,11 @@ test('switching the model translates into Chinese', async () => {
   const { rows } = await readHeatmap(heatmapOf(page));
   assert.equal(rows, (await tokens(page, 'target-token')).length);
   assert.match(page.url(), /model=en-zh/);
+  // "What if" names what the model writes: a Chinese character, not a piece.
+  await byTestId(page, 'target-token').first().click();
+  await byTestId(page, 'alternative').first().waitFor();
+  assert.match(await page.locator('#whatif h3').textContent(), /^Character 1:/);
+  await page.keyboard.press('Escape');
   await byTestId(page, 'model-select').selectOption('en-fr');
   await waitForTranslation(page, "I'm home.", { model: 'en-fr' });
 });

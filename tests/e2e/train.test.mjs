@@ -79,6 +79,13 @@ test('training the reversal task in the page: the probe\'s attention becomes the
   // The fixed-context output is there, without a heatmap of its own.
   assert.notEqual((await byTestId(page, 'train-output-fixed').textContent()).trim(), '');
   await byTestId(page, 'train-loss-chart').locator('path[data-series]').first().waitFor();
+  // Every label of the loss chart lies inside it (its log axis's ticks were cut to ").0001").
+  const cut = await byTestId(page, 'train-loss-chart').locator('svg').evaluate((chart) => {
+    const width = chart.viewBox.baseVal?.width || chart.getBoundingClientRect().width;
+    return [...chart.querySelectorAll('text')].map((text) => ({ text: text.textContent, box: text.getBBox() }))
+      .filter(({ box }) => box.x < 0 || box.x + box.width > width + 0.5).map(({ text }) => text);
+  });
+  assert.deepEqual(cut, [], 'labels cut at the chart\'s edge');
   const bars = await byTestId(page, 'train-accuracy-chart').locator('rect.bar').count();
   assert.ok(bars >= 2, 'accuracy by length is drawn for both models');
   await page.screenshot({ path: join(artifacts, 'train-reversal.png'), fullPage: true });

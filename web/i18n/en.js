@@ -114,6 +114,8 @@ export default {
   'model.output': 'Output',
   'noun.piece': 'piece',
   'noun.pieces': 'pieces',
+  'noun.character': 'character',
+  'noun.characters': 'characters',
   'noun.word': 'word',
   'noun.words': 'words',
   'noun.wordsAndPunctuation': 'words and punctuation marks',

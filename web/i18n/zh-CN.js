@@ -106,6 +106,8 @@ export default {
   'model.output': '输出',
   'noun.piece': '子词',
   'noun.pieces': '子词',
+  'noun.character': '字',
+  'noun.characters': '字',
   'noun.word': '词',
   'noun.words': '词',
   'noun.wordsAndPunctuation': '词和标点',
