@@ -169,8 +169,9 @@ export function targetIsSubword() {
 export function tokenNoun(plural = false) {
   // What the model writes: subword pieces (en-fr), Chinese characters (en-zh) or words (older files).
   const kind = infos.get(state.model)?.targetTokenizer;
-  const noun = kind === 'bpe' ? 'piece' : kind === 'characters' ? 'character' : 'word';
-  return t(`noun.${noun}${plural ? 's' : ''}`);
+  const [one, many] = kind === 'bpe' ? ['noun.piece', 'noun.pieces']
+    : kind === 'characters' ? ['noun.character', 'noun.characters'] : ['noun.word', 'noun.words'];
+  return t(plural ? many : one);
 }
 
 // ---------------------------------------------------------------------------
