@@ -107,7 +107,7 @@ stage "checkpoints/$name.s2s" "checkpoints/$name" "${split[@]}" --target-languag
   --extra-data "$domain" --attention "$attention" \
   --embedding 64 --hidden 128 --attention-size 128 \
   $([[ $language == fr ]] && echo "--decoder-hidden 256 --output-hidden 128" || echo "--decoder-hidden 384 --output-hidden 256") \
-  --steps 8000 --batch-size 64 --learning-rate 0.001 --warmup 200 --dropout "$dropout" --label-smoothing 0.1 \
+  --steps 6000 --batch-size 64 --learning-rate 0.001 --warmup 200 --dropout "$dropout" --label-smoothing 0.1 \
   --threads "$threads" --seed 2 --eval-every 2000 --eval-sentences 500 --checkpoint-every 500 --average-last 5 \
   "${storage[@]}"
 

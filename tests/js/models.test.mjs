@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,17 +20,20 @@ const fixtures = join(root, 'tests', 'fixtures');
 // scorer or the model last changed.
 const shipped = {
   'en-fr': {
-    attention: 'additive', storage: { dtype: 'i8', levels: 63 }, sample: 'en-fr-dev.tsv', floor: 43, measured: 45.84,
+    attention: 'additive', storage: { dtype: 'i8', levels: 63 }, sample: 'en-fr-dev.tsv', floor: 43, measured: 44.62,
+    domain: { floor: 35, measured: 37.21, termsFloor: 78, termsMeasured: 81.9 },
     examples: { 'Go.': 'Va !', 'I lost.': "J'ai perdu.", "He's calm.": 'Il est calme.', "I'm home.": 'Je suis chez moi.',
-      'The weather is nice today.': "Il fait beau aujourd'hui." },
+      'The weather is nice today.': "Il fait beau aujourd'hui.", 'I love deep learning.': "J'adore l'apprentissage profond." },
   },
   'en-fr-fixed': {
-    attention: 'none', storage: { dtype: 'i8', levels: 127 }, sample: 'en-fr-dev.tsv', floor: 37, measured: 39.54,
+    attention: 'none', storage: { dtype: 'i8', levels: 127 }, sample: 'en-fr-dev.tsv', floor: 36, measured: 37.47,
+    domain: { floor: 14, measured: 16.63, termsFloor: 48, termsMeasured: 53.9 },
     examples: { 'Go.': 'Va !', 'I lost.': "J'ai perdu.", "He's calm.": 'Il est calme.', "I'm home.": 'Je suis chez moi.' },
   },
   'en-zh': {
-    attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 40, measured: 42.34,
-    examples: { "I'm home.": '我在家里。' },
+    attention: 'additive', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 38, measured: 40.19,
+    domain: { floor: 26, measured: 28.11, termsFloor: 66, termsMeasured: 71.2 },
+    examples: { "I'm home.": '我在家里。', 'I love deep learning.': '我爱深度学习。' },
   },
 };
 
@@ -55,6 +59,13 @@ for (const [name, expected] of Object.entries(shipped)) {
     assert.equal(p.name, name);
     assert.match(p.data.fnv1a64, /^[0-9a-f]{16}$/);
     assert.equal(p.data.license, 'CC-BY 2.0 France');
+    // The second stage's training-only files: the project's corpus and glossary, and for Chinese CC-CEDICT.
+    const extra = Object.fromEntries((p.extra_data ?? []).map((d) => [d.file.replace(/\.en-(fr|zh)\.tsv$/, ''), d]));
+    assert.equal(extra.domain?.license, 'CC BY 4.0');
+    assert.equal(extra.glossary?.license, 'CC BY 4.0');
+    if (name.startsWith('en-zh')) assert.equal(extra.cedict?.license, 'CC BY-SA 4.0');
+    else assert.equal(extra.cedict, undefined);
+    assert.equal(p.training.init_model?.steps, name.startsWith('en-zh') ? 45000 : 48000, 'a second stage after the Tatoeba stage');
     assert.ok(p.training.finished && p.training.steps > 0 && p.training.wall_seconds > 0);
     assert.deepEqual(p.dev_bleu.by_length.map((b) => b.bucket), ['1-4', '5-7', '8-11', '12+']);
     for (const key of ['dev-greedy', 'dev-beam4']) assert.ok(p.evaluations?.[key]?.overall?.bleu > 0, `evaluations/${key}`);
@@ -64,6 +75,17 @@ for (const [name, expected] of Object.entries(shipped)) {
     const report = JSON.parse(run(['eval', '--model', path, '--data', join(fixtures, expected.sample), '--json']));
     assert.ok(report.overall.bleu >= expected.floor,
       `BLEU ${report.overall.bleu.toFixed(2)} < floor ${expected.floor} (it measured ${expected.measured} when committed)`);
+  });
+
+  test(`${name}: on the in-domain development split (data/corpus/dev.tsv), greedy BLEU and term accuracy stay above their floors`, { skip }, () => {
+    const column = expected.sample.startsWith('en-zh') ? 2 : 1;
+    const dev = join(mkdtempSync(join(tmpdir(), 's2s-domain-dev-')), 'dev.tsv');
+    writeFileSync(dev, readFileSync(join(root, 'data', 'corpus', 'dev.tsv'), 'utf8').split('\n').filter(Boolean)
+      .map((line) => { const cols = line.split('\t'); return `${cols[0]}\t${cols[column]}\n`; }).join(''));
+    const report = JSON.parse(run(['eval', '--model', path, '--data', dev, '--terms', join(root, 'data', 'glossary', 'glossary.tsv'), '--json']));
+    const { floor, measured, termsFloor, termsMeasured } = expected.domain;
+    assert.ok(report.overall.bleu >= floor, `in-domain BLEU ${report.overall.bleu.toFixed(2)} < floor ${floor} (it measured ${measured} when committed)`);
+    assert.ok(report.terms.accuracy >= termsFloor, `terms ${report.terms.accuracy.toFixed(1)}% < floor ${termsFloor}% (it measured ${termsMeasured}%)`);
   });
 
   if (Object.keys(expected.examples).length > 0) {
