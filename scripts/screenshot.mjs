@@ -3,24 +3,34 @@
 // Debian's Chromium from the models in models/. Run after the models or
 // the page change:  node scripts/screenshot.mjs ["English sentence"] [model] [lang]
 // With lang zh-CN it writes docs/page.zh-CN.png (README.zh-CN.md's picture).
+// With --step it writes the step panel instead (docs/step-panel.png,
+// docs/step-panel.zh-CN.png), at output step 3.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../tests/js/helpers/chromium.mjs';
 import { startServer } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const text = process.argv[2] ?? 'I love deep learning.';
-const model = process.argv[3] ?? 'en-fr';
-const lang = process.argv[4] ?? 'en';
-const file = lang === 'en' ? 'page.png' : `page.${lang}.png`;
+const args = process.argv.slice(2).filter((a) => a !== '--step');
+const step = process.argv.includes('--step');
+const text = args[0] ?? 'I love deep learning.';
+const model = args[1] ?? 'en-fr';
+const lang = args[2] ?? 'en';
+const base = step ? 'step-panel' : 'page';
+const file = lang === 'en' ? `${base}.png` : `${base}.${lang}.png`;
 const server = await startServer({ port: 0 });
 const { browser, close } = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1000, height: 1400 }, deviceScaleFactor: 1 });
-  const params = new URLSearchParams({ text, model, beam: '4', lang });
+  const params = new URLSearchParams({ text, model, beam: step ? '1' : '4', lang, ...(step ? { view: 'step', step: '3' } : {}) });
   await page.goto(`${server.url}?${params}`);
   await page.locator('[data-testid="attention-heatmap"] [data-row]').first().waitFor({ timeout: 30000 });
-  await page.locator('#result').screenshot({ path: join(root, 'docs', file) });
+  if (step) {
+    await page.locator('[data-testid="step-panel"][data-step="3"]').waitFor({ timeout: 30000 });
+    await page.locator('[data-testid="step-panel"]').screenshot({ path: join(root, 'docs', file) });
+  } else {
+    await page.locator('#result').screenshot({ path: join(root, 'docs', file) });
+  }
   console.log(`wrote docs/${file} (${model}, ${lang}: "${text}")`);
 } finally {
   await close();
