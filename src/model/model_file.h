@@ -25,7 +25,8 @@
 // tells a damaged file from one newer than itself.
 //
 // Versions 1 and 2 (written before version 3; the shipped models/*.s2s are
-// version 2) still load exactly as before, with their own checksum:
+// version 3, tests/fixtures holds one file of each older version) still
+// load exactly as before, with their own checksum:
 //   version 1  as version 3 without int8 (dtype 2), and with the checksum
 //              right after the table instead of at the end:
 //              data_checksum u64, FNV-1a 64 (src/common/hash.h) of the

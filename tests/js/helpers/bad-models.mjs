@@ -9,7 +9,8 @@
 // u32, JSON header, table_count u32, table entries (name_length u32, name,
 // dtype u32, rows u32, cols u32, offset u64, byte_size u64), tensor data,
 // then the checksum u64 of every byte before it (format version 3, what the
-// CLI writes); versions 1 and 2 (the shipped models) have their checksum
+// CLI writes and the shipped models are); versions 1 and 2 (the files in
+// tests/fixtures) have their checksum
 // after the table instead, over the tensor data only. Read here
 // independently of the loader. For a version 3 file the damaged fields are
 // sealed (the checksum recomputed), so that each check speaks for itself,
