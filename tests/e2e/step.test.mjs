@@ -325,6 +325,19 @@ test('a heatmap row opens its step: a click on the row label, Enter on a cell', 
   await waitForStep(page, 2);
 });
 
+test('in the words view a row is a word: a click opens the step of its first piece', async () => {
+  const page = await open({ unit: 'words' });
+  const heatmap = page.locator('#result [data-testid="attention-heatmap"]');
+  // The first target word made of two or more pieces, and the piece it starts at.
+  const { row, firstPiece } = await byTestId(page, 'target-token').evaluateAll((chips) => {
+    const chip = chips.find((c) => Number(c.dataset.end) - Number(c.dataset.start) > 1) ?? chips[1];
+    return { row: Number(chip.dataset.index), firstPiece: Number(chip.dataset.start) };
+  });
+  await heatmap.locator(`[data-row="${row}"][data-col="0"]`).click();
+  await waitForStep(page, firstPiece + 1);
+  assert.match(page.url(), new RegExp(`step=${firstPiece + 1}`));
+});
+
 test('keyboard: focus stays on a coverage cell when the fixed-context result arrives; Tab reaches the heatmap cells with no unnamed stop, and arrows move between them', async () => {
   const page = await open({});
   // Focus a coverage cell before the twin's trace arrives (the panel is drawn again then).
