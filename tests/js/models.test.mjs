@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,10 +79,16 @@ for (const [name, expected] of Object.entries(shipped)) {
 
   test(`${name}: on the in-domain development split (data/corpus/dev.tsv), greedy BLEU and term accuracy stay above their floors`, { skip }, () => {
     const column = expected.sample.startsWith('en-zh') ? 2 : 1;
-    const dev = join(mkdtempSync(join(tmpdir(), 's2s-domain-dev-')), 'dev.tsv');
+    const folder = mkdtempSync(join(tmpdir(), 's2s-domain-dev-'));
+    const dev = join(folder, 'dev.tsv');
     writeFileSync(dev, readFileSync(join(root, 'data', 'corpus', 'dev.tsv'), 'utf8').split('\n').filter(Boolean)
       .map((line) => { const cols = line.split('\t'); return `${cols[0]}\t${cols[column]}\n`; }).join(''));
-    const report = JSON.parse(run(['eval', '--model', path, '--data', dev, '--terms', join(root, 'data', 'glossary', 'glossary.tsv'), '--json']));
+    let report;
+    try {
+      report = JSON.parse(run(['eval', '--model', path, '--data', dev, '--terms', join(root, 'data', 'glossary', 'glossary.tsv'), '--json']));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
     const { floor, measured, termsFloor, termsMeasured } = expected.domain;
     assert.ok(report.overall.bleu >= floor, `in-domain BLEU ${report.overall.bleu.toFixed(2)} < floor ${floor} (it measured ${measured} when committed)`);
     assert.ok(report.terms.accuracy >= termsFloor, `terms ${report.terms.accuracy.toFixed(1)}% < floor ${termsFloor}% (it measured ${termsMeasured}%)`);
