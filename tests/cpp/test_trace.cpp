@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <numeric>
 
@@ -249,18 +250,26 @@ TEST_CASE("on a shipped model: tau 0.05 nearly hard, tau 20 nearly uniform, the 
         const auto& steps = t.trace.at("steps");
         REQUIRE(steps.size() == t.best()->attention.size());
         CHECK(t.trace.at("scoring") == "additive");
+        size_t single_token_rows = 0;
         for (size_t r = 0; r < steps.size(); ++r) {
             const auto scores = steps[r].at("scores").get<std::vector<float>>();
             const auto weights = steps[r].at("weights").get<std::vector<float>>();
             CHECK(weights == t.best()->attention[r]);
             const std::vector<double> expected = softmax(scores, temperature);
             for (size_t i = 0; i < S; ++i) CHECK(std::fabs(weights[i] - expected[i]) < 1e-6);
-            const float largest = *std::max_element(weights.begin(), weights.end());
-            if (temperature == 0.05f) CHECK(largest >= 0.9f);
+            // tau 0.05 multiplies the score gaps by 20: nearly hard, all the
+            // weight on one source token, or on two whose scores nearly tie.
+            std::vector<float> sorted = weights;
+            std::sort(sorted.begin(), sorted.end(), std::greater<float>());
+            if (temperature == 0.05f) {
+                CHECK(sorted[0] + sorted[1] >= 0.95f);
+                if (sorted[0] >= 0.9f) ++single_token_rows;
+            }
             if (temperature == 20.0f) {
                 for (float w : weights) CHECK(std::fabs(w - 1.0f / static_cast<float>(S)) < 0.05f);
             }
         }
+        if (temperature == 0.05f) CHECK(single_token_rows * 5 >= steps.size() * 4);  // 80% or more on one token
         // Coverage: the column sums of the attention, summing to the output length.
         const auto& coverage = t.best()->coverage;
         REQUIRE(coverage.size() == S);
