@@ -15,6 +15,7 @@ export const modelCatalog = Object.freeze({
   'en-fr': Object.freeze({ sourceLanguage: 'en', targetLanguage: 'fr' }),
   'en-fr-fixed': Object.freeze({ sourceLanguage: 'en', targetLanguage: 'fr', baselineOf: 'en-fr' }),
   'en-zh': Object.freeze({ sourceLanguage: 'en', targetLanguage: 'zh' }),
+  'en-zh-fixed': Object.freeze({ sourceLanguage: 'en', targetLanguage: 'zh', baselineOf: 'en-zh' }),
 });
 
 /** The names of the shipped models. */

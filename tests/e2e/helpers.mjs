@@ -47,6 +47,7 @@ const TINY_MODELS = {
   // The en-zh fixture is itself a development split (fraction 0.05, seed 1);
   // another seed splits it again so that something is left to train on.
   'en-zh': ['--data', 'tests/fixtures/en-zh-dev.tsv', '--target-language', 'zh', '--dev-fraction', '0.1', '--split-seed', '7'],
+  'en-zh-fixed': ['--data', 'tests/fixtures/en-zh-dev.tsv', '--target-language', 'zh', '--dev-fraction', '0.1', '--split-seed', '7', '--attention', 'none'],
 };
 
 /** 'shipped' or 'tiny': which models the tests run on. */

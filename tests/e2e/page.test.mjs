@@ -184,6 +184,18 @@ test('the compare view shows both models and the BLEU-by-length chart', async ()
   assert.match(about, /Tatoeba/);
   assert.match(about, /CC-BY 2\.0 France/);
   assert.match(about, /steps/);
+  // The reader's model is compared with its own twin: en-zh with en-zh-fixed,
+  // and its chart is drawn from their files.
+  await byTestId(page, 'model-select').selectOption('en-zh');
+  await waitForTranslation(page, 'i see the dog .', { model: 'en-zh' });
+  await page.waitForFunction(() => {
+    const text = (id) => document.querySelector(`[data-testid="${id}"]`).textContent.trim();
+    return document.getElementById('compare-fixed-name').textContent === 'en-zh-fixed'
+      && text('compare-attention-output') === text('translation-output') && /\p{Script=Han}/u.test(text('compare-fixed-output'));
+  }, null, { timeout: 30_000 });
+  assert.match(await page.locator('#about-list').textContent(), /CC BY-SA 4\.0/);
+  await byTestId(page, 'model-select').selectOption('en-fr');
+  await waitForTranslation(page, 'i see the dog .', { model: 'en-fr' });
 });
 
 test('the URL holds the view: opening it again reproduces it', async () => {

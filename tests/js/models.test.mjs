@@ -35,6 +35,11 @@ const shipped = {
     domain: { floor: 26, measured: 28.11, termsFloor: 66, termsMeasured: 71.2 },
     examples: { "I'm home.": '我在家里。', 'I love deep learning.': '我爱深度学习。' },
   },
+  'en-zh-fixed': {
+    attention: 'none', storage: { dtype: 'i8', levels: 127 }, sample: 'en-zh-dev.tsv', floor: 33, measured: 35.29,
+    domain: { floor: 13, measured: 15.20, termsFloor: 42, termsMeasured: 47.8 },
+    examples: { "I'm home.": '我在家里。' },
+  },
 };
 
 function run(args, input = '') {
@@ -104,21 +109,22 @@ for (const [name, expected] of Object.entries(shipped)) {
   }
 }
 
-// The point of attention, as recorded by `npm run compare` in the two en-fr
+// The point of attention, as recorded by `npm run compare` in each pair of
 // models: the attention model beats its fixed-context twin in every
-// source-length bucket, and by at least 10 BLEU on sentences of 12+ words.
-test('en-fr beats en-fr-fixed in every length bucket, by 10+ BLEU on 12+ words (recorded evaluations)', {
-  skip: ['en-fr', 'en-fr-fixed'].every((n) => existsSync(join(root, 'models', `${n}.s2s`))) ? false : 'a model is missing',
-}, () => {
-  const buckets = (name) => {
-    const info = JSON.parse(run(['info', '--model', join(root, 'models', `${name}.s2s`), '--json']));
-    return Object.fromEntries(info.provenance.evaluations['dev-beam4'].by_length.map((b) => [b.bucket, b.bleu]));
-  };
-  const attention = buckets('en-fr');
-  const fixed = buckets('en-fr-fixed');
-  assert.deepEqual(Object.keys(attention), ['1-4', '5-7', '8-11', '12+']);
-  for (const bucket of Object.keys(attention)) {
-    assert.ok(attention[bucket] > fixed[bucket], `${bucket} words: attention ${attention[bucket]}, fixed ${fixed[bucket]}`);
-  }
-  assert.ok(attention['12+'] - fixed['12+'] >= 10, `12+ words: attention ${attention['12+']}, fixed ${fixed['12+']}`);
-});
+// source-length bucket, and by a margin on sentences of 12+ words (en-fr:
+// +16.9 measured, 136 sentences; en-zh: +7.3, only 34 sentences).
+for (const [attention, fixed, margin] of [['en-fr', 'en-fr-fixed', 10], ['en-zh', 'en-zh-fixed', 5]]) {
+  test(`${attention} beats ${fixed} in every length bucket, by ${margin}+ BLEU on 12+ words (recorded evaluations)`, {
+    skip: [attention, fixed].every((n) => existsSync(join(root, 'models', `${n}.s2s`))) ? false : 'a model is missing',
+  }, () => {
+    const buckets = (name) => {
+      const info = JSON.parse(run(['info', '--model', join(root, 'models', `${name}.s2s`), '--json']));
+      return Object.fromEntries(info.provenance.evaluations['dev-beam4'].by_length.map((b) => [b.bucket, b.bleu]));
+    };
+    const a = buckets(attention);
+    const f = buckets(fixed);
+    assert.deepEqual(Object.keys(a), ['1-4', '5-7', '8-11', '12+']);
+    for (const bucket of Object.keys(a)) assert.ok(a[bucket] > f[bucket], `${bucket} words: attention ${a[bucket]}, fixed ${f[bucket]}`);
+    assert.ok(a['12+'] - f['12+'] >= margin, `12+ words: attention ${a['12+']}, fixed ${f['12+']}`);
+  });
+}
