@@ -78,7 +78,8 @@ std::vector<TokenChoice> top_tokens(const Matrix& log_probs, int column, int k) 
 
 // <pad> and <bos> are never outputs, and <eos> is not the first one: an
 // empty translation is never a result nor a candidate (at the first step
-// <eos> is impossible, like a piece outside a shortlist).
+// <eos> is impossible, like a piece outside a shortlist), unless the
+// caller forces the first token (a forced <eos> keeps its probability).
 void forbid_special_outputs(Matrix& log_probs, bool first_step) {
     log_probs.row(Vocabulary::kPad).setConstant(-1e30f);
     log_probs.row(Vocabulary::kBos).setConstant(-1e30f);
@@ -182,7 +183,7 @@ Hypothesis greedy_decode(const Parameters& params, const ModelConfig& config, co
     if (!blocks.empty()) step.output_blocks = &blocks;
     for (int t = 0; t < max_length; ++t) {
         decoder_step(params, config, encoded, previous, state, step, int8);
-        forbid_special_outputs(step.log_probs, t == 0);
+        forbid_special_outputs(step.log_probs, t == 0 && options.forced_prefix.empty());
         int token;
         if (!forced_token(options, h.tokens.size(), token)) token = top_tokens(step.log_probs, 0, 1)[0].token;
         if (options.trace) h.trace.push_back(make_trace_step(config, encoded, state, step, 0, trace_top(step.log_probs, 0)));
@@ -239,7 +240,7 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
         previous.clear();
         for (const auto& h : live) previous.push_back(h.tokens.empty() ? Vocabulary::kBos : h.tokens.back());
         decoder_step(params, config, encoded, previous, states, step, int8);
-        forbid_special_outputs(step.log_probs, t == 0);
+        forbid_special_outputs(step.log_probs, t == 0 && options.forced_prefix.empty());
 
         // Each live hypothesis proposes its `beam` best extensions (or its
         // forced token); the best `beam` of all proposals survive.

@@ -146,6 +146,17 @@ TEST_CASE("no translation is empty: <eos> is never the first token, in greedy or
             CHECK(h.tokens[0] != Vocabulary::kEos);
         }
     }
+    // Forced by the caller, <eos> first is kept, with a finite score (fuzz_translate found it -infinity).
+    options.forced_prefix = {Vocabulary::kEos};
+    for (int beam : {1, 4}) {
+        options.beam_size = beam;
+        const Hypothesis forced = beam == 1 ? greedy_decode(params, config, {4, 5, 3}, options)
+                                            : decode(params, config, {4, 5, 3}, options).front();
+        REQUIRE(forced.tokens.size() == 1);
+        CHECK(forced.tokens[0] == Vocabulary::kEos);
+        CHECK(std::isfinite(forced.log_prob));
+        CHECK(std::isfinite(forced.normalized_score));
+    }
 }
 
 TEST_CASE("a forced prefix is kept and the rest decoded from there; alternatives are listed") {
