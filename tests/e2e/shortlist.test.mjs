@@ -53,12 +53,13 @@ async function shown(page) {
 function apiResults(page) {
   return page.evaluate(async (text) => {
     const { getTranslator } = await import('/web/translator.js');
+    const { percentText } = await import('/web/what-if.js');  // the page's own rule ("<0.1%" for a tiny one)
     const options = { beamSize: 1, alternatives: 8, trace: true };
     const run = async (shortlist) => {
       const { value } = await getTranslator().translate('en-fr', text, { ...options, shortlist });
       return {
         top: value.trace.steps[0].top.map((choice) => choice.probability),
-        alternatives: value.alternatives[0].map(({ token, probability }) => ({ token, percent: `${(probability * 100).toFixed(1)}%` })),
+        alternatives: value.alternatives[0].map(({ token, probability }) => ({ token, percent: percentText(probability) })),
         text: value.text,
       };
     };
