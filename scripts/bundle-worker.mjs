@@ -9,8 +9,8 @@
 // with it too); no other tool is needed. What it must not do:
 //   - follow web/load-api.js's `import(`../dist/${file}`)`, which esbuild
 //     would expand to every file of dist/ (the trainer, this bundle itself):
-//     load-api.js is replaced here by static imports of the two modules the
-//     worker uses;
+//     load-api.js is replaced here by static imports of the modules the
+//     worker uses (models.js, for its modelUrl, is index.js's already);
 //   - inline the trainer (runtime.js imports ./s2s-train.js on first
 //     training only): it stays an external import next to the bundle.
 // The bundle lives in dist/, next to s2s-core.wasm and models.js's
@@ -25,7 +25,7 @@ const dist = resolve(process.argv[2] ?? join(root, 'dist'));
 const entry = join(root, 'web', 'worker.js');
 const loadApi = join(root, 'web', 'load-api.js');
 
-for (const file of ['index.js', 'diagnostics.js', 's2s-core.js']) {
+for (const file of ['index.js', 'diagnostics.js', 'models.js', 's2s-core.js']) {
   if (!existsSync(join(dist, file))) {
     console.error(`bundle-worker: ${join(dist, file)} is missing; build the wasm modules first (bash scripts/build-wasm.sh)`);
     process.exit(1);
@@ -36,11 +36,12 @@ for (const file of ['index.js', 'diagnostics.js', 's2s-core.js']) {
 const staticLoadApi = `
 import * as index from ${JSON.stringify(join(dist, 'index.js'))};
 import * as diagnostics from ${JSON.stringify(join(dist, 'diagnostics.js'))};
-const bundled = { 'index.js': index, 'diagnostics.js': diagnostics };
+import * as models from ${JSON.stringify(join(dist, 'models.js'))};
+const bundled = { 'index.js': index, 'diagnostics.js': diagnostics, 'models.js': models };
 export function loadPackage(file, what) {
   if (bundled[file]) return Promise.resolve(bundled[file]);
   return Promise.reject(new Error('could not load the ' + what + ' (dist/' + file + '): the bundled translation worker ' +
-    'holds only dist/index.js and dist/diagnostics.js; add it in scripts/bundle-worker.mjs'));
+    'holds only dist/index.js, dist/diagnostics.js and dist/models.js; add it in scripts/bundle-worker.mjs'));
 }
 export function getApi() {
   return Promise.resolve(index);

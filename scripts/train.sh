@@ -31,25 +31,31 @@ fr_split=(--data "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 --ex
 mkdir -p checkpoints
 "$cli" split "${zh_split[@]}" --dev-output checkpoints/en-zh-dev.tsv >/dev/null
 
+# Each language's sizes and regularization, the same in both stages (the
+# second starts from every weight of the first).
+fr_model=(--embedding 64 --hidden 128 --decoder-hidden 256 --attention-size 128 --output-hidden 128
+          --dropout 0.2 --threads 1)
+# en-zh: the encoder keeps en-fr's sizes (so it can start from it); the
+# decoder is wider than en-fr's (384 / 256: +1.65 BLEU at beam 4 over
+# 256 / 128, models/README.md).
+zh_model=(--embedding 64 --hidden 128 --decoder-hidden 384 --attention-size 128 --output-hidden 256
+          --dropout 0.3 --threads 2)
+
 # Stage 1 of the en-fr models: same data, split, sizes and budget; the only
 # difference is --attention. Subword pieces (BPE) on both sides, learned from
 # the training split: 8,000 English and 10,000 French entries, chosen on the
 # development split over 4,000 / 6,000 (models/README.md).
 en_fr_base=("${fr_split[@]}" --target-language fr
-       --source-pieces 8000 --target-pieces 10000
-       --embedding 64 --hidden 128 --decoder-hidden 256 --attention-size 128 --output-hidden 128
-       --steps 48000 --batch-size 64 --learning-rate 0.002 --warmup 400 --dropout 0.2 --label-smoothing 0.1
-       --threads 1 --seed 1 --eval-every 4000 --eval-sentences 500 --checkpoint-every 1000)
-# Stage 1 of the en-zh models: the encoder keeps en-fr's sizes (so it can
-# start from it) and reads English with its pieces; the decoder is wider
-# than en-fr's (384 / 256: +1.65 BLEU at beam 4 over 256 / 128,
-# models/README.md). Chinese is one token per character, every character of
-# the training split kept (--min-frequency 1). The mean of the last 10
-# checkpoints is written (--average-last).
-en_zh_base=("${zh_split[@]}" --target-language zh --min-frequency 1
-       --embedding 64 --hidden 128 --decoder-hidden 384 --attention-size 128 --output-hidden 256
-       --batch-size 64 --warmup 400 --dropout 0.3 --label-smoothing 0.1
-       --threads 2 --eval-every 3000 --eval-sentences 500 --checkpoint-every 1000
+       --source-pieces 8000 --target-pieces 10000 "${fr_model[@]}"
+       --steps 48000 --batch-size 64 --learning-rate 0.002 --warmup 400 --label-smoothing 0.1
+       --seed 1 --eval-every 4000 --eval-sentences 500 --checkpoint-every 1000)
+# Stage 1 of the en-zh models: English read with en-fr's pieces (the
+# encoder starts from it). Chinese is one token per character, every
+# character of the training split kept (--min-frequency 1). The mean of the
+# last 10 checkpoints is written (--average-last).
+en_zh_base=("${zh_split[@]}" --target-language zh --min-frequency 1 "${zh_model[@]}"
+       --batch-size 64 --warmup 400 --label-smoothing 0.1
+       --eval-every 3000 --eval-sentences 500 --checkpoint-every 1000
        --steps 45000 --learning-rate 0.002 --seed 1 --average-last 10)
 
 case "$name" in
@@ -94,21 +100,21 @@ fi
 # Stage 2: the domain (checkpoints/NAME.s2s, then models/NAME.s2s). The corpus three times an epoch and the glossary
 # twice (Chinese: CC-CEDICT's pairs once), at a lower peak rate, the last 5
 # checkpoints averaged: the mixture chosen on the development splits
-# (models/README.md, "Domain data").
-node scripts/domain-data.mjs --out checkpoints/data >/dev/null
+# (models/README.md, "Two stages"). Stage 2 keeps the default
+# --min-frequency (2): the characters it adds to en-zh are those its new
+# data has at least twice, repeats counted.
+node scripts/domain-data.mjs --out checkpoints/data --tatoeba-zh "$data_dir/cmn-eng.txt" >/dev/null
 domain="checkpoints/data/domain.en-$language.tsv:3,checkpoints/data/glossary.en-$language.tsv:2"
 [[ $language == zh ]] && domain+=",checkpoints/data/cedict.en-zh.tsv:1"
 if [[ $language == fr ]]; then
-  split=("${fr_split[@]}"); threads=1; dropout=0.2
+  split=("${fr_split[@]}"); model=("${fr_model[@]}")
 else
-  split=("${zh_split[@]}"); threads=2; dropout=0.3
+  split=("${zh_split[@]}"); model=("${zh_model[@]}")
 fi
 stage "checkpoints/$name.s2s" "checkpoints/$name" "${split[@]}" --target-language "$language" --init-model "$base" \
-  --extra-data "$domain" --attention "$attention" \
-  --embedding 64 --hidden 128 --attention-size 128 \
-  $([[ $language == fr ]] && echo "--decoder-hidden 256 --output-hidden 128" || echo "--decoder-hidden 384 --output-hidden 256") \
-  --steps 6000 --batch-size 64 --learning-rate 0.001 --warmup 200 --dropout "$dropout" --label-smoothing 0.1 \
-  --threads "$threads" --seed 2 --eval-every 2000 --eval-sentences 500 --checkpoint-every 500 --average-last 5 \
+  --extra-data "$domain" --attention "$attention" "${model[@]}" \
+  --steps 6000 --batch-size 64 --learning-rate 0.001 --warmup 200 --label-smoothing 0.1 \
+  --seed 2 --eval-every 2000 --eval-sentences 500 --checkpoint-every 500 --average-last 5 \
   "${storage[@]}"
 
 # Each model's own beam search penalties (chosen on its development split

@@ -84,8 +84,8 @@ const runtime = postedWasm.then((module) => loadPackage('diagnostics.js', 'trans
 // localStorage: index.html then finds no copy and downloads it in full.
 async function dropCachedModel(name) {
   try {
-    const store = await caches.open('s2s-files');
-    await store.delete(new URL(`../models/${name}.s2s`, self.location.href).href);
+    const [{ modelUrl }, store] = await Promise.all([loadPackage('models.js', 'translator'), caches.open('s2s-files')]);
+    await store.delete(modelUrl(name).href);
   } catch {
     // no Cache API here (an insecure origin): nothing was cached
   }

@@ -61,11 +61,12 @@ std::vector<TokenChoice> top_tokens(const Matrix& log_probs, int column, int k) 
             }
         }
         const float score = scores[id];
-        // Impossible: <pad> and <bos> (forbid_special_outputs), <eos> as the
-        // first token and the pieces outside a lexical shortlist (-infinity). Never chosen nor offered,
-        // so fewer than k come back when fewer are possible. (Not a
-        // threshold on the value: a damaged model's finite log probabilities
-        // can be as low, and <eos> must stay possible.)
+        // Impossible: <pad> and <bos>, <eos> as an unforced first token
+        // (forbid_special_outputs) and the pieces outside a lexical
+        // shortlist (-infinity). Never chosen nor offered, so fewer than k
+        // come back when fewer are possible. (Not a threshold on the value:
+        // a damaged model's finite log probabilities can be as low, and
+        // <eos> must stay possible after the first step.)
         if (id == Vocabulary::kPad || id == Vocabulary::kBos || score == kNever) continue;
         if (static_cast<int>(best.size()) == k && !(score > best.back().log_prob)) continue;
         size_t position = best.size();
