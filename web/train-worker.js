@@ -117,8 +117,12 @@ async function handle(message) {
   }
 }
 
+// One message at a time, in the order sent: a 'run' that arrives while a
+// 'create' is still loading the trainer starts the new run once it exists
+// (it was dropped before, and a quick click on Start did nothing).
+let queue = Promise.resolve();
 self.addEventListener('message', (event) => {
-  handle(event.data).catch(fail);
+  queue = queue.then(() => handle(event.data)).catch(fail);
 });
 
 post({ type: 'ready' });

@@ -256,6 +256,9 @@ function create() {
     runs[kind] = emptyRun();
     workers[kind].postMessage({ type: 'create', options: trainerOptions(kind), probe: view.probe.value });
   }
+  // Not ready until the workers say so: the buttons follow now, not at the next draw.
+  view.start.disabled = view.pause.disabled = true;
+  view.status.dataset.state = 'loading';
   replaceChildren(view.heatmap);
   scheduleDraw();
 }
