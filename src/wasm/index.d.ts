@@ -26,7 +26,11 @@ export declare const shippedModels: readonly string[];
  * - a file path (Node only); in a browser any other string is a URL relative
  *   to the page;
  * - the bytes of a `.s2s` file: `Uint8Array`, `ArrayBuffer` or another
- *   ArrayBuffer view.
+ *   ArrayBuffer view, a `Blob` (a file the user picked) or a `Response`.
+ *
+ * In a bundled app (Vite, webpack 5, Rollup), import the model's URL so that
+ * the bundler copies that file, and only it:
+ * `import url from 'seq2seq-attention/models/en-fr'; await loadModel(url)`.
  *
  * @throws {Error} when the model cannot be found or read, or the bytes are not
  *   a valid model file; the message names the problem and the fix.
@@ -35,7 +39,21 @@ export declare const shippedModels: readonly string[];
  * console.log(model.translate('I love deep learning.').text);
  * model.dispose();
  */
-export declare function loadModel(source: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView): Promise<Model>;
+export declare function loadModel(
+  source: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response,
+  options?: LoadOptions,
+): Promise<Model>;
+
+/** Options of {@link loadModel}. */
+export interface LoadOptions {
+  /**
+   * Where the translation runtime, `s2s-core.wasm`, comes from: its URL, its
+   * bytes, a `Blob`, a `Response`, or a `WebAssembly.Module`. Used when the
+   * runtime starts (the first load); ignored after that. By default it is
+   * found next to the package's `dist/index.js` (a bundler rewrites that URL).
+   */
+  wasm?: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response | WebAssembly.Module;
+}
 
 /** The range and default of one option of {@link Model.translate}. */
 export interface OptionRange {

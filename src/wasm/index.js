@@ -2,7 +2,7 @@
 // 'seq2seq-attention'` gives.
 //
 //   import { loadModel } from 'seq2seq-attention';
-//   const model = await loadModel('en-fr');   // shipped name, URL, path or bytes
+//   const model = await loadModel('en-fr');   // shipped name, URL, path, bytes, Blob or Response
 //   const r = model.translate('I love deep learning.', { beamSize: 4 });
 //   r.text; r.sourceTokens; r.targetTokens; r.attention;
 //   r.sourceWords; r.targetWords;              // words as spans of subword pieces
@@ -20,23 +20,57 @@
 // early) are in diagnostics.js, 'seq2seq-attention/diagnostics'.
 import { describe, describeValue, internalError, toError, unwrap } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { free, freeWhenForgotten, getCore, isNode, readNodeFile } from './runtime.js';
+import { free, freeWhenForgotten, getCore, isNode, readNodeFile, setRuntimeSource } from './runtime.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
 
 export { shippedModels } from './models.js';
 export { optionRanges } from './options.js';
 export { wordAttention } from './word-attention.js';
-export { createTrainer, train } from './trainer.js';
+
+// Training (trainer.js) is imported on first use, by a path bundlers do not
+// follow: an app that only translates does not carry the trainer's 660 kB
+// of WebAssembly. In a bundled app, import training from its own entry,
+// 'seq2seq-attention/trainer', which bundlers do follow.
+async function trainerModule(what) {
+  const path = ['.', 'trainer.js'].join('/');
+  try {
+    return await import(/* webpackIgnore: true */ /* @vite-ignore */ new URL(path, import.meta.url).href);
+  } catch (cause) {
+    throw new Error(`${what}: could not load the trainer next to this module (${describe(cause)}); in a bundled app import ` +
+      `it from its own entry: import { ${what} } from 'seq2seq-attention/trainer'`, { cause });
+  }
+}
+
+/** A training run you drive yourself: see trainer.js and index.d.ts ('seq2seq-attention/trainer' in a bundle). */
+export async function createTrainer(options) {
+  return (await trainerModule('createTrainer')).createTrainer(options);
+}
+
+/** Trains a small model to the end of its schedule: see trainer.js and index.d.ts. */
+export async function train(options) {
+  return (await trainerModule('train')).train(options);
+}
 
 // ---------------------------------------------------------------------------
 // Loading models.
 
 /**
  * Loads a model. `source` is a shipped model's name (shippedModels), a URL
- * (string or URL object), a file path (Node), or the bytes of a .s2s file
- * (Uint8Array, ArrayBuffer or another ArrayBuffer view).
+ * (string or URL object; in a bundled app, the default export of
+ * 'seq2seq-attention/models/NAME'), a file path (Node), the bytes of a .s2s
+ * file (Uint8Array, ArrayBuffer or another ArrayBuffer view), a Blob or a
+ * Response. Options: `wasm`, where s2s-core.wasm comes from (a URL, its
+ * bytes, a Blob, a Response or a WebAssembly.Module) when the runtime has
+ * not started yet (by default it is found next to this module).
  */
-export async function loadModel(source) {
+export async function loadModel(source, options = {}) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error(`loadModel(source, options): options must be an object such as { wasm: url }, but got ${describeValue(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'wasm') throw new Error(`loadModel: unknown option '${key}'; the option is wasm (where s2s-core.wasm comes from)`);
+  }
+  if (options.wasm !== undefined) setRuntimeSource(options.wasm);
   // The model's download and the runtime's compilation overlap: on a cold
   // page they are the two longest waits before the first translation.
   const corePromise = getCore();
@@ -52,15 +86,28 @@ async function readModelSource(source) {
   if (ArrayBuffer.isView(source)) {
     return { bytes: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), name: null };
   }
+  if (typeof Blob === 'function' && source instanceof Blob) return { bytes: new Uint8Array(await source.arrayBuffer()), name: null };
+  if (typeof Response === 'function' && source instanceof Response) {
+    const what = source.url || 'the Response given';
+    if (!source.ok) throw new Error(`loadModel: ${what} is HTTP ${source.status}; pass a successful response`);
+    return { bytes: new Uint8Array(await source.arrayBuffer()), name: null };
+  }
   if (source instanceof URL) return { bytes: await readUrl(source, String(source)), name: null };
   if (typeof source !== 'string' || source.trim() === '') {
-    throw new Error(`loadModel: expected a shipped model name (${shippedModels.join(', ')}), a URL, a file path ` +
-      `or the bytes of a .s2s file (Uint8Array or ArrayBuffer), but got ${describeValue(source)}`);
+    throw new Error(`loadModel: expected a shipped model name (${shippedModels.join(', ')}), a URL, a file path, ` +
+      `the bytes of a .s2s file (Uint8Array or ArrayBuffer), a Blob or a Response, but got ${describeValue(source)}`);
   }
   if (isModelName(source)) {
     const url = modelUrl(source);
-    const notFound = `loadModel: no model named '${source}' in this package's models/ folder (${url}); ` +
-      `the package ships ${shippedModels.join(', ')}; to load another model pass its URL, path or bytes`;
+    const known = shippedModels.includes(source);
+    // In a bundled app this module's folder is the bundle's, where no
+    // models/ folder is: the fix is the model's own URL module.
+    const notFound = known
+      ? `loadModel: the model '${source}' is not at ${url}; in a bundled app, import its URL so that the bundler ` +
+        `copies the file: import url from 'seq2seq-attention/models/${source}'; loadModel(url)`
+      : `loadModel: no model named '${source}' in this package: the package ships ${shippedModels.join(', ')}; ` +
+        'to load another model pass its URL, path or bytes';
+    if (!known) throw new Error(notFound);
     return { bytes: await readUrl(url, String(url), notFound), name: source };
   }
   const url = absoluteUrl(source);
@@ -90,13 +137,17 @@ async function readUrl(url, what, notFound) {
   try {
     response = await fetch(url);
   } catch (cause) {
+    if (notFound && url.protocol === 'file:') throw new Error(notFound, { cause });
     throw new Error(`loadModel: could not fetch ${what}: ${describe(cause)}; check the URL and that the server is running`, { cause });
   }
   if (response.status === 404 && notFound) throw new Error(notFound);
   if (!response.ok) {
     throw new Error(`loadModel: could not fetch ${what}: HTTP ${response.status} ${response.statusText}; check the URL`);
   }
-  return new Uint8Array(await response.arrayBuffer());
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  // A dev server's fallback page instead of the file (Vite answers 200 with index.html).
+  if (notFound && bytes.length > 0 && bytes[0] === 0x3c) throw new Error(notFound);
+  return bytes;
 }
 
 async function readPath(path, what, notFound) {

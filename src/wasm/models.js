@@ -36,8 +36,12 @@ export function isModelName(text) {
 /**
  * Where a named model lives: models/NAME.s2s next to this module's folder
  * (dist/), in the installed package and on a server that serves the
- * repository root alike.
+ * repository root alike. The path is not a literal on purpose: a bundler
+ * would copy every model it could match. A bundled app names its model's
+ * URL instead, `import enFr from 'seq2seq-attention/models/en-fr'`
+ * (models/NAME.js: one literal URL each, so it gets exactly that file).
  */
 export function modelUrl(name) {
-  return new URL(`../models/${name}.s2s`, import.meta.url);
+  const path = ['..', 'models', `${name}.s2s`].join('/');
+  return new URL(path, import.meta.url);
 }

@@ -3,34 +3,46 @@
 // translating stays a small download). Each is started on first use and
 // shared by every model or trainer.
 //
-// One file for Node 20 and browsers, with no bundler needed: the modules
-// (./s2s-core.js and ./s2s-core.wasm, ./s2s-train.js and ./s2s-train.wasm)
-// are found relative to this module's URL. In Node the .wasm is read with fs
-// and passed as wasmBinary, because emscripten 3.1.6's loader tries to fetch
-// a file path there and fails; in browsers it is fetched.
+// The trainer's runtime is started in trainer.js, the module of
+// 'seq2seq-attention/trainer': an app that never trains never bundles it.
 //
-// The translation runtime can also start from a WebAssembly.Module compiled
-// elsewhere (useCompiledCore): the demo page compiles s2s-core.wasm with
-// compileStreaming while its model downloads and posts the module to its
-// worker, which then only instantiates it (no second download or compile).
+// One file for Node 20, browsers and bundlers. Each .wasm is named once, by
+// a literal `new URL('./file.wasm', import.meta.url)`, the form that Vite,
+// webpack 5 and Rollup (with @web/rollup-plugin-import-meta-assets) follow:
+// they copy the file and rewrite the URL, and this module fetches what they
+// rewrote (emscripten's own lookup is bypassed: instantiateWasm below).
+// esbuild leaves the URL as it is: the file must sit next to the bundle
+// (README, "In a bundler"). In Node the file is read with fs.
+//
+// Where a runtime comes from can also be given (setRuntimeSource, the
+// `wasm` option of loadModel): a URL, the bytes, a Blob, a Response, or a
+// WebAssembly.Module compiled elsewhere (the demo page compiles
+// s2s-core.wasm with compileStreaming while its model downloads and posts
+// the module to its worker, which then only instantiates it).
 import createS2sCore from './s2s-core.js';
-import { describe } from './errors.js';
+import { describe, describeValue } from './errors.js';
 
-export const isNode = typeof process === 'object' && process.versions?.node != null && typeof window === 'undefined';
+// Node (and Deno, Bun, Electron): a process with a Node version, window or
+// not, so that jsdom and happy-dom, which add a window to Node, still read
+// files with fs instead of fetching file: URLs.
+export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+// What a failure to start a runtime tells the user to check.
+const BUNDLER_HINT = 'a bundler must copy it: Vite, webpack 5 and Rollup (with @web/rollup-plugin-import-meta-assets) do; ' +
+  'with esbuild, copy node_modules/seq2seq-attention/dist/*.wasm next to your bundle; ' +
+  'or say where it is: loadModel(model, { wasm: url })';
 
 // Returns a function that starts a module on its first call and returns the
 // same promise after that. `loadFactory` resolves to the module's Emscripten
-// factory, `wasmFile` names its .wasm file (next to this one), and `what`
-// says in a failure's message which module it is and what to check; after
-// a failure, the next call tries again.
-// `compiled` (optional) returns a WebAssembly.Module to instantiate instead
-// of fetching and compiling the file.
-function lazyModule(loadFactory, wasmFile, what, compiled = () => null) {
+// factory, `defaultUrl` is where its .wasm is, and `what` says in a
+// failure's message which module it is; after a failure, the next call
+// tries again. `given()` returns where the caller said the .wasm is (or null).
+export function lazyModule(loadFactory, defaultUrl, what, given = () => null) {
   let promise;
   const start = () => {
-    promise ??= instantiate(loadFactory, wasmFile, compiled()).catch((cause) => {
+    promise ??= instantiate(loadFactory, defaultUrl, given()).catch((cause) => {
       promise = undefined;  // let a later call try again
-      throw new Error(`seq2seq-attention: could not start the ${what.name} (${describe(cause)}); ${what.check}`, { cause });
+      throw new Error(`seq2seq-attention: could not start the ${what} (${describe(cause)})`, { cause });
     });
     return promise;
   };
@@ -38,22 +50,73 @@ function lazyModule(loadFactory, wasmFile, what, compiled = () => null) {
   return start;
 }
 
-async function instantiate(loadFactory, wasmFile, module) {
+async function instantiate(loadFactory, defaultUrl, source) {
   const createModule = await loadFactory();
-  if (module instanceof WebAssembly.Module) {
+  if (source instanceof WebAssembly.Module) {
     // A module that does not fit (another build's: a LinkError, or one
     // without this runtime's classes) is not fatal: the file is loaded as
     // without one, in a fresh instance of the factory.
     try {
-      const core = await startFromModule(createModule, module);
-      if (typeof core.Session === 'function' && typeof core.heapStats === 'function') return core;
+      const core = await startFromModule(createModule, source);
+      if (typeof core.Session === 'function' || typeof core.TrainingRun === 'function') return core;
     } catch {
       // fall through to the file
     }
+    source = null;
   }
-  const wasmUrl = new URL(`./${wasmFile}`, import.meta.url);
-  if (isNode) return createModule({ wasmBinary: await readNodeFile(wasmUrl) });
-  return createModule({ locateFile: (file) => new URL(file, import.meta.url).href });
+  return startFromModule(createModule, await compileWasm(source ?? defaultUrl));
+}
+
+/**
+ * Compiles a .wasm from a URL (or URL string), bytes, a Blob or a Response;
+ * a failure names the URL and what to do.
+ */
+async function compileWasm(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  if (typeof Blob === 'function' && source instanceof Blob) return WebAssembly.compile(await source.arrayBuffer());
+  if (typeof Response === 'function' && source instanceof Response) return compileResponse(source, source.url || 'the Response given');
+  let url;
+  try {
+    url = source instanceof URL ? source : new URL(source, globalThis.location?.href);
+  } catch {
+    throw new TypeError(`the wasm source must be a URL, the bytes, a Blob, a Response or a WebAssembly.Module, but got ${describeValue(source)}`);
+  }
+  if (isNode && url.protocol === 'file:') {
+    let bytes;
+    try {
+      bytes = await readNodeFile(url);
+    } catch (cause) {
+      throw new Error(`could not read ${url.href}: ${cause?.code === 'ENOENT' ? 'no such file' : describe(cause)}; ` +
+        'reinstall the package, or build it with `npm run build:wasm`', { cause });
+    }
+    return WebAssembly.compile(bytes);
+  }
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (cause) {
+    throw new Error(`could not fetch ${url.href}: ${describe(cause)}; ${BUNDLER_HINT}`, { cause });
+  }
+  if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}; ${BUNDLER_HINT}`);
+  return compileResponse(response, url.href);
+}
+
+async function compileResponse(response, where) {
+  if (!response.ok) throw new Error(`the Response for ${where} is HTTP ${response.status}; pass a successful one`);
+  // Streaming compilation needs the server's Content-Type: application/wasm;
+  // without it, the bytes are compiled once they are all here.
+  if (typeof WebAssembly.compileStreaming === 'function' && /application\/wasm/.test(response.headers.get('content-type') ?? '')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  const bytes = await response.arrayBuffer();
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (cause) {
+    const head = new TextDecoder().decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 15)));
+    const hint = head.trimStart().startsWith('<') ? ' (an HTML page came back: the server has no such file)' : '';
+    throw new Error(`${where} is not WebAssembly${hint}: ${describe(cause)}; ${BUNDLER_HINT}`, { cause });
+  }
 }
 
 // Emscripten's hook for an instance made elsewhere: it hands over the
@@ -68,19 +131,41 @@ function startFromModule(createModule, module) {
       WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module)).catch(fail);
       return {};  // asynchronous: the exports come through receiveInstance
     },
+    // Emscripten's own messages ("Aborted(...)") stay out of the console:
+    // every failure reaches the caller as an Error.
+    printErr() {},
   });
   return Promise.race([started, failed]);
 }
 
-// The module useCompiledCore() was given, until the runtime starts.
-let compiledCore = null;
+// Where the caller said each runtime comes from, until it starts.
+const sources = { core: null, train: null };
 
 /** The translation runtime (Embind: Session, heapStats). */
-export const getCore = lazyModule(async () => createS2sCore, 's2s-core.wasm', {
-  name: 'WebAssembly module',
-  check: 'check that s2s-core.wasm sits next to index.js and that this runtime supports WebAssembly ' +
-    'exceptions and SIMD (Node 20, or a current browser)',
-}, () => compiledCore);
+export const getCore = lazyModule(async () => createS2sCore,
+  new URL('./s2s-core.wasm', import.meta.url), 'WebAssembly module s2s-core.wasm', () => sources.core);
+
+/**
+ * Says where the translation runtime's s2s-core.wasm comes from: a URL (or
+ * URL string), its bytes, a Blob, a Response, or a WebAssembly.Module. Used
+ * when the runtime starts; ignored (returns false) once it has started.
+ */
+export function setRuntimeSource(source) {
+  checkWasmSource(source, 'wasm');
+  if (getCore.started()) return false;
+  sources.core = source;
+  return true;
+}
+
+export function checkWasmSource(source, context) {
+  const ok = source instanceof URL || typeof source === 'string' || source instanceof ArrayBuffer || ArrayBuffer.isView(source) ||
+    source instanceof WebAssembly.Module || (typeof Blob === 'function' && source instanceof Blob) ||
+    (typeof Response === 'function' && source instanceof Response);
+  if (!ok) {
+    throw new TypeError(`${context}: expected where s2s-core.wasm comes from (a URL, its bytes, a Blob, a Response or a ` +
+      `WebAssembly.Module), but got ${describeValue(source)}`);
+  }
+}
 
 /**
  * Starts the translation runtime from `module`, a WebAssembly.Module of
@@ -93,17 +178,12 @@ export function useCompiledCore(module) {
     throw new TypeError('preloadRuntime: `module` must be a WebAssembly.Module compiled from s2s-core.wasm ' +
       '(WebAssembly.compileStreaming(fetch(url))); leave it out to let the package load the file itself');
   }
-  if (!getCore.started()) compiledCore = module;
+  const before = sources.core;
+  if (!getCore.started()) sources.core = module;
   const core = getCore();
-  compiledCore = null;
+  sources.core = before;
   return core;
 }
-
-/** The training runtime (Embind: TrainingRun), imported on first use. */
-export const getTrainCore = lazyModule(async () => (await import('./s2s-train.js')).default, 's2s-train.wasm', {
-  name: 'training module',
-  check: 'check that s2s-train.js and s2s-train.wasm sit next to index.js (build them with `npm run build:wasm`)',
-});
 
 /**
  * Reads a file in Node as a Uint8Array. node:fs is imported only in Node,

@@ -1,13 +1,21 @@
 // Training in JavaScript: the project's C++ trainer (src/train) in the
 // second WebAssembly module, s2s-train, driven one step() at a time
 // (createTrainer, as the page's Train view does in a worker) or to the end of
-// a schedule (train). index.js re-exports both.
+// a schedule (train). It is 'seq2seq-attention/trainer'; the main entry's
+// createTrainer and train import it on first use.
 //
 //   const { trainer } = await train({ task: 'reversal', onProgress: (p) => console.log(p.steps, p.loss) });
 //   trainer.translate('a b c d').attention;       // the mirrored diagonal
 import { describeValue, internalError, toError, unwrap } from './errors.js';
-import { free, freeWhenForgotten, getTrainCore } from './runtime.js';
+import { free, freeWhenForgotten, lazyModule } from './runtime.js';
 import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.js';
+
+/**
+ * The training runtime (Embind: TrainingRun), imported on first use; its
+ * .wasm named by one literal URL, which bundlers follow.
+ */
+export const getTrainCore = lazyModule(async () => (await import('./s2s-train.js')).default,
+  new URL('./s2s-train.wasm', import.meta.url), 'training module s2s-train.wasm');
 
 // The options of a run, as train_bindings.cpp reads them (it checks their
 // values, and names the option in its message); the loop's own options.

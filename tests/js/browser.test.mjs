@@ -123,7 +123,7 @@ try {
   assert.match(result.errors[2], /text must be a string, but got an object/);
   assert.match(result.errors[3], /beamSize must be a whole number from 1 to 16/);
   assert.match(result.disposed, /disposed/);
-  assert.match(result.missing, /no model named 'en-zh' in this package's models\/ folder/);
+  assert.match(result.missing, /the model 'en-zh' is not at http:.*\/models\/en-zh\.s2s; .*import url from 'seq2seq-attention\/models\/en-zh'/);
   assert.equal(result.info.name, 'en-fr');
   // fetch() of the missing model logs a 404 in the console; nothing else may go wrong.
   assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);

@@ -17,7 +17,8 @@ import { cleanUpModels, distDir, modelForTests, requireDist, root } from './help
 requireDist();
 // runtime.js is internal to the package; this test needs the raw Embind
 // modules that the API keeps private.
-const { getCore, getTrainCore } = await import(pathToFileURL(join(distDir, 'runtime.js')).href);
+const { getCore } = await import(pathToFileURL(join(distDir, 'runtime.js')).href);
+const { getTrainCore } = await import(pathToFileURL(join(distDir, 'trainer.js')).href);
 const { optionRanges, maxSourceTokens } = await import(pathToFileURL(join(distDir, 'options.js')).href);
 const { optionRangesModule } = await import(pathToFileURL(join(root, 'scripts', 'write-option-ranges.mjs')).href);
 const SENTENCE = 'I see the cat.';

@@ -58,3 +58,14 @@ test('no other file of the package, page, scripts or benchmarks writes the list 
   }
   assert.deepEqual(offenders, [], 'these files write a list of model names; import shippedModels or modelCatalog instead');
 });
+
+test('each shipped model has its URL module, models/NAME.js, one literal URL a bundler follows, and no other model has one', async () => {
+  const modules = readdirSync(join(root, 'models')).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -'.js'.length));
+  assert.deepEqual(modules.sort(), [...shippedModels].sort());
+  for (const name of shippedModels) {
+    const text = readFileSync(join(root, 'models', `${name}.js`), 'utf8');
+    assert.match(text, new RegExp(`^export default new URL\\('\\./${name}\\.s2s', import\\.meta\\.url\\);$`, 'm'));
+    const { default: url } = await import(pathToFileURL(join(root, 'models', `${name}.js`)).href);
+    assert.equal(fileURLToPath(url), join(root, 'models', `${name}.s2s`));
+  }
+});

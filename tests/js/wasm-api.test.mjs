@@ -317,7 +317,7 @@ test('loadModel loads a shipped model by name from the package folder', async (t
     assert.deepEqual(m.translate(SENTENCE), reference);
     m.dispose();
     await assert.rejects(copy.loadModel('en-zh'),
-      (e) => e instanceof Error && /no model named 'en-zh' in this package's models\/ folder/.test(e.message));
+      (e) => e instanceof Error && /the model 'en-zh' is not at file:.*\/models\/en-zh\.s2s; .*import url from 'seq2seq-attention\/models\/en-zh'; loadModel\(url\)/.test(e.message));
   } finally {
     rmSync(pkg, { recursive: true, force: true });
   }
@@ -395,4 +395,44 @@ test('no Embind object is reachable from the API', async () => {
   assert.deepEqual(visible.sort(), ['constructor', 'disposed', 'dispose', 'info', 'translate'].sort());
   assert.equal(typeof m.delete, 'undefined');
   m.dispose();
+});
+
+// Each case in a fresh Node process: the `wasm` option counts only before
+// the runtime starts, once per process.
+function inFreshProcess(body) {
+  const script = `import { readFileSync } from 'node:fs';
+const api = await import(${JSON.stringify(pathToFileURL(distIndex).href)});
+const out = {};
+try { ${body} } catch (e) { out.error = e.message; }
+console.log(JSON.stringify(out));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1));
+}
+
+test("loadModel's wasm option: the runtime from bytes, a Blob, a Response, a URL or a Module; a bad one names the URL and the fix", async () => {
+  const wasmPath = join(root, 'dist', 's2s-core.wasm');
+  const model = JSON.stringify(attentionModel.path);
+  const translate = `const m = await api.loadModel(readFileSync(${model}), { wasm: WASM }); out.text = m.translate(${JSON.stringify(SENTENCE)}).text;`;
+  const sources = {
+    bytes: `readFileSync(${JSON.stringify(wasmPath)})`,
+    blob: `new Blob([readFileSync(${JSON.stringify(wasmPath)})])`,
+    response: `new Response(readFileSync(${JSON.stringify(wasmPath)}), { headers: { 'content-type': 'application/wasm' } })`,
+    url: JSON.stringify(pathToFileURL(wasmPath).href),
+    module: `await WebAssembly.compile(readFileSync(${JSON.stringify(wasmPath)}))`,
+  };
+  for (const [kind, source] of Object.entries(sources)) {
+    const out = inFreshProcess(translate.replace('WASM', source));
+    assert.equal(out.error, undefined, `${kind}: ${out.error}`);
+    assert.equal(out.text, reference.text, kind);
+  }
+  const missing = inFreshProcess(translate.replace('WASM', JSON.stringify(pathToFileURL(join(tmpdir(), 'nowhere', 'core.wasm')).href)));
+  assert.match(missing.error, /could not start the WebAssembly module s2s-core\.wasm \(could not read file:.*nowhere\/core\.wasm: no such file/);
+  const notWasm = inFreshProcess(translate.replace('WASM', `new Response('<!doctype html><p>not found</p>')`));
+  assert.match(notWasm.error, /is not WebAssembly \(an HTML page came back/);
+  assert.match(notWasm.error, /with esbuild, copy node_modules\/seq2seq-attention\/dist\/\*\.wasm next to your bundle/);
+  const bad = inFreshProcess(translate.replace('WASM', '42'));
+  assert.match(bad.error, /wasm: expected where s2s-core\.wasm comes from .* but got the number 42/);
+  const unknown = inFreshProcess(`await api.loadModel(readFileSync(${model}), { wasmUrl: 'x' });`);
+  assert.match(unknown.error, /unknown option 'wasmUrl'/);
 });

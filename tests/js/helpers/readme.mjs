@@ -14,3 +14,16 @@ export function readmeExample(language) {
   if (!match) throw new Error(`README.md's JavaScript API section has no \`\`\`${language} example`);
   return match[1];
 }
+
+/** The first ```language block after the line of the JavaScript API section that contains `marker`. */
+export function readmeBlockAfter(marker, language) {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## JavaScript API\n');
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const at = section.indexOf(marker);
+  if (at < 0) throw new Error(`README.md's JavaScript API section has no "${marker}"`);
+  const match = section.slice(at).match(new RegExp('```' + language + '\\n([\\s\\S]*?)```'));
+  if (!match) throw new Error(`README.md has no \`\`\`${language} block after "${marker}"`);
+  return match[1];
+}

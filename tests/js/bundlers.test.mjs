@@ -1,0 +1,239 @@
+// The npm package where its users put it: one small app, installed from the
+// packed tarball as `npm install` would, built by each bundler (Vite build
+// and dev server, webpack 5, Rollup with @web/rollup-plugin-import-meta-assets,
+// esbuild with the README's one step) and run in Chromium; and a vitest test
+// under jsdom. Nothing is copied by hand, except esbuild's documented step.
+// Each bundle's size is reported (t.diagnostic); Vite's app that loads en-fr
+// stays under 4.5 MB, so no other model or the trainer rides along.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launchChromium } from './helpers/chromium.mjs';
+import { requireDist, root } from './helpers/models.mjs';
+import { serveFolder } from './helpers/static-server.mjs';
+import { readmeBlockAfter } from './helpers/readme.mjs';
+
+requireDist();
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const SENTENCE = 'The cat is sleeping.';
+let work;
+let app;        // the app's folder: package.json, index.html, src/, node_modules/seq2seq-attention from the tarball
+let chromium;
+
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: 'utf8', timeout: 300_000, ...options });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+// What the app does: the README's "In a bundler" lines, and the result on the page.
+const MAIN = `import { loadModel } from 'seq2seq-attention';
+import enFr from 'seq2seq-attention/models/en-fr';
+
+async function main() {
+  const out = document.getElementById('out');
+  try {
+    const model = await loadModel(enFr);
+    const result = model.translate(${JSON.stringify(SENTENCE)}, { beamSize: 4 });
+    out.textContent = result.text;
+    out.dataset.tokens = String(result.targetTokens.length);
+    out.dataset.state = 'done';
+    model.dispose();
+  } catch (error) {
+    out.textContent = error.message;
+    out.dataset.state = 'error';
+  }
+}
+main();
+`;
+const page = (script) => `<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>app</title></head>
+<body><p id="out" data-state="translating">translating…</p><script type="module" src="${script}"></script></body></html>
+`;
+
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 's2s-bundlers-'));
+  const pack = run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root });
+  assert.equal(pack.code, 0, pack.err);
+  const [packed] = JSON.parse(pack.out);
+  app = join(work, 'app');
+  mkdirSync(join(app, 'src'), { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'bundled-app', private: true, type: 'module' }, null, 2));
+  const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, packed.filename)], { cwd: app });
+  assert.equal(install.code, 0, install.err);
+  writeFileSync(join(app, 'src', 'main.js'), MAIN);
+  writeFileSync(join(app, 'index.html'), page('/src/main.js'));
+});
+
+after(async () => {
+  await chromium?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+function folderBytes(folder) {
+  let total = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath ?? entry.path, entry.name)).size;
+  }
+  return total;
+}
+
+function filesIn(folder) {
+  return readdirSync(folder, { recursive: true }).map(String).sort();
+}
+
+// Opens `url` in Chromium; resolves to the app's result: { state, text, tokens, problems }.
+async function translateIn(url) {
+  chromium ??= await launchChromium();
+  const tab = await chromium.browser.newPage();
+  const problems = [];
+  tab.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  tab.on('console', (message) => { if (['error', 'warning'].includes(message.type())) problems.push(`console: ${message.text()}`); });
+  try {
+    await tab.goto(url);
+    await tab.waitForFunction(() => document.getElementById('out')?.dataset.state !== 'translating', null, { timeout: 90_000 });
+    const out = tab.locator('#out');
+    return { state: await out.getAttribute('data-state'), text: await out.textContent(), tokens: Number(await out.getAttribute('data-tokens')), problems };
+  } finally {
+    await tab.close();
+  }
+}
+
+function assertTranslated(result) {
+  assert.equal(result.state, 'done', result.text);
+  assert.ok(result.tokens > 1, `a translation: ${result.text}`);
+  assert.match(result.text, /chat/i, 'the cat is a chat');
+  assert.deepEqual(result.problems, []);
+}
+
+async function served(folder, t, what) {
+  const bytes = folderBytes(folder);
+  t.diagnostic(`${what}: ${(bytes / 1e6).toFixed(2)} MB in ${filesIn(folder).length} files (${filesIn(folder).join(', ')})`);
+  const server = await serveFolder(folder);
+  try {
+    return { result: await translateIn(`${server.url}/`), bytes };
+  } finally {
+    await server.close();
+  }
+}
+
+test('Vite build: the app translates in Chromium; only en-fr and the translation runtime are in the output (under 4.5 MB)', async (t) => {
+  const { build } = await import('vite');
+  const outDir = join(work, 'out-vite');
+  await build({ root: app, logLevel: 'silent', configFile: false, build: { outDir, emptyOutDir: true } });
+  const { result, bytes } = await served(outDir, t, 'vite build');
+  assertTranslated(result);
+  const files = filesIn(outDir);
+  assert.equal(files.filter((f) => f.endsWith('.s2s')).length, 1, `one model file: ${files}`);
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, `one wasm (not the trainer's): ${files}`);
+  assert.ok(bytes <= 4.5e6, `${bytes} bytes, over 4.5 MB`);
+});
+
+test('Vite dev server: the app translates in Chromium, with no configuration', async (t) => {
+  const { createServer } = await import('vite');
+  const server = await createServer({ root: app, logLevel: 'silent', configFile: false, server: { port: 0, host: '127.0.0.1' } });
+  try {
+    await server.listen();
+    const url = server.resolvedUrls.local[0];
+    t.diagnostic(`vite dev at ${url}`);
+    assertTranslated(await translateIn(url));
+  } finally {
+    await server.close();
+  }
+});
+
+test('webpack 5: the app translates in Chromium', async (t) => {
+  const { default: webpack } = await import('webpack');
+  const outDir = join(work, 'out-webpack');
+  const stats = await new Promise((resolve, reject) => {
+    webpack({
+      mode: 'production', context: app, entry: './src/main.js', devtool: false,
+      output: { path: outDir, filename: 'main.js', clean: true },
+    }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+  assert.equal(stats.hasErrors(), false, stats.toString('errors-only'));
+  writeFileSync(join(outDir, 'index.html'), page('main.js'));
+  const { result } = await served(outDir, t, 'webpack');
+  assertTranslated(result);
+});
+
+test('Rollup with @web/rollup-plugin-import-meta-assets: the app translates in Chromium', async (t) => {
+  const { rollup } = await import('rollup');
+  const { nodeResolve } = await import('@rollup/plugin-node-resolve');
+  const { importMetaAssets } = await import('@web/rollup-plugin-import-meta-assets');
+  const outDir = join(work, 'out-rollup');
+  const warnings = [];
+  const bundle = await rollup({
+    input: join(app, 'src', 'main.js'),
+    plugins: [nodeResolve({ rootDir: app }), importMetaAssets()],
+    onwarn: (warning) => warnings.push(warning.message),
+  });
+  await bundle.write({ dir: outDir, format: 'es', entryFileNames: 'main.js' });
+  await bundle.close();
+  t.diagnostic(`rollup warnings: ${warnings.length ? warnings.join(' | ') : 'none'}`);
+  writeFileSync(join(outDir, 'index.html'), page('main.js'));
+  const { result } = await served(outDir, t, 'rollup');
+  assertTranslated(result);
+});
+
+test("esbuild with the README's one step (copy the .wasm and the model next to the bundle): the app translates in Chromium", async (t) => {
+  const { build } = await import('esbuild');
+  const outDir = join(work, 'out-esbuild');
+  const built = await build({
+    absWorkingDir: app, entryPoints: ['src/main.js'], bundle: true, format: 'esm', outfile: join(outDir, 'main.js'), logLevel: 'silent',
+  });
+  assert.deepEqual(built.errors, []);
+  // The README's step, run as written (from the app's folder, the bundle in out-esbuild/).
+  const step = readmeBlockAfter('**esbuild**', 'sh').trim().replace(/ dist\/$/, ' ../out-esbuild/');
+  const copied = run('bash', ['-c', step], { cwd: app });
+  assert.equal(copied.code, 0, `${step}: ${copied.err}`);
+  writeFileSync(join(outDir, 'index.html'), page('main.js'));
+  const { result } = await served(outDir, t, 'esbuild');
+  assertTranslated(result);
+});
+
+test('vitest under jsdom: loadModel by name, by the model module and by bytes', async (t) => {
+  mkdirSync(join(app, 'test'), { recursive: true });
+  writeFileSync(join(app, 'test', 'translate.test.js'), `// @vitest-environment jsdom
+import { expect, test } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { loadModel } from 'seq2seq-attention';
+import enFr from 'seq2seq-attention/models/en-fr';
+
+test('translates under jsdom', async () => {
+  expect(typeof window).toBe('object');
+  const byName = await loadModel('en-fr');
+  const byUrl = await loadModel(enFr);
+  const byBytes = await loadModel(await readFile(enFr));
+  const texts = [byName, byUrl, byBytes].map((m) => m.translate(${JSON.stringify(SENTENCE)}).text);
+  expect(texts[0]).toMatch(/chat/i);
+  expect(texts[1]).toBe(texts[0]);
+  expect(texts[2]).toBe(texts[0]);
+  for (const m of [byName, byUrl, byBytes]) m.dispose();
+}, 60000);
+`);
+  const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+  // Vite's build() above set NODE_ENV=production in this process; vitest
+  // runs as a user's would, with its own (test).
+  const { NODE_ENV, ...env } = process.env;
+  const r = run(process.execPath, [vitest, 'run', '--root', app, '--environment', 'jsdom', '--reporter', 'verbose'], { cwd: app, env: { ...env, CI: '1', NO_COLOR: '1' } });
+  t.diagnostic(r.out.split('\n').filter((line) => /✓|×|Tests|FAIL/.test(line)).join(' | '));
+  assert.equal(r.code, 0, `${r.out}\n${r.err}`);
+  assert.match(r.out, /1 passed/);
+});
+
+test('the package exports its assets: models, the .wasm files and web/ resolve by name', () => {
+  const check = `
+    import { createRequire } from 'node:module';
+    const require = createRequire(import.meta.url);
+    const paths = ['seq2seq-attention/models/en-fr.s2s', 'seq2seq-attention/dist/s2s-core.wasm', 'seq2seq-attention/web/embed.js'];
+    const url = (await import('seq2seq-attention/models/en-fr')).default;
+    console.log(JSON.stringify({ resolved: paths.map((p) => import.meta.resolve(p)), url: url.href }));`;
+  const r = run(process.execPath, ['--input-type=module', '-e', check], { cwd: app });
+  assert.equal(r.code, 0, r.err);
+  const { resolved, url } = JSON.parse(r.out);
+  for (const file of resolved) assert.ok(existsSync(new URL(file)), `${file} exists`);
+  assert.match(url, /node_modules\/seq2seq-attention\/models\/en-fr\.s2s$/);
+});
