@@ -186,7 +186,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   else requestAnimationFrame(finish);
   root.append(grid);
   const cellOf = (target) => (target?.classList?.contains('cell')
-    ? { row: Number(target.dataset.row), col: Number(target.dataset.col), weight: Number(target.dataset.weight) }
+    ? { row: Number(target.dataset.row), col: Number(target.dataset.col), weight: attention[target.dataset.row]?.[target.dataset.col] ?? 0 }
     : null);
   const describe = (cell) => {
     const { row, col, weight } = cellOf(cell);

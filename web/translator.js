@@ -3,6 +3,7 @@
 //
 //   const translator = getTranslator();
 //   const { value, ms } = await translator.request({ type: 'translate', model: 'en-fr', text, options });
+import { loadPackage } from './load-api.js';
 import { startWorker, watchStart } from './start-worker.js';
 import { t } from './i18n/index.js';
 
@@ -31,6 +32,7 @@ class Translator {
       else waiting.reject(new Error(error));
     });
     this.#worker.addEventListener('messageerror', () => this.#fail(new Error(t('error.workerMessage'))));
+    loadPackage('translation.js', 'translator').catch(() => {});  // fetched while the worker starts: translate() revives with it
   }
 
   #fail(error) {
@@ -49,8 +51,11 @@ class Translator {
     });
   }
 
-  translate(model, text, options) {
-    return this.request({ type: 'translate', model, text, options });
+  /** Resolves to { value: a Translation (the API's, revived from the worker's message), ms }. */
+  async translate(model, text, options) {
+    const [{ value, ms }, { reviveTranslation }] = await Promise.all([
+      this.request({ type: 'translate', model, text, options }), loadPackage('translation.js', 'translator')]);
+    return { value: reviveTranslation(value), ms };
   }
 
   async info(model) {

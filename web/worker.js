@@ -7,8 +7,9 @@
 //               { type: 'wasm-module', module }   s2s-core.wasm compiled by index.html (null if that failed)
 // Messages out: { id, ok: true, value, ms } or { id, ok: false, error }
 // A translate request's options go to model.translate as they are (beamSize,
-// temperature, trace, beamTree, ...: the API checks them); a trace's
-// Float32Arrays share one buffer, which postMessage clones once.
+// temperature, trace, beamTree, ...: the API checks them); a result's
+// Float32Arrays (attention rows, trace vectors) share one buffer, which is
+// transferred to the page.
 //
 // Models are loaded once per worker, by shipped name, relative to the
 // package's dist/index.js (so /models/NAME.s2s when the repository root is
@@ -129,7 +130,11 @@ async function handle({ type, model, text, options }) {
   if (type === 'translate') {
     const started = performance.now();
     const value = loaded.translate(text, options);
-    return { value, ms: performance.now() - started };
+    const ms = performance.now() - started;
+    // The matrices move to the page (one buffer, transferred, not copied);
+    // the page revives the result (translator.js).
+    const buffer = (await getApi('translator')).translationBuffer(value);
+    return { value, ms, transfer: buffer ? [buffer] : [] };
   }
   throw new Error(`unknown request type ${JSON.stringify(type)}`);
 }
@@ -150,8 +155,8 @@ self.addEventListener('message', async (event) => {
   }
   if (type === 'warm' && prefetch) expectBytes(model);
   try {
-    const { value, ms } = await handle(event.data);
-    self.postMessage({ id, ok: true, value, ms });
+    const { value, ms, transfer = [] } = await handle(event.data);
+    self.postMessage({ id, ok: true, value, ms }, transfer);
   } catch (error) {
     self.postMessage({ id, ok: false, error: error?.message ?? String(error) });
   }

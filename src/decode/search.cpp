@@ -94,7 +94,7 @@ void append_step(Hypothesis& h, int token, float log_prob, const Matrix& attenti
     h.log_prob += log_prob;
     if (attention.rows() != 0) {  // the fixed-context baseline has no attention
         const auto a = attention.col(column);
-        h.attention.emplace_back(a.data(), a.data() + a.size());
+        h.attention.append_row(a.data(), static_cast<size_t>(a.size()));
     }
     if (alternatives > 0) h.alternatives.push_back(top_tokens(log_probs, column, alternatives));
     h.finished = token == Vocabulary::kEos;

@@ -2,6 +2,7 @@
 // its tokens, its attention matrix and its scores.
 #pragma once
 
+#include "decode/attention_matrix.h"
 #include "decode/limits.h"
 #include "decode/shortlist.h"
 #include "decode/trace.h"
@@ -64,7 +65,7 @@ struct TokenChoice {
 
 struct Hypothesis {
     std::vector<int> tokens;                      // output ids, ending with <eos> when finished
-    std::vector<std::vector<float>> attention;    // one row per output token, S columns, each row sums to 1;
+    AttentionMatrix attention;                    // one row per output token, S columns, each row sums to 1;
                                                   // empty for the fixed-context baseline, which has no attention
     std::vector<float> token_log_probs;           // log p of each output token
     std::vector<std::vector<TokenChoice>> alternatives;  // per position, when requested

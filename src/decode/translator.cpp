@@ -8,7 +8,7 @@
 namespace s2s {
 namespace {
 
-TranslationHypothesis describe(const Model& model, const Hypothesis& h) {
+TranslationHypothesis describe(const Model& model, Hypothesis&& h) {
     TranslationHypothesis out;
     std::vector<std::string> words;
     for (int id : h.tokens) {
@@ -17,11 +17,11 @@ TranslationHypothesis describe(const Model& model, const Hypothesis& h) {
     }
     out.text = detokenize(words, model.target_tokenizer);
     out.target_words = word_spans(out.target_tokens, model.target_tokenizer);
-    out.attention = h.attention;
-    if (!h.attention.empty()) {
-        const size_t S = h.attention.front().size();
+    out.attention = std::move(h.attention);
+    if (!out.attention.empty()) {
+        const size_t S = out.attention.cols();
         out.coverage.assign(S, 0.0f);
-        for (const auto& row : h.attention) {
+        for (const auto& row : out.attention) {
             for (size_t i = 0; i < S; ++i) out.coverage[i] += row[i];
         }
         for (size_t i = 0; i + 1 < S; ++i) {  // the source's <eos> is no word to drop
@@ -73,13 +73,13 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     tokens.push_back(model.source_vocabulary.token(Vocabulary::kEos));
     result.source_words = word_spans(tokens, model.source_tokenizer);
     DecodeTrace sentence;
-    const std::vector<Hypothesis> hypotheses = decode(model.params, model.config, ids, options, &model.int8_step, &sentence,
-                                                     model.target_shortlist ? &*model.target_shortlist : nullptr);
-    for (const Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, h));
+    std::vector<Hypothesis> hypotheses = decode(model.params, model.config, ids, options, &model.int8_step, &sentence,
+                                               model.target_shortlist ? &*model.target_shortlist : nullptr);
     if (options.trace && !hypotheses.empty()) {
         result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,
                                   model.target_vocabulary, trace_numbers);
     }
+    for (Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, std::move(h)));
     if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);
     return result;
 }
@@ -111,18 +111,11 @@ nlohmann::json words_json(const std::vector<WordSpan>& words) {
 }
 }  // namespace
 
-nlohmann::json to_json(const Translation& translation, std::vector<float>* numbers) {
-    const TranslationHypothesis* best = translation.best();
-    nlohmann::json best_attention;  // packed once, referred to twice
+nlohmann::json to_json(const Translation& translation, TranslationLayout layout) {
+    const bool document = layout == TranslationLayout::kDocument;
     auto attention_json = [&](const TranslationHypothesis& h) {
-        if (numbers == nullptr) return nlohmann::json(h.attention);
-        if (&h == best && !best_attention.is_null()) return best_attention;
-        const size_t offset = numbers->size();
-        const size_t cols = h.attention.empty() ? 0 : h.attention.front().size();
-        for (const auto& row : h.attention) numbers->insert(numbers->end(), row.begin(), row.end());
-        nlohmann::json packed = nlohmann::json::array({offset, h.attention.size(), cols});
-        if (&h == best) best_attention = packed;
-        return packed;
+        if (document) return nlohmann::json(h.attention);
+        return nlohmann::json::array({h.attention.size(), h.attention.cols()});
     };
     auto hypothesis_json = [&](const TranslationHypothesis& h) {
         nlohmann::json alternatives = nlohmann::json::array();
@@ -139,20 +132,18 @@ nlohmann::json to_json(const Translation& translation, std::vector<float>* numbe
         return j;
     };
     nlohmann::json out;
-    out["text"] = best ? best->text : "";
+    const TranslationHypothesis* best = translation.best();
+    if (document) {
+        out["text"] = best ? best->text : "";
+        out["targetTokens"] = best ? best->target_tokens : std::vector<std::string>{};
+        out["targetWords"] = words_json(best ? best->target_words : std::vector<WordSpan>{});
+        out["attention"] = best ? attention_json(*best) : nlohmann::json::array();
+        out["coverage"] = best ? nlohmann::json(best->coverage) : nlohmann::json::array();
+        out["possiblyDropped"] = best ? nlohmann::json(best->possibly_dropped) : nlohmann::json::array();
+        out["score"] = best ? best->score : 0.0;
+    }
     out["sourceTokens"] = translation.source_tokens;
     out["sourceWords"] = words_json(translation.source_words);
-    out["targetTokens"] = best ? best->target_tokens : std::vector<std::string>{};
-    out["targetWords"] = words_json(best ? best->target_words : std::vector<WordSpan>{});
-    if (best != nullptr) {
-        out["attention"] = attention_json(*best);
-    } else {
-        out["attention"] = numbers != nullptr ? nlohmann::json::array({numbers->size(), 0, 0}) : nlohmann::json::array();
-    }
-    if (numbers != nullptr) out["packedAttention"] = true;
-    out["coverage"] = best ? nlohmann::json(best->coverage) : nlohmann::json::array();
-    out["possiblyDropped"] = best ? nlohmann::json(best->possibly_dropped) : nlohmann::json::array();
-    out["score"] = best ? best->score : 0.0;
     if (!translation.trace.is_null()) out["trace"] = translation.trace;
     if (!translation.beam_tree.is_null()) out["beamTree"] = translation.beam_tree;
     out["truncated"] = translation.truncated;

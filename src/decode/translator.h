@@ -24,8 +24,8 @@ struct TranslationHypothesis {
     std::string text;                          // detokenized, without <eos>
     std::vector<std::string> target_tokens;    // as the model wrote them, with "<eos>" last when finished
     std::vector<WordSpan> target_words;        // the words of target_tokens (spans of pieces)
-    std::vector<std::vector<float>> attention; // rows = target tokens, columns = source tokens, rows sum to 1;
-                                               // empty for the fixed-context baseline
+    AttentionMatrix attention;                 // rows = target tokens, columns = source tokens, rows sum to 1;
+                                               // empty for the fixed-context baseline (moved from the search's Hypothesis)
     std::vector<std::vector<std::pair<std::string, float>>> alternatives;  // per target token, when asked
     // Coverage: the attention each source token received over the whole
     // output, sum_t a_ti (S; empty for the fixed-context baseline), and the
@@ -70,16 +70,25 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
 Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
                                   DecodeOptions options, std::vector<float>* trace_numbers = nullptr);
 
+// How to_json lays a translation out.
+enum class TranslationLayout {
+    // The CLI's --json (the documented contract): the best hypothesis's
+    // fields at the top level too ("text", "targetTokens", "targetWords",
+    // "attention", "coverage", "possiblyDropped", "score"), every attention
+    // matrix as rows of numbers.
+    kDocument,
+    // The WebAssembly modules' (src/wasm/translation.js reads it): each
+    // field once, in "hypotheses"; each attention matrix as [rows, cols],
+    // its floats read by the caller straight from the hypothesis
+    // (AttentionMatrix::values), not copied into the JSON.
+    kHypothesesOnly,
+};
+
 // {"text", "sourceTokens", "sourceWords", "targetTokens", "targetWords",
 //  "attention", "coverage", "possiblyDropped", "score", "truncated",
 //  "trace" (with DecodeOptions::trace), "beamTree" (with beam_tree),
 //  "hypotheses": [{"text", "targetTokens", "targetWords", "attention", "score", ...}...]}
 // A word is {"text", "start", "end"}: tokens [start, end) of its side.
-// numbers: when not null, each attention matrix (the result's and every
-// hypothesis's) is appended there, row after row, and written as [offset,
-// rows, cols] into it, with "packedAttention": true (the WebAssembly module
-// hands the floats to JavaScript as one array: at 40 words, formatting and
-// parsing them as JSON text was a quarter of a translation's time).
-nlohmann::json to_json(const Translation& translation, std::vector<float>* numbers = nullptr);
+nlohmann::json to_json(const Translation& translation, TranslationLayout layout = TranslationLayout::kDocument);
 
 }  // namespace s2s

@@ -5,9 +5,12 @@
 //   new Session(bytes)            parses a .s2s file held in a JS Uint8Array
 //   session.loadError()           "" when the model loaded, else the reason
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
-//   session.numbers()             the floats of the last translation: its
-//                                 attention matrices and trace (a Float32Array
+//   session.attention(k)          hypothesis k's attention matrix of the last
+//                                 translation, row after row (a Float32Array
 //                                 view into the heap)
+//   session.release()             frees the last translation (after the copy)
+//   session.numbers()             the trace's floats of the last translation
+//                                 (a Float32Array view into the heap)
 //   session.info()                a JSON envelope with the model's header
 //   limits()                      translate's options (range, default) and
 //                                 input limit as JSON (envelope.h); the
@@ -66,13 +69,27 @@ public:
     std::string translate(const std::string& text, const std::string& options_json) const {
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            return translate_json(*model_, text, options_json, &numbers_);
+            return translate_json(*model_, text, options_json, &last_, &numbers_);
         });
     }
 
-    // The floats of the last translation (its attention matrices, and its
-    // trace when asked for), a view into the heap (the wrapper copies it at
-    // once: a view detaches when memory grows).
+    // Hypothesis k's attention matrix of the last translation, where the
+    // search wrote it: a view into the heap (the wrapper copies it at once,
+    // the one copy on its way to JavaScript: a view detaches when memory
+    // grows). Empty for a k out of range.
+    emscripten::val attention(int k) const {
+        static const std::vector<float> kNone;
+        const std::vector<float>& values =
+            k >= 0 && static_cast<size_t>(k) < last_.hypotheses.size() ? last_.hypotheses[static_cast<size_t>(k)].attention.values() : kNone;
+        return emscripten::val(emscripten::typed_memory_view(values.size(), values.data()));
+    }
+
+    // Frees the last translation once the wrapper has copied it: the heap
+    // then holds nothing that depends on which sentence came last.
+    void release() { last_ = Translation(); }
+
+    // The floats of the last translation's trace, when asked for: a view
+    // into the heap, as attention().
     emscripten::val numbers() const {
         return emscripten::val(emscripten::typed_memory_view(numbers_.size(), numbers_.data()));
     }
@@ -90,7 +107,9 @@ public:
 private:
     std::unique_ptr<Model> model_;
     std::string load_error_;
-    // The trace's vectors of the last translate(): JSON holds [offset, length] into it.
+    // The last translate(): its hypotheses (their attention matrices), and
+    // its trace's vectors (the JSON holds [offset, length] into numbers_).
+    mutable Translation last_;
     mutable std::vector<float> numbers_;
 };
 
@@ -138,6 +157,8 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .function("loadError", &s2s::wasm::Session::loadError)
         .function("translate", &s2s::wasm::Session::translate)
         .function("info", &s2s::wasm::Session::info)
+        .function("attention", &s2s::wasm::Session::attention)
+        .function("release", &s2s::wasm::Session::release)
         .function("numbers", &s2s::wasm::Session::numbers);
     function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);

@@ -96,11 +96,13 @@ inline json parse_options(const std::string& options_json) {
 // "trace", "beamTree" (default false) and "shortlist" (default true: the
 // model's lexical shortlist, when it has one), all optional. The value:
 // to_json(Translation) (src/decode/translator.h).
-// numbers: when not null, the trace's vectors and the attention
-// matrices go there, and the JSON holds [offset, length] (trace_json,
-// src/decode/trace.h) and [offset, rows, cols] (to_json) into it.
+// kept: when not null, the translation is laid out hypotheses-only
+// (TranslationLayout::kHypothesesOnly) and moved into *kept, whose
+// attention matrices the caller hands over as they are; numbers then
+// receives the trace's vectors, and the JSON holds [offset, length] into it
+// (trace_json, src/decode/trace.h).
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
-                           std::vector<float>* numbers = nullptr) {
+                           Translation* kept = nullptr, std::vector<float>* numbers = nullptr) {
     const json options = parse_options(options_json);
     DecodeOptions decode = read_decode_options(options, decode_defaults(model));
     decode.trace = boolean_option(options, "trace");
@@ -111,9 +113,13 @@ inline json translate_json(const Model& model, const std::string& text, const st
         prefix = it->get<std::vector<std::string>>();
     }
     if (numbers != nullptr) numbers->clear();
-    const Translation t = prefix.empty() ? s2s::translate(model, text, decode, numbers)
-                                         : translate_with_prefix(model, text, prefix, decode, numbers);
-    return to_json(t, numbers);
+    if (kept != nullptr) *kept = Translation();
+    Translation t = prefix.empty() ? s2s::translate(model, text, decode, numbers)
+                                   : translate_with_prefix(model, text, prefix, decode, numbers);
+    if (kept == nullptr) return to_json(t);
+    json value = to_json(t, TranslationLayout::kHypothesesOnly);
+    *kept = std::move(t);
+    return value;
 }
 
 // The limits of translate's options and input as JSON: {"options": the

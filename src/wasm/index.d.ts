@@ -242,12 +242,23 @@ export interface Hypothesis {
   /**
    * `attention[i][j]`: the weight target token i put on source token j. One row
    * per target token, one column per source token; each row sums to 1.
-   * `[]` for the fixed-context baseline, which has no attention.
+   * `[]` for the fixed-context baseline, which has no attention. Each row is
+   * a `Float32Array` view over one buffer shared by the whole translation
+   * (see {@link translationBuffer}): exactly the float32 weights the decoder
+   * computed.
    */
-  attention: number[][];
-  /** Σ_t attention[t][j] for each source token j; `[]` for the fixed-context baseline. */
+  attention: Float32Array[];
+  /**
+   * The attention each source token received over the whole translation,
+   * `coverage[j] = Σ_t attention[t][j]` (one per source token); `[]` for the
+   * fixed-context baseline.
+   */
   coverage: number[];
-  /** Source tokens (indices, `<eos>` left out) whose coverage is under 0.1: possibly dropped. `[]` for the baseline. */
+  /**
+   * Indices of the source tokens (the final `<eos>` left out) whose coverage
+   * is under 0.1, a tenth of one token's attention: words the translation
+   * may have dropped. `[]` for the fixed-context baseline.
+   */
   possiblyDropped: number[];
   /**
    * The score beam search ranks by (GNMT): `logProb / ((5 + |Y|) / 6)^lengthPenalty`
@@ -263,10 +274,21 @@ export interface Hypothesis {
   alternatives?: TokenChoice[][];
 }
 
-/** The result of {@link Model.translate}: plain data, safe to keep, copy or post to a worker. */
-export interface Translation {
-  /** The best translation as text. `''` for empty input. */
-  text: string;
+/**
+ * The result of {@link Model.translate}: the beam's hypotheses, best first,
+ * and what belongs to the sentence. The best hypothesis's fields (`text`,
+ * `attention`, ...) are read through accessors on the result, not stored
+ * twice. Data only (no handle into the WebAssembly heap): safe to keep. To
+ * post it from a worker, transfer {@link translationBuffer} and call
+ * {@link reviveTranslation} on the other side. `JSON.stringify` writes what
+ * the CLI's `--json` writes.
+ */
+export interface Translation extends Readonly<Pick<Hypothesis,
+  'text' | 'targetTokens' | 'targetWords' | 'attention' | 'coverage' | 'possiblyDropped' | 'score' | 'finished' | 'alternatives'>> {
+  /** Every hypothesis the beam kept, best first; `[]` for empty input. */
+  hypotheses: Hypothesis[];
+  /** `hypotheses[0]`, or an empty hypothesis (text `''`, finished) for empty input. */
+  readonly best: Hypothesis;
   /**
    * The source as the model read it: lowercased tokens (words, or subword
    * pieces such as `"▁learn"`, `"ing"`), unknown ones as `"<unk>"`, `"<eos>"` last.
@@ -274,38 +296,8 @@ export interface Translation {
   sourceTokens: string[];
   /** The words of `sourceTokens`, as spans of tokens (see {@link WordSpan}). */
   sourceWords: WordSpan[];
-  /** The best hypothesis's tokens, `"<eos>"` last when finished. */
-  targetTokens: string[];
-  /** The words of `targetTokens`, as spans of tokens. */
-  targetWords: WordSpan[];
-  /**
-   * `attention[i][j]`: target token i's weight on source token j (rows =
-   * `targetTokens`, columns = `sourceTokens`); each row sums to 1. `[]` for the
-   * fixed-context baseline.
-   */
-  attention: number[][];
-  /**
-   * The attention each source token received over the whole translation,
-   * `coverage[j] = Σ_t attention[t][j]` (one per source token); `[]` for the
-   * fixed-context baseline.
-   */
-  coverage: number[];
-  /**
-   * Indices of the source tokens (the final `<eos>` left out) whose coverage
-   * is under 0.1, a tenth of one token's attention: words the translation
-   * may have dropped. `[]` for the fixed-context baseline.
-   */
-  possiblyDropped: number[];
-  /** The best hypothesis's score (see {@link Hypothesis.score}). */
-  score: number;
   /** True when the input was longer than 199 tokens and was cut. */
   truncated: boolean;
-  /** False when the best hypothesis was cut at maxLength. */
-  finished: boolean;
-  /** Every hypothesis the beam kept, best first (`hypotheses[0]` is the result above). */
-  hypotheses: Hypothesis[];
-  /** Per output position of the best hypothesis, the top-k tokens; present when `alternatives` > 0. */
-  alternatives?: TokenChoice[][];
   /** The decoder trace of the best hypothesis; present when `trace: true` and the input was not empty. */
   trace?: DecoderTrace;
   /**
@@ -313,7 +305,20 @@ export interface Translation {
    * output step of every candidate considered (kept and pruned), best first.
    */
   beamTree?: BeamNode[][];
+  /** The translation as the CLI's `--json` writes it (the best hypothesis's fields on top, numbers as arrays). */
+  toJSON(): object;
 }
+
+/**
+ * The one `ArrayBuffer` that every attention row (and trace vector) of a
+ * translation views, or `null` when it has none: what a worker lists in
+ * `postMessage(result, [translationBuffer(result)])`, so the matrices move
+ * instead of being copied.
+ */
+export declare function translationBuffer(translation: Translation): ArrayBuffer | null;
+
+/** A {@link Translation} again from its structured clone (what `postMessage` delivers), without copying. */
+export declare function reviveTranslation(clone: object): Translation;
 
 /** BLEU on one bucket of development sentences by source length. */
 export interface BleuBucket {
@@ -429,7 +434,7 @@ export interface WordAttention {
  * w.attention[0];                          // the first target word's attention over those words
  */
 export declare function wordAttention(
-  result: Pick<Translation, 'sourceWords' | 'targetWords' | 'attention'>,
+  result: Pick<Translation, 'sourceWords' | 'targetWords'> & { attention: ArrayLike<number>[] },
 ): WordAttention;
 
 /**

@@ -24,6 +24,7 @@ import { free, freeWhenForgotten, getCore, isNode, readNodeFile, setRuntimeSourc
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
 
 export { shippedModels } from './models.js';
+export { reviveTranslation, translationBuffer } from './translation.js';
 export { optionRanges } from './options.js';
 export { wordAttention } from './word-attention.js';
 
@@ -223,7 +224,12 @@ class Model {
     } catch (cause) {
       throw internalError('translating', cause);
     }
-    return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0, () => session.numbers());
+    try {
+      return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0,
+        { attention: (k) => session.attention(k), numbers: () => session.numbers() });
+    } finally {
+      session.release();
+    }
   }
 
   /** Frees the model's memory. Calling it again does nothing; any other call afterwards throws. */

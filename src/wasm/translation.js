@@ -73,31 +73,79 @@ export function wellFormed(text) {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
-function makeHypothesis(h, matrix) {
-  const hypothesis = {
-    text: h.text,
-    targetTokens: h.targetTokens,
-    targetWords: makeWords(h.targetWords),
-    attention: matrix(h.attention),
-    coverage: h.coverage,
-    possiblyDropped: h.possiblyDropped,
-    score: h.score,
-    logProb: h.logProb,
-    finished: h.finished,
-  };
-  if (h.alternatives) hypothesis.alternatives = h.alternatives.map(makeChoices);
-  return hypothesis;
+// A translation (index.d.ts, Translation): the beam's hypotheses, best
+// first, and what belongs to the sentence (its source tokens and words,
+// truncated, the trace and beam tree when asked for). The best hypothesis's
+// fields (text, attention, ...) are read through accessors, never stored
+// twice. Every attention row, and every trace vector, is a Float32Array view
+// over one buffer (translationBuffer): a worker transfers it, and the
+// receiving side revives the result (reviveTranslation) without copying.
+class Translation {
+  constructor(fields) {
+    Object.assign(this, fields);
+  }
+
+  /** The best hypothesis (an empty one when the input was empty). */
+  get best() { return this.hypotheses[0] ?? EMPTY_HYPOTHESIS; }
+  get text() { return this.best.text; }
+  get targetTokens() { return this.best.targetTokens; }
+  get targetWords() { return this.best.targetWords; }
+  get attention() { return this.best.attention; }
+  get coverage() { return this.best.coverage; }
+  get possiblyDropped() { return this.best.possiblyDropped; }
+  get score() { return this.best.score; }
+  get finished() { return this.best.finished; }
+  get alternatives() { return this.best.alternatives; }
+
+  /**
+   * The translation as the CLI's --json writes it: the best hypothesis's
+   * fields at the top level too, every matrix and vector as numbers.
+   */
+  toJSON() {
+    const best = this.best;
+    const out = {
+      text: best.text, sourceTokens: this.sourceTokens, sourceWords: this.sourceWords, targetTokens: best.targetTokens,
+      targetWords: best.targetWords, attention: best.attention, coverage: best.coverage, possiblyDropped: best.possiblyDropped,
+      score: best.score, truncated: this.truncated, finished: best.finished, hypotheses: this.hypotheses,
+    };
+    if (best.alternatives) out.alternatives = best.alternatives;
+    if (this.trace) out.trace = this.trace;
+    if (this.beamTree) out.beamTree = this.beamTree;
+    return plainNumbers(out);
+  }
 }
 
-// Rows of numbers from [offset, rows, cols] into `floats`.
-function unpackMatrix(floats, [offset, rows, cols]) {
-  const out = new Array(rows);
-  for (let r = 0, at = offset; r < rows; ++r) {
-    const row = new Array(cols);
-    for (let c = 0; c < cols; ++c) row[c] = floats[at++];
-    out[r] = row;
+const EMPTY_HYPOTHESIS = Object.freeze({
+  text: '', targetTokens: Object.freeze([]), targetWords: Object.freeze([]), attention: Object.freeze([]),
+  coverage: Object.freeze([]), possiblyDropped: Object.freeze([]), score: 0, logProb: 0, finished: true,
+});
+
+// A copy of `value` with every typed array as an array of numbers (for JSON).
+function plainNumbers(value) {
+  if (ArrayBuffer.isView(value)) return Array.from(value);
+  if (Array.isArray(value)) return value.map(plainNumbers);
+  if (value && typeof value === 'object') {
+    const out = {};
+    for (const [key, item] of Object.entries(value)) out[key] = plainNumbers(item);
+    return out;
   }
-  return out;
+  return value;
+}
+
+/** The buffer every Float32Array of `translation` views (null when it has none): what a worker transfers. */
+export function translationBuffer(translation) {
+  for (const h of translation.hypotheses) {
+    if (h.attention.length > 0) return h.attention[0].buffer;
+  }
+  return translation.trace?.states[0]?.buffer ?? null;
+}
+
+/**
+ * A Translation again, from its structured clone (postMessage keeps the
+ * fields and the one buffer, not the class): no copy.
+ */
+export function reviveTranslation(clone) {
+  return clone instanceof Translation ? clone : Object.setPrototypeOf(clone, Translation.prototype);
 }
 
 // Words as { text, start, end }, in that order (the C++ JSON sorts its keys).
@@ -114,36 +162,54 @@ function makeChoices(position) {
 }
 
 /**
- * A Translation (index.d.ts) from the bindings' JSON value. numbers: when
- * the value's attention or trace is packed, a function returning the
- * module's floats of this translation (a heap view, copied here at once).
+ * A Translation from the bindings' JSON value. Two layouts come in
+ * (translator.h, TranslationLayout): a model's module sends each hypothesis
+ * once with its attention's shape, [rows, cols], and `heap` reads the floats
+ * where the search wrote them ({ attention(k), numbers() }: heap views, the
+ * trace's floats in numbers()); a trainer's module sends rows of numbers
+ * (heap null). Either way, every float is copied once, into one buffer.
  */
-export function makeResult(value, withAlternatives, numbers) {
-  const floats = value.packedAttention || value.trace?.packed ? new Float32Array(numbers()) : null;
-  // A packed matrix is [offset, rows, cols] into the floats: rows of numbers
-  // again, as the JSON path gives them (each float32 exactly).
-  const matrix = value.packedAttention ? (packed) => unpackMatrix(floats, packed) : (rows) => rows;
-  const hypotheses = value.hypotheses.map((h) => makeHypothesis(h, matrix));
-  const best = hypotheses[0];
-  const result = {
-    text: value.text,
+export function makeResult(value, withAlternatives, heap = null) {
+  const shapes = value.hypotheses.map((h) => (heap
+    ? { rows: h.attention[0], cols: h.attention[1] }
+    : { rows: h.attention.length, cols: h.attention[0]?.length ?? 0 }));
+  const traceFloats = value.trace?.packed ? heap.numbers() : null;
+  const traceLength = traceFloats ? traceFloats.length : 0;
+  const floats = new Float32Array(traceLength + shapes.reduce((sum, { rows, cols }) => sum + rows * cols, 0));
+  if (traceFloats) floats.set(traceFloats);  // at once: a heap view detaches when memory grows
+  let offset = traceLength;
+  const hypotheses = value.hypotheses.map((h, k) => {
+    const { rows, cols } = shapes[k];
+    if (heap && rows * cols > 0) floats.set(heap.attention(k), offset);
+    const attention = new Array(rows);
+    for (let r = 0; r < rows; ++r, offset += cols) {
+      attention[r] = floats.subarray(offset, offset + cols);
+      if (!heap) attention[r].set(h.attention[r]);
+    }
+    const hypothesis = {
+      text: h.text,
+      targetTokens: h.targetTokens,
+      targetWords: makeWords(h.targetWords),
+      attention,
+      coverage: h.coverage,
+      possiblyDropped: h.possiblyDropped,
+      score: h.score,
+      logProb: h.logProb,
+      finished: h.finished,
+    };
+    if (withAlternatives) hypothesis.alternatives = (h.alternatives ?? []).map(makeChoices);
+    return hypothesis;
+  });
+  const fields = {
     sourceTokens: value.sourceTokens,
     sourceWords: makeWords(value.sourceWords),
-    targetTokens: value.targetTokens,
-    targetWords: makeWords(value.targetWords),
-    attention: matrix(value.attention),
-    coverage: value.coverage,
-    possiblyDropped: value.possiblyDropped,
-    score: value.score,
     truncated: value.truncated,
-    finished: best ? best.finished : true,
     hypotheses,
   };
   // Present only when asked for (translate's trace and beamTree options).
-  if (value.trace) result.trace = makeTrace(value.trace, value.trace.packed ? floats : null);
-  if (value.beamTree) result.beamTree = value.beamTree.map(makeBeamStep);
-  if (withAlternatives) result.alternatives = best?.alternatives ?? [];
-  return result;
+  if (value.trace) fields.trace = makeTrace(value.trace, traceFloats ? floats : null);
+  if (value.beamTree) fields.beamTree = value.beamTree.map(makeBeamStep);
+  return new Translation(fields);
 }
 
 // The decoder trace (index.d.ts, DecoderTrace), keys in a fixed order. Every

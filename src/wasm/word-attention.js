@@ -27,8 +27,10 @@ export function wordAttention(result) {
       `with the translation's sourceWords), but got ${describeValue(result)}`);
   }
   const { sourceWords, targetWords, attention } = result;
-  if (!Array.isArray(attention) || !attention.every(Array.isArray)) {
-    throw new Error(`wordAttention: result.attention must be an array of rows (number[][]), but got ${describeValue(attention)}`);
+  const isRow = (row) => Array.isArray(row) || row instanceof Float32Array || row instanceof Float64Array;
+  if (!Array.isArray(attention) || !attention.every(isRow)) {
+    throw new Error('wordAttention: result.attention must be an array of rows (Float32Array[] as translate gives, or number[][]), ' +
+      `but got ${describeValue(attention)}`);
   }
   const sources = copySpans(sourceWords, 'sourceWords');
   const targets = copySpans(targetWords, 'targetWords');

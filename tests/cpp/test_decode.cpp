@@ -92,7 +92,7 @@ TEST_CASE("the GNMT penalties: alpha 0 ranks by log probability, beta penalizes 
     Hypothesis h;
     h.tokens = {5, 6, 3};
     h.log_prob = -3.0;
-    h.attention = {{0.9, 0.05, 0.05}, {0.8, 0.1, 0.1}, {0.1, 0.1, 0.8}};  // source word 1 gets 0.25 in all
+    h.attention = std::vector<std::vector<float>>{{0.9f, 0.05f, 0.05f}, {0.8f, 0.1f, 0.1f}, {0.1f, 0.1f, 0.8f}};  // source word 1 gets 0.25 in all
     DecodeOptions options;
     options.length_penalty = 0.0f;
     options.coverage_penalty = 0.0f;

@@ -198,7 +198,7 @@ TEST_CASE("a subword model's words: pieces grouped by word, an unseen character 
     }
 }
 
-TEST_CASE("to_json with a sink packs every attention matrix and loses nothing") {
+TEST_CASE("to_json hypotheses-only: each field once, the matrices' shapes; with the kept floats it loses nothing") {
     for (AttentionKind attention : {AttentionKind::kAdditive, AttentionKind::kNone}) {
         const Model model = english_model(attention);
         for (const std::string text : {"I see the cat.", "", "the cat sees the dog and the cat"}) {
@@ -207,32 +207,30 @@ TEST_CASE("to_json with a sink packs every attention matrix and loses nothing") 
                 DecodeOptions options;
                 options.beam_size = beam;
                 const Translation t = translate(model, text, options);
-                const nlohmann::json plain = to_json(t);
-                std::vector<float> numbers = {42.0f};  // appended to, not replaced
-                nlohmann::json packed = to_json(t, &numbers);
-                CHECK(numbers.front() == 42.0f);
-                CHECK(packed["packedAttention"] == true);
-                const auto unpack = [&](const nlohmann::json& where) {
-                    REQUIRE(where.is_array());
-                    REQUIRE(where.size() == 3);
-                    const size_t offset = where[0], rows = where[1], cols = where[2];
-                    REQUIRE(offset + rows * cols <= numbers.size());
-                    nlohmann::json m = nlohmann::json::array();
-                    for (size_t r = 0; r < rows; ++r) {
-                        m.push_back(std::vector<float>(numbers.begin() + offset + r * cols,
-                                                       numbers.begin() + offset + (r + 1) * cols));
-                    }
-                    return m;
-                };
-                packed["attention"] = unpack(packed["attention"]);
-                for (auto& h : packed["hypotheses"]) h["attention"] = unpack(h["attention"]);
-                packed.erase("packedAttention");
-                CHECK(packed == plain);
-                // The best hypothesis's matrix is stored once.
-                if (!t.hypotheses.empty()) {
-                    const nlohmann::json again = to_json(t, &numbers);
-                    CHECK(again["attention"] == again["hypotheses"][0]["attention"]);
+                const nlohmann::json document = to_json(t);
+                nlohmann::json compact = to_json(t, TranslationLayout::kHypothesesOnly);
+                // Nothing of the best hypothesis at the top level: it is hypotheses[0].
+                for (const char* field : {"text", "targetTokens", "targetWords", "attention", "coverage", "possiblyDropped", "score"}) {
+                    CHECK_FALSE(compact.contains(field));
                 }
+                REQUIRE(compact["hypotheses"].size() == t.hypotheses.size());
+                for (size_t k = 0; k < t.hypotheses.size(); ++k) {
+                    const AttentionMatrix& m = t.hypotheses[k].attention;
+                    CHECK(compact["hypotheses"][k]["attention"] == nlohmann::json::array({m.size(), m.cols()}));
+                    CHECK(m.values().size() == m.size() * m.cols());
+                    compact["hypotheses"][k]["attention"] = m;  // the rows, from the floats the caller reads
+                }
+                // The document is the compact layout plus the best hypothesis's fields on top.
+                nlohmann::json rebuilt = compact;
+                const nlohmann::json best = compact["hypotheses"].empty() ? nlohmann::json() : compact["hypotheses"][0];
+                rebuilt["text"] = best.is_null() ? nlohmann::json("") : best["text"];
+                rebuilt["targetTokens"] = best.is_null() ? nlohmann::json::array() : best["targetTokens"];
+                rebuilt["targetWords"] = best.is_null() ? nlohmann::json::array() : best["targetWords"];
+                rebuilt["attention"] = best.is_null() ? nlohmann::json::array() : best["attention"];
+                rebuilt["coverage"] = best.is_null() ? nlohmann::json::array() : best["coverage"];
+                rebuilt["possiblyDropped"] = best.is_null() ? nlohmann::json::array() : best["possiblyDropped"];
+                rebuilt["score"] = best.is_null() ? nlohmann::json(0.0) : best["score"];
+                CHECK(rebuilt == document);
             }
         }
     }

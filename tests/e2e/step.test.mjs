@@ -96,8 +96,8 @@ test("the JS trace's c_t equals Σ a_ti H_i (1e-4), the page shows the trace's n
     model.dispose?.();
     const { trace } = traced;
     return {
-      plain: { tokens: plain.targetTokens, attention: plain.attention },
-      one: { tokens: one.targetTokens, attention: one.attention },
+      plain: { tokens: plain.targetTokens, attention: plain.attention.map((row) => Array.from(row)) },
+      one: { tokens: one.targetTokens, attention: one.attention.map((row) => Array.from(row)) },
       traced: traced.targetTokens,
       states: trace.states.map((s) => Array.from(s)),
       steps: trace.steps.map((s) => ({ weights: Array.from(s.weights), scores: Array.from(s.scores), context: Array.from(s.context) })),

@@ -47,7 +47,7 @@ test('the worker returns the trace, the beam tree and coverage; softmax(scores /
       steps: r.trace.steps.length,
       targetTokens: r.targetTokens.length,
       weightsAreAttention: r.trace.steps.every((s, t) => s.weights instanceof Float32Array &&
-        JSON.stringify(Array.from(s.weights)) === JSON.stringify(r.attention[t])),
+        JSON.stringify(Array.from(s.weights)) === JSON.stringify(Array.from(r.attention[t]))),
       softmaxError, sumError, contextError,
       treeSteps: r.beamTree.length,
       treeHasPruned: r.beamTree.some((nodes) => nodes.some((n) => !n.kept)),

@@ -184,7 +184,7 @@ test('every wrong kind of value for text, options and source is an Error; the ne
     [Symbol('en-fr'), /but got symbol/],
     [12n, /but got bigint/],
     ['   ', /but got the string "   "/],
-    [new Blob(['S2SMODEL']), /but got an object \(Blob\)/],
+    [new Blob(['S2SMODEL']), /loadModel: model file is truncated/],
     [{ bytes: readFileSync(modelPath) }, /but got an object \(Object\)/],
   ];
   for (const [source, message] of sourceCases) {

@@ -30,7 +30,7 @@ before(async () => {
   const { path } = modelForTests();
   const { loadModel } = await import(pathToFileURL(distIndex).href);
   const model = await loadModel(path);
-  expected = model.translate(SENTENCE, OPTIONS);
+  expected = JSON.parse(JSON.stringify(model.translate(SENTENCE, OPTIONS)));  // as the pages below hand it back
   model.dispose();
 
   // The package's layout: dist/ next to models/ (the test model as en-fr).
@@ -70,15 +70,16 @@ async function resultOf(url) {
 
 test('the plain ES module works from <script type="module"> and in a module worker', async () => {
   writeFileSync(join(site, 'plain', 'worker.js'), `
-import { loadModel } from '../dist/index.js';
+import { loadModel, translationBuffer } from '../dist/index.js';
 const model = await loadModel('en-fr');
-postMessage(model.translate(${JSON.stringify(SENTENCE)}, ${JSON.stringify(OPTIONS)}));
+const result = model.translate(${JSON.stringify(SENTENCE)}, ${JSON.stringify(OPTIONS)});
+postMessage(result, [translationBuffer(result)]);  // the matrices move, not copied
 model.dispose();
 `);
   writeFileSync(join(site, 'plain', 'index.html'), `<!doctype html>
 <meta charset="utf-8">
 <script type="module">
-import { loadModel } from '../dist/index.js';
+import { loadModel, reviveTranslation } from '../dist/index.js';
 try {
   const model = await loadModel('en-fr');  // ../models/en-fr.s2s relative to dist/index.js
   const byName = model.translate(${JSON.stringify(SENTENCE)}, ${JSON.stringify(OPTIONS)});
@@ -104,10 +105,10 @@ try {
 
   const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   const inWorker = await new Promise((resolve, reject) => {
-    worker.onmessage = (event) => resolve(event.data);
+    worker.onmessage = (event) => resolve(reviveTranslation(event.data));
     worker.onerror = (event) => reject(new Error('worker: ' + event.message));
   });
-  window.__result = { byName, errors, afterErrors, disposed, byBytes, byUrl, missing, inWorker, info: model.info };
+  window.__result = JSON.parse(JSON.stringify({ byName, errors, afterErrors, disposed, byBytes, byUrl, missing, inWorker, info: model.info }));
 } catch (e) {
   window.__result = { error: String(e && e.stack || e) };
 }
@@ -138,7 +139,7 @@ test('a five-line app bundled with esbuild runs in Chromium', async (t) => {
   writeFileSync(join(source, 'app.js'), `import { loadModel } from 'seq2seq-attention';
 const model = await loadModel('en-fr');
 const result = model.translate(${JSON.stringify(SENTENCE)}, ${JSON.stringify(OPTIONS)});
-window.__result = result;
+window.__result = result.toJSON();
 model.dispose();
 `);
   assert.equal(readFileSync(join(source, 'app.js'), 'utf8').trim().split('\n').length, 5, 'five lines');

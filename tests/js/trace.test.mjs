@@ -53,7 +53,7 @@ test('the trace: one step per target token, scores -> weights -> context by the 
     trace.steps.forEach((step, t) => {
       assert.equal(step.scores.length, S);
       assert.ok(step.weights instanceof Float32Array);
-      assert.deepEqual(Array.from(step.weights), r.attention[t], 'the weights are the attention row');
+      assert.deepEqual(Array.from(step.weights), Array.from(r.attention[t]), 'the weights are the attention row');
       const expected = softmax(Array.from(step.scores), temperature);
       expected.forEach((w, i) => assert.ok(Math.abs(w - step.weights[i]) < 1e-6, `softmax(e/tau) = a at step ${t}`));
       assert.ok(Math.abs(step.weights.reduce((a, b) => a + b, 0) - 1) < 1e-5);
@@ -144,12 +144,12 @@ test('beam tree: kept and pruned candidates per step, parents kept, the best hyp
   let parent = -1;
   r.targetTokens.forEach((token, t) => {
     const node = tree[t].find((n) => n.kept && n.parent === parent && n.token === token &&
-      JSON.stringify(n.attention) === JSON.stringify(r.attention[t]));
+      JSON.stringify(n.attention) === JSON.stringify(Array.from(r.attention[t])));
     assert.ok(node, `step ${t}: the best hypothesis's node`);
     parent = tree[t].indexOf(node);
   });
   // The trace follows the chosen hypothesis, not the beam's first live one.
-  r.trace.steps.forEach((step, t) => assert.deepEqual(Array.from(step.weights), r.attention[t]));
+  r.trace.steps.forEach((step, t) => assert.deepEqual(step.weights, r.attention[t]));
 });
 
 test('option errors name the option and its range; the model still works after', () => {

@@ -48,7 +48,8 @@ function assertStillWorks() {
 }
 
 test('the API exports what users need and no diagnostics (those are in seq2seq-attention/diagnostics)', () => {
-  assert.deepEqual(Object.keys(api).sort(), ['createTrainer', 'loadModel', 'optionRanges', 'shippedModels', 'train', 'wordAttention']);
+  assert.deepEqual(Object.keys(api).sort(), ['createTrainer', 'loadModel', 'optionRanges', 'reviveTranslation', 'shippedModels', 'train',
+    'translationBuffer', 'wordAttention']);
   assert.deepEqual(Object.keys(diagnostics).sort(), ['memoryStats', 'preloadRuntime', 'warmUp']);
 });
 
@@ -70,14 +71,20 @@ test('translate returns the contract shape, with attention rows summing to 1', (
   assert.equal(r.hypotheses.length, 1, 'greedy keeps one hypothesis');
   assert.equal(r.hypotheses[0].text, r.text);
   assert.deepEqual(r.hypotheses[0].targetTokens, r.targetTokens);
-  assert.equal('alternatives' in r, false, 'alternatives only when asked');
+  assert.equal(r.alternatives, undefined, 'alternatives only when asked');
+  // The best hypothesis is read through accessors: stored once.
+  assert.deepEqual(Object.keys(r).sort(), ['hypotheses', 'sourceTokens', 'sourceWords', 'truncated']);
+  assert.equal(r.best, r.hypotheses[0]);
+  assert.equal(r.attention, r.hypotheses[0].attention);
 });
 
-test('results are plain data: no Embind objects, no views into the WASM heap', async () => {
+test('results are data: no Embind objects, no views into the WASM heap; rows are views of one buffer, which a worker transfers', async () => {
   const r = model.translate('We drink water.', { beamSize: 3, alternatives: 2 });
-  const copy = structuredClone(r);  // throws on functions and class instances with private state
-  assert.equal(Object.getPrototypeOf(r), Object.prototype);
-  assert.ok(Array.isArray(r.attention) && r.attention.every((row) => Array.isArray(row)));
+  const copy = structuredClone(r);  // throws on functions and Embind objects
+  assert.ok(Array.isArray(r.attention) && r.attention.every((row) => row instanceof Float32Array));
+  const buffer = api.translationBuffer(r);
+  assert.ok(buffer instanceof ArrayBuffer);
+  assert.ok(r.hypotheses.every((h) => h.attention.every((row) => row.buffer === buffer)), 'every row of every hypothesis views one buffer');
   // Grow the WASM memory (which detaches every view into the old buffer) by
   // loading models until the heap is larger. The earlier result must not change.
   const { heapBytes } = await diagnostics.memoryStats();
@@ -87,7 +94,14 @@ test('results are plain data: no Embind objects, no views into the WASM heap', a
   }
   for (const m of loaded) m.dispose();
   assert.ok((await diagnostics.memoryStats()).heapBytes > heapBytes, 'the heap grew');
-  assert.deepEqual(r, copy);
+  assert.deepEqual(api.reviveTranslation(copy), r);
+  // Transferred (as a worker posts it): the buffer moves, nothing is copied, the revived result reads the same.
+  const expected = JSON.parse(JSON.stringify(r));
+  const moved = structuredClone(r, { transfer: [buffer] });
+  assert.equal(buffer.byteLength, 0, 'the buffer moved');
+  const revived = api.reviveTranslation(moved);
+  assert.equal(revived.text, expected.text);
+  assert.deepEqual(JSON.parse(JSON.stringify(revived)), expected);
   assertStillWorks();
 });
 
@@ -314,7 +328,7 @@ test('loadModel loads a shipped model by name from the package folder', async (t
     const copy = await import(pathToFileURL(join(pkg, 'dist', 'index.js')).href);
     const m = await copy.loadModel('en-fr');
     assert.equal(m.info.name, 'en-fr');
-    assert.deepEqual(m.translate(SENTENCE), reference);
+    assert.deepEqual(JSON.parse(JSON.stringify(m.translate(SENTENCE))), JSON.parse(JSON.stringify(reference)));
     m.dispose();
     await assert.rejects(copy.loadModel('en-zh'),
       (e) => e instanceof Error && /the model 'en-zh' is not at file:.*\/models\/en-zh\.s2s; .*import url from 'seq2seq-attention\/models\/en-zh'; loadModel\(url\)/.test(e.message));
