@@ -21,6 +21,7 @@ const PROBE_EVERY = 10;     // redraw the heatmap this often: alignment visibly 
 const EVALUATE_EVERY = 100; // held-out exact match by length
 
 let trainer = null;
+let api = null;             // the package's API (index.js), once a run is created
 let running = false;
 let probeText = '';
 let withTrace = false;      // the step panel is open: probes carry the decoder trace
@@ -34,7 +35,9 @@ const fail = (error) => post({ type: 'error', message: error?.message ?? String(
 function sendProbe() {
   if (!trainer || probeText.trim() === '') return;
   try {
-    post({ type: 'probe', steps: currentSteps, result: trainer.translate(probeText, { trace: withTrace }) });
+    const result = trainer.translate(probeText, { trace: withTrace });
+    const buffer = api.translationBuffer(result);
+    self.postMessage({ type: 'probe', steps: currentSteps, result }, buffer ? [buffer] : []);
   } catch (error) {
     fail(error);
   }
@@ -84,8 +87,8 @@ async function handle(message) {
       trainer?.dispose();
       trainer = null;
       currentSteps = 0;
-      const { createTrainer } = await getApi('trainer');
-      trainer = await createTrainer(message.options);
+      api = await getApi('trainer');
+      trainer = await api.createTrainer(message.options);
       probeText = message.probe ?? '';
       post({ type: 'created', info: trainer.info, probes: trainer.probes(8) });
       sendProbe();

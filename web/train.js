@@ -6,6 +6,7 @@ import { h, replaceChildren } from './dom.js';
 import { missingFeatures } from './features.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderAccuracyChart, renderLossChart } from './train-charts.js';
+import { loadPackage } from './load-api.js';
 import { startWorker } from './start-worker.js';
 import { drawTrainStep, openTrainStep, wireTrainStep } from './train-step.js';
 import { applyStatic, browserLang, lang, onLangChange, setLang, t } from './i18n/index.js';
@@ -79,6 +80,8 @@ const workers = {};
 let drawPending = false;
 let drawnProbe = null;  // the probe result the heatmap shows
 
+const translationModule = loadPackage('translation.js', 'what.results');
+
 function startTrainer(kind) {
   const worker = startWorker(new URL('./train-worker.js', import.meta.url), {
     name: `train-${kind}`,
@@ -88,7 +91,19 @@ function startTrainer(kind) {
       scheduleDraw();
     },
   });
-  worker.addEventListener('message', (event) => receive(kind, event.data ?? {}));
+  // A probe's result arrives as a structured clone: revived as the API's
+  // Translation (its accessors) before use, in the order messages came.
+  let inOrder = Promise.resolve();
+  worker.addEventListener('message', (event) => {
+    const message = event.data ?? {};
+    inOrder = inOrder.then(async () => {
+      if (message.type === 'probe') message.result = (await translationModule).reviveTranslation(message.result);
+      receive(kind, message);
+    }).catch((error) => {
+      runs[kind].error = error.message;
+      scheduleDraw();
+    });
+  });
   return worker;
 }
 

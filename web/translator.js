@@ -32,7 +32,7 @@ class Translator {
       else waiting.reject(new Error(error));
     });
     this.#worker.addEventListener('messageerror', () => this.#fail(new Error(t('error.workerMessage'))));
-    loadPackage('translation.js', 'translator').catch(() => {});  // fetched while the worker starts: translate() revives with it
+    loadPackage('translation.js', 'what.results').catch(() => {});  // fetched while the worker starts: translate() revives with it
   }
 
   #fail(error) {
@@ -54,7 +54,7 @@ class Translator {
   /** Resolves to { value: a Translation (the API's, revived from the worker's message), ms }. */
   async translate(model, text, options) {
     const [{ value, ms }, { reviveTranslation }] = await Promise.all([
-      this.request({ type: 'translate', model, text, options }), loadPackage('translation.js', 'translator')]);
+      this.request({ type: 'translate', model, text, options }), loadPackage('translation.js', 'what.results')]);
     return { value: reviveTranslation(value), ms };
   }
 

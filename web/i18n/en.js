@@ -99,6 +99,7 @@ export default {
   'what.options': 'page’s options',
   'what.wordView': 'page’s word view',
   'what.modelList': 'list of models',
+  'what.results': 'module that reads translation results',
   'features.noWasm': 'This browser has no WebAssembly (or it is turned off), and the translator is a WebAssembly module. Try a current Chrome, Edge, Firefox or Safari.',
   'features.noSimd': 'This browser supports WebAssembly but not WebAssembly SIMD, which the translator is built with (Chrome 91+, Firefox 89+, Safari 16.4+). Please update the browser.',
   'features.file': 'This page was opened from a file, and browsers do not start its translation worker or load its model from files. Serve the folder instead: `npm start` does, or any static web server.',

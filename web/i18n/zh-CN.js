@@ -92,6 +92,7 @@ export default {
   'what.options': '页面选项',
   'what.wordView': '按词显示所需的模块',
   'what.modelList': '模型列表',
+  'what.results': '读取翻译结果的模块',
   'features.noWasm': '这个浏览器不支持 WebAssembly（或已将其关闭），而翻译器是一个 WebAssembly 模块。请使用较新版本的 Chrome、Edge、Firefox 或 Safari。',
   'features.noSimd': '这个浏览器支持 WebAssembly，但不支持翻译器所用的 WebAssembly SIMD（需要 Chrome 91+、Firefox 89+、Safari 16.4+）。请更新浏览器。',
   'features.file': '本页是以本地文件方式打开的，浏览器不会为文件启动翻译线程，也不会从文件加载模型。请改为通过网络服务器访问：运行 `npm start`，或使用任何静态网站服务器。',
