@@ -5,7 +5,9 @@
 #include "common/error.h"
 #include "decode/limits.h"
 #include "model/model.h"
+#include "text/parallel_corpus.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -13,7 +15,8 @@ namespace s2s::cli {
 
 namespace {
 constexpr const char* kHelp = R"(usage: seq2seq convert --model PATH [--dtype f32|f16|i8] [--int8-bits B]
-                       [--length-penalty A] [--coverage-penalty B] --output PATH
+                       [--length-penalty A] [--coverage-penalty B]
+                       [--interpolate OTHER --weight W] --output PATH
 
 Writes a copy of a model with its weights stored in another format, or with
 the beam search penalties chosen for it recorded; the architecture,
@@ -35,6 +38,13 @@ vocabularies, tokenizers and provenance are kept (the provenance gains a
                   defaults (GNMT alpha and beta), chosen on its development
                   split (scripts/penalty-grid.mjs): translate, eval and the
                   JavaScript API use them unless told otherwise
+  --interpolate OTHER, --weight W
+                  every weight becomes (1 - W) x the model's + W x OTHER's
+                  (W from 0 to 1, default 0.5): two runs of one model from
+                  the same start (say a domain stage with two mixtures), or
+                  a fine-tuned model and its start (weight-space ensembles,
+                  Wortsman et al., 2022). OTHER needs the same architecture,
+                  vocabularies and tokenizers; the provenance records it
   --output PATH   where to write it (atomically; may be the input itself),
                   in format version 3: a checksum over every byte, whatever
                   version the input has
@@ -44,8 +54,52 @@ Converting to a wider dtype does not bring back what a narrower one lost.
 )";
 }  // namespace
 
+// model = (1 - weight) model + weight other, tensor by tensor; the
+// provenance's "interpolation" records other (its name, hash and own
+// provenance's name) and the weight.
+void interpolate(Model& model, const std::string& other_path, double weight) {
+    const Model other = load_model(other_path);
+    nlohmann::json other_config = to_json(other.config), config = to_json(model.config);
+    other_config.erase("target_vocab_size");  // checked below, token by token
+    config.erase("target_vocab_size");
+    if (other_config != config) {
+        throw UsageError("--interpolate " + other_path + " has another architecture (" + to_json(other.config).dump() +
+                         "); interpolate two models of one architecture");
+    }
+    // The target vocabulary may have grown since OTHER (a domain stage adds
+    // tokens at its end, train --init-model): OTHER's tokens must be the
+    // first ones of the model's, and the rows or columns of the added
+    // tokens keep the model's values.
+    const nlohmann::json target = model.target_vocabulary.to_json(), other_target = other.target_vocabulary.to_json();
+    const bool target_prefix = other_target.is_array() && target.is_array() && other_target.size() <= target.size() &&
+                               std::equal(other_target.begin(), other_target.end(), target.begin());
+    if (other.source_vocabulary.to_json() != model.source_vocabulary.to_json() || !target_prefix ||
+        to_json(other.source_tokenizer) != to_json(model.source_tokenizer) ||
+        to_json(other.target_tokenizer) != to_json(model.target_tokenizer)) {
+        throw UsageError("--interpolate " + other_path + " has other vocabularies or tokenizers (its target tokens must "
+                         "be the first of the model's); each row of a weight must mean the same token in both models");
+    }
+    std::vector<const Matrix*> tensors;
+    other.params.for_each_tensor([&](const std::string&, const Matrix& m) { tensors.push_back(&m); });
+    size_t index = 0;
+    const float w = static_cast<float>(weight);
+    model.params.for_each_tensor([&](const std::string&, Matrix& m) {
+        const Matrix& o = *tensors[index++];
+        const Eigen::Index rows = std::min(m.rows(), o.rows()), cols = std::min(m.cols(), o.cols());
+        m.topLeftCorner(rows, cols) = (1.0f - w) * m.topLeftCorner(rows, cols) + w * o.topLeftCorner(rows, cols);
+    });
+    if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
+    nlohmann::json record = {{"file", std::filesystem::path(other_path).filename().string()},
+                             {"fnv1a64", file_fnv1a64_hex(other_path)},
+                             {"weight", weight}};
+    if (other.provenance.is_object() && other.provenance.contains("name")) record["name"] = other.provenance["name"];
+    if (other.provenance.is_object() && other.provenance.contains("extra_data")) record["extra_data"] = other.provenance["extra_data"];
+    model.provenance["interpolation"] = record;
+}
+
 int run_convert(const std::vector<std::string>& argv) {
-    const Args args("convert", argv, {"model", "dtype", "output", "int8-bits", "length-penalty", "coverage-penalty"},
+    const Args args("convert", argv,
+                    {"model", "dtype", "output", "int8-bits", "length-penalty", "coverage-penalty", "interpolate", "weight"},
                     {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -60,6 +114,8 @@ int run_convert(const std::vector<std::string>& argv) {
     if (args.has("coverage-penalty")) {
         model.coverage_penalty = args.real("coverage-penalty", 0.0, 0.0, kMaxPenalty);
     }
+    if (args.has("weight") && !args.has("interpolate")) throw UsageError("--weight needs --interpolate OTHER: the model to mix in");
+    if (args.has("interpolate")) interpolate(model, args.required("interpolate"), args.real("weight", 0.5, 0.0, 1.0));
     const TensorDtype from = model.stored_dtype;
     const bool to_int8 = dtype == TensorDtype::kInt8;
     const int from_levels = model.int8_levels;

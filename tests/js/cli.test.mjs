@@ -359,3 +359,45 @@ test('convert: int8 with --int8-bits, recorded in the header and kept by a rewri
     assert.ok(!existsSync(join(work, 'refused-convert.s2s')));
   }
 });
+
+test('convert --interpolate: weight 0 is the model, weight 1 the other, 0.5 in between; other vocabularies are refused', () => {
+  const readHeader = (path) => {
+    const bytes = readFileSync(path);
+    return JSON.parse(bytes.subarray(16, 16 + bytes.readUInt32LE(12)).toString('utf8'));
+  };
+  // A second run of the same model from another seed: same architecture and vocabularies.
+  const other = join(work, 'tiny-seed2.s2s');
+  let r = run(['train', ...tinyModelFlags, '--steps', '60', '--seed', '2', '--checkpoint-dir', join(work, 'ck-seed2'), '--output', other]);
+  assert.equal(r.code, 0, r.err);
+  const translate = (path) => JSON.parse(run(['translate', '--model', path, '--json'], 'I eat bread.\n').out);
+  const mixed = {};
+  for (const weight of ['0', '0.5', '1']) {
+    mixed[weight] = join(work, `mixed-${weight}.s2s`);
+    r = run(['convert', '--model', model, '--interpolate', other, '--weight', weight, '--dtype', 'f32', '--output', mixed[weight]]);
+    assert.equal(r.code, 0, r.err);
+    const record = readHeader(mixed[weight]).provenance.interpolation;
+    assert.equal(record.file, 'tiny-seed2.s2s');
+    assert.equal(record.weight, Number(weight));
+    assert.match(record.fnv1a64, /^[0-9a-f]{16}$/);
+  }
+  assert.deepEqual(translate(mixed['0']).attention, translate(model).attention, 'weight 0 keeps the model');
+  assert.deepEqual(translate(mixed['1']).attention, translate(other).attention, 'weight 1 is the other');
+  assert.notDeepEqual(translate(mixed['0.5']).attention, translate(model).attention);
+
+  // Another vocabulary (a model trained on other sentences) is refused, naming why.
+  const foreignData = join(work, 'foreign.tsv');
+  writeFileSync(foreignData, Array.from({ length: 40 }, (_, i) => `word${i} thing${i}\tmot${i} chose${i}`).join('\n') + '\n');
+  const foreign = join(work, 'foreign.s2s');
+  r = run(['train', ...tinyModelFlags.map((flag) => (flag === fixture ? foreignData : flag)), '--steps', '5', '--checkpoint-dir', join(work, 'ck-foreign'), '--output', foreign]);
+  assert.equal(r.code, 0, r.err);
+  for (const [flags, message] of [
+    [['--interpolate', foreign], /has (another architecture|other vocabularies or tokenizers)/],
+    [['--interpolate', other, '--weight', '1.5'], /--weight must be a number from 0 to 1/],
+    [['--weight', '0.5'], /--weight needs --interpolate OTHER/],
+  ]) {
+    r = run(['convert', '--model', model, ...flags, '--output', join(work, 'refused-mix.s2s')]);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, message);
+    assert.ok(!existsSync(join(work, 'refused-mix.s2s')));
+  }
+});
