@@ -1,27 +1,25 @@
 // `npm run bench:kernels`: the decoder step's kernels one by one
 // (bench/kernels.cpp, en-fr's sizes, 1 and 4 hypotheses), built three ways
-// from the same sources in src/model and run side by side:
-//   - native, -O3 -march=native (what the native preset builds: here AVX-512
-//     for Eigen's float code and AVX2 for the int8 kernel);
-//   - native, -O3 -msse4.2 (128-bit vectors and no FMA, as in WebAssembly);
-//   - WebAssembly, em++ -O3 -msimd128, in Node.
+// by CMake (target bench_kernels, linked with s2s_model, so with exactly the
+// library's flags) and run side by side:
+//   - the native preset, -O3 -march=native (here AVX-512 for Eigen's float
+//     code and AVX2 for the int8 kernel);
+//   - the native-sse preset, -O3 -msse4.2 (128-bit vectors and no FMA, as in
+//     WebAssembly);
+//   - the wasm preset, em++ -O3 -msimd128, in Node.
 // It shows where the WASM build's time goes against native, kernel by
 // kernel: `npm run bench` gives the whole translation. Writes
 // bench/kernels.md and bench/kernels.json. Nothing is timed as a test.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'build', 'bench-kernels');
-mkdirSync(out, { recursive: true });
-const sources = [join(root, 'bench', 'kernels.cpp'), join(root, 'src', 'model', 'kernels.cpp'), join(root, 'src', 'model', 'kernels_portable.cpp'), join(root, 'src', 'model', 'int8_kernels.cpp')];
-const common = ['-O3', '-std=c++17', '-DEIGEN_MPL2_ONLY', '-DNDEBUG', `-I${join(root, 'src')}`, '-isystem', '/usr/include/eigen3'];
 
 function run(command, args, env = process.env) {
-  const r = spawnSync(command, args, { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+  const r = spawnSync(command, args, { encoding: 'utf8', env, cwd: root, maxBuffer: 1 << 26 });
   if (r.error?.code === 'ENOENT') {
     console.error(`bench:kernels: ${command} is not installed; run \`bash scripts/setup.sh\``);
     process.exit(2);
@@ -30,16 +28,21 @@ function run(command, args, env = process.env) {
   return r.stdout;
 }
 
+// Each preset's build folder is configured by its build script, then only
+// the benchmark target is built there.
+const wasmEnv = { ...process.env, NODE_PATH: `/usr/share/nodejs${process.env.NODE_PATH ? `:${process.env.NODE_PATH}` : ''}` };
 const builds = [
-  { label: 'native (-march=native)', exe: join(out, 'kernels-native'), compile: () => run('g++', [...common, '-march=native', '-Wno-psabi', ...sources, '-o', join(out, 'kernels-native')]) },
-  { label: 'native (-msse4.2)', exe: join(out, 'kernels-sse'), compile: () => run('g++', [...common, '-msse4.2', '-Wno-psabi', ...sources, '-o', join(out, 'kernels-sse')]) },
   {
-    label: 'WASM (Node)',
-    exe: join(out, 'kernels-wasm.cjs'),
-    // Debian's emscripten needs Debian's Node modules (as scripts/build-wasm.sh).
-    compile: () => run('em++', [...common, '-msimd128', '-sENVIRONMENT=node', '-sSINGLE_FILE=1', ...sources, '-o', join(out, 'kernels-wasm.cjs')],
-      { ...process.env, NODE_PATH: `/usr/share/nodejs${process.env.NODE_PATH ? `:${process.env.NODE_PATH}` : ''}` }),
-    node: true,
+    label: 'native (-march=native)', exe: join(root, 'build', 'native', 'bench_kernels'),
+    compile: () => { run('bash', ['scripts/build-native.sh']); run('cmake', ['--build', 'build/native', '--target', 'bench_kernels']); },
+  },
+  {
+    label: 'native (-msse4.2)', exe: join(root, 'build', 'native-sse', 'bench_kernels'),
+    compile: () => { run('bash', ['scripts/build-native.sh', 'native-sse']); run('cmake', ['--build', 'build/native-sse', '--target', 'bench_kernels']); },
+  },
+  {
+    label: 'WASM (Node)', exe: join(root, 'build', 'wasm', 'bench_kernels.cjs'), node: true,
+    compile: () => { run('bash', ['scripts/build-wasm.sh']); run('cmake', ['--build', 'build/wasm', '--target', 'bench_kernels'], wasmEnv); },
   },
 ];
 

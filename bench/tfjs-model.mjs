@@ -34,8 +34,8 @@ export const PAD = 0;
 export const UNK = 1;
 export const BOS = 2;
 export const EOS = 3;
-const MAX_SOURCE_TOKENS = maxSourceTokens;  // with <eos>: kMaxSourceTokens, src/decode/limits.h
-const MAX_LENGTH = optionRanges.maxLength.max;  // kMaxOutputLength, src/decode/limits.h
+const MAX_SOURCE_TOKENS = maxSourceTokens;  // with <eos>: kMaxSourceTokens, src/common/limits.h
+const MAX_LENGTH = optionRanges.maxLength.max;  // kMaxOutputLength, src/common/limits.h
 const FORBIDDEN = Math.fround(-1e30);
 
 // ---------------------------------------------------------------------------

@@ -76,4 +76,22 @@ add_custom_command(
   DEPENDS s2s_core ${CMAKE_SOURCE_DIR}/scripts/write-option-ranges.mjs
   COMMENT "Writing dist/options.js from the C++ option table (s2s-core's limits())"
 )
-add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js)
+# dist/translator-worker.js: the demo page's worker (web/worker.js) bundled
+# with the API it imports into one module (scripts/bundle-worker.mjs, with
+# the project's esbuild), rebuilt when the worker, the page code it imports
+# or the API changes.
+file(GLOB S2S_WORKER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/web/*.js ${CMAKE_SOURCE_DIR}/web/i18n/*.js)
+add_custom_command(
+  OUTPUT ${S2S_DIST_DIR}/translator-worker.js
+  COMMAND ${S2S_NODE} ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs ${S2S_DIST_DIR}
+  DEPENDS s2s_core ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_WORKER_SOURCES} ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs
+  COMMENT "Bundling the page's worker into dist/translator-worker.js (scripts/bundle-worker.mjs)"
+)
+add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_DIST_DIR}/translator-worker.js)
+
+# The decoder step's kernels in WebAssembly (npm run bench:kernels), with
+# the modules' compile settings: not built by default.
+add_executable(bench_kernels EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/bench/kernels.cpp)
+target_link_libraries(bench_kernels PRIVATE s2s_model)
+target_link_options(bench_kernels PRIVATE -sENVIRONMENT=node -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1)
+set_target_properties(bench_kernels PROPERTIES SUFFIX .cjs)

@@ -4,7 +4,7 @@
 # emscripten), the hand-written wrapper copied from src/wasm/, and
 # options.js generated from the C++ option table, and the demo page's
 # translation worker bundled into one file (dist/translator-worker.js,
-# scripts/bundle-worker.mjs). Incremental: with nothing
+# scripts/bundle-worker.mjs, a step of the CMake build). Incremental: with nothing
 # changed it only checks timestamps. `npm run build:wasm` runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,4 +28,3 @@ if ! grep -qs 'CMAKE_TOOLCHAIN_FILE.*Emscripten.cmake' build/wasm/CMakeCache.txt
   emcmake cmake --preset wasm >/dev/null
 fi
 cmake --build --preset wasm
-node scripts/bundle-worker.mjs dist

@@ -10,7 +10,7 @@
 #include "decode/shortlist.h"
 #include "decode/translator.h"
 #include "model/tensor.h"
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 #include "text/tokenizer.h"
 #include "train/trainer.h"
 

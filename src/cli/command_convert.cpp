@@ -3,9 +3,9 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/error.h"
-#include "decode/limits.h"
+#include "common/limits.h"
 #include "model/model.h"
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "model/model.h"
 #include "text/bpe.h"
+#include "text/bpe_learn.h"
 #include "text/tokenizer.h"
 #include "text/vocabulary.h"
 
@@ -62,7 +63,7 @@ int run_pieces(const std::vector<std::string>& argv) {
         for (std::string line; std::getline(in, line);) sentences.push_back(line);
         const auto start = std::chrono::steady_clock::now();
         auto bpe = std::make_shared<const BpeModel>(
-            BpeModel::learn(count_pre_tokens(sentences, language), static_cast<int>(size) - Vocabulary::kNumSpecial));
+            learn_bpe(count_pre_tokens(sentences, language), static_cast<int>(size) - Vocabulary::kNumSpecial));
         learn_seconds = seconds_since(start);
         tokenizer = TokenizerSettings(TokenizerKind::kSubwords, language, bpe);
     }

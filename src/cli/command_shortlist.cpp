@@ -1,11 +1,11 @@
-// seq2seq shortlist: builds a model's lexical shortlist (src/decode/shortlist.h)
+// seq2seq shortlist: builds a model's lexical shortlist (src/model/target_shortlist.h; building it: src/train/shortlist_builder.h)
 // from training pairs and writes a copy of the model that holds it.
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/error.h"
-#include "decode/shortlist.h"
+#include "train/shortlist_builder.h"
 #include "model/model.h"
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 #include "text/tokenizer.h"
 
 #include <cstdio>

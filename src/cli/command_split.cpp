@@ -3,7 +3,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "common/error.h"
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>

@@ -16,7 +16,7 @@
 // trace and beamTree, are read on their own.)
 #pragma once
 
-#include "decode/limits.h"
+#include "common/limits.h"
 #include "decode/search.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "decode/attention_matrix.h"
-#include "decode/limits.h"
+#include "common/limits.h"
 #include "decode/shortlist.h"
 #include "decode/trace.h"
 #include "model/config.h"

@@ -3,7 +3,7 @@
 // WASM bindings, the page).
 #pragma once
 
-#include "decode/limits.h"
+#include "common/limits.h"
 #include "decode/search.h"
 #include "model/model.h"
 

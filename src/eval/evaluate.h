@@ -8,7 +8,7 @@
 #include "decode/search.h"
 #include "eval/bleu_report.h"
 #include "model/model.h"
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 
 #include <string>
 #include <vector>

@@ -13,7 +13,7 @@
 // "attention"). A term is expected when any reference contains it.
 #pragma once
 
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 
 #include <nlohmann/json.hpp>
 

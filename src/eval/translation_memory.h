@@ -5,7 +5,7 @@
 // a model is only worth its weights by the margin it beats this.
 #pragma once
 
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 #include "text/tokenizer.h"
 
 #include <string>

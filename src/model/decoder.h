@@ -85,7 +85,7 @@ struct DecoderStep {
     bool record_scores = false;
     Matrix scores;
     // The lexical shortlist's blocks of 8 rows of W_o (increasing;
-    // src/decode/shortlist.h), or null for all. With blocks and an int8
+    // src/model/target_shortlist.h), or null for all. With blocks and an int8
     // output layer, the output product and the log-softmax run over those
     // rows only and every other row of log_probs is -infinity; a list of
     // every block gives the bits of null. The float output layer ignores it.

@@ -89,7 +89,7 @@ void affine_columns_int8(const Int8Matrix& a, const ConstMatrixRef& x, const Mat
 // 0 .. ceil(rows(A) / 8) - 1 (std::invalid_argument otherwise). Each value
 // has exactly the bits affine_columns_int8 gives for its row, on either
 // path (the same integer sums and float steps): the lexical shortlist's
-// output layer (src/decode/shortlist.h).
+// output layer (src/model/target_shortlist.h, src/decode/shortlist.h).
 void affine_columns_int8_blocks(const Int8Matrix& a, const ConstMatrixRef& x, const Matrix* bias,
                                 const std::vector<int>& blocks, Matrix& y, KernelPath path = KernelPath::kBest);
 

@@ -5,7 +5,7 @@
 
 #include "common/error.h"
 #include "common/hash.h"
-#include "decode/limits.h"
+#include "common/limits.h"
 #include "text/bpe.h"
 #include "text/utf8.h"
 
@@ -90,7 +90,7 @@ void add_decoding(const Model& model, nlohmann::json& header) {
     if (!decoding.empty()) header["decoding"] = decoding;
 }
 
-// The lexical shortlist (decode/shortlist.h), when the model has one; a
+// The lexical shortlist (target_shortlist.h), when the model has one; a
 // model's info shows it without its triggers.
 void add_target_shortlist(const Model& model, nlohmann::json& header, bool with_triggers) {
     if (!model.target_shortlist) return;

@@ -2,7 +2,7 @@
 // settings and provenance, as stored in one .s2s file (model_file.h).
 #pragma once
 
-#include "decode/shortlist.h"
+#include "model/target_shortlist.h"
 #include "model/config.h"
 #include "model/int8_step_weights.h"
 #include "model/model_file.h"
@@ -38,7 +38,7 @@ struct Model {
     std::optional<double> length_penalty;
     std::optional<double> coverage_penalty;
     // The lexical shortlist of the output layer (header "target_shortlist":
-    // src/decode/shortlist.h), which decoding uses unless told not to
+    // target_shortlist.h), which decoding uses unless told not to
     // (DecodeOptions::shortlist); empty = none, every row is computed.
     std::optional<TargetShortlist> target_shortlist;
     // Free-form record of where the model came from: data file and hash,

@@ -76,16 +76,6 @@ public:
         return *this;
     }
 
-    // (bpe_learn.cpp, never linked into the translator.) Learns merges from
-    // pre-token counts (symbol strings with their marker,
-    // see pre_token_symbols) until the alphabet plus the merged pieces reach
-    // `max_pieces` or no pair occurs twice. Deterministic: ties go to the
-    // pair whose strings come first in byte order. `pieces`, when given,
-    // receives every piece: the alphabet, most frequent first, then the
-    // merged pieces in the order they were learned (each once).
-    static BpeModel learn(const std::unordered_map<std::string, long>& pre_token_counts, int max_pieces,
-                          std::vector<std::string>* pieces = nullptr);
-
     size_t merge_count() const { return state_->joined.size(); }
     // Merge i's text as the file stores it ("left right") and its two pieces.
     const std::string& joined(size_t i) const { return state_->joined[i]; }
@@ -125,9 +115,6 @@ private:
 
     std::shared_ptr<State> state_ = std::make_shared<State>();
 };
-
-// Pre-token counts of `sentences` (raw text; normalized here): what learn() reads.
-std::unordered_map<std::string, long> count_pre_tokens(const std::vector<std::string>& sentences, std::string_view language);
 
 // The text of pre-token `token` of `normalized`, with the marker when it
 // follows a space: what BPE sees and learns from.

@@ -1,7 +1,5 @@
-// Learning BPE merges (Sennrich, Haddow and Birch, 2016, algorithm 1) from
-// pre-token counts: the training side of src/text/bpe.h, in a file of its
-// own so that the translator (and its WebAssembly module) never links it.
-#include "text/bpe.h"
+// Learning BPE merges from pre-token counts (bpe_learn.h).
+#include "text/bpe_learn.h"
 
 #include "text/utf8.h"
 
@@ -21,8 +19,7 @@ std::unordered_map<std::string, long> count_pre_tokens(const std::vector<std::st
     return counts;
 }
 
-BpeModel BpeModel::learn(const std::unordered_map<std::string, long>& pre_token_counts, int max_pieces,
-                         std::vector<std::string>* pieces) {
+BpeModel learn_bpe(const std::unordered_map<std::string, long>& pre_token_counts, int max_pieces, std::vector<std::string>* pieces) {
     // Symbols as ids; words (pre-tokens) as id sequences, in byte order of
     // their text so that nothing depends on the hash map's order.
     std::vector<std::string> symbols;
@@ -89,7 +86,7 @@ BpeModel BpeModel::learn(const std::unordered_map<std::string, long>& pre_token_
         queue.push({count, static_cast<int>(key >> 32), static_cast<int>(key & 0xFFFFFFFFu)});
     }
 
-    std::vector<Merge> merges;
+    std::vector<BpeModel::Merge> merges;
     std::vector<int> seen_at(words.size(), -1);
     // Merged pieces are new symbols: stop when the vocabulary is full.
     while (static_cast<int>(symbols.size()) < max_pieces && !queue.empty()) {

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "model/model_file.h"
 #include "text/bpe.h"
+#include "text/bpe_learn.h"
 #include "text/tokenizer.h"
 #include "train/data_source.h"
 
@@ -39,7 +40,7 @@ Vocabulary learn_vocabulary(const std::vector<std::string>& sentences, Tokenizer
     if (tokenizer.kind == TokenizerKind::kSubwords) {
         std::vector<std::string> pieces;
         tokenizer.bpe = std::make_shared<const BpeModel>(
-            BpeModel::learn(count_pre_tokens(sentences, tokenizer.language), size - Vocabulary::kNumSpecial, &pieces));
+            learn_bpe(count_pre_tokens(sentences, tokenizer.language), size - Vocabulary::kNumSpecial, &pieces));
         std::vector<std::string> tokens = Vocabulary().tokens();
         tokens.insert(tokens.end(), pieces.begin(), pieces.end());
         return Vocabulary::from_tokens(std::move(tokens));

@@ -21,7 +21,7 @@
 #pragma once
 
 #include "model/model.h"
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 #include "train/trainer.h"
 
 #include <nlohmann/json.hpp>

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "common/error.h"
-#include "decode/limits.h"
+#include "common/limits.h"
 #include "decode/option_ranges.h"
 #include "decode/translator.h"
 #include "model/model.h"

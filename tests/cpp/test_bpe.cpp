@@ -2,7 +2,8 @@
 // encoding, exact decoding over the whole training data, and word spans.
 #include "common/error.h"
 #include "text/bpe.h"
-#include "text/parallel_corpus.h"
+#include "text/bpe_learn.h"
+#include "corpus/parallel_corpus.h"
 #include "text/tokenizer.h"
 #include "text/utf8.h"
 #include "text/vocabulary.h"
@@ -17,6 +18,7 @@
 #include <vector>
 
 using s2s::BpeModel;
+using s2s::learn_bpe;
 using Pieces = std::vector<std::string>;
 
 namespace {
@@ -66,7 +68,7 @@ TEST_CASE("pre-tokens: punctuation apart, numbers and inner apostrophes kept, Fr
 TEST_CASE("BPE learns the most frequent pair first, deterministically, and stops at the size") {
     const std::unordered_map<std::string, long> counts{{"low", 5}, {"lower", 2}, {"newest", 6}, {"widest", 3}};
     Pieces pieces;
-    const BpeModel model = BpeModel::learn(counts, 100, &pieces);
+    const BpeModel model = learn_bpe(counts, 100, &pieces);
     REQUIRE(!model.merges().empty());
     // "es" (9 times: newest 6 + widest 3) and "st" (9) tie; "e s" comes first in byte order.
     CHECK(model.merges()[0].left == "e");
@@ -78,21 +80,21 @@ TEST_CASE("BPE learns the most frequent pair first, deterministically, and stops
     const std::set<std::string> all(pieces.begin(), pieces.end());
     for (const auto& merge : model.merges()) CHECK(all.count(merge.left + merge.right) == 1);
     // Same input, same result (no dependence on hash order).
-    CHECK(BpeModel::learn(counts, 100).merges().size() == model.merges().size());
+    CHECK(learn_bpe(counts, 100).merges().size() == model.merges().size());
 
     Pieces small;
-    BpeModel::learn(counts, 12, &small);
+    learn_bpe(counts, 12, &small);
     CHECK(small.size() == 12);
     // A pair seen once is never merged: "wi" occurs in widest (3) only via... counts < 2 stop the learning.
     Pieces single;
-    const BpeModel once = BpeModel::learn({{"ab", 1}}, 100, &single);
+    const BpeModel once = learn_bpe({{"ab", 1}}, 100, &single);
     CHECK(once.merges().empty());
     CHECK(single == Pieces{"a", "b"});
 }
 
 TEST_CASE("BPE's rank index is built on the first encode: copies agree, a moved-from model has no merges, threads agree") {
     const std::unordered_map<std::string, long> counts{{"low", 5}, {"lower", 2}, {"newest", 6}, {"widest", 3}};
-    const BpeModel learned = BpeModel::learn(counts, 100);
+    const BpeModel learned = learn_bpe(counts, 100);
     const Pieces expected = learned.encode_pre_token("lowest");
     REQUIRE(expected == Pieces{"low", "est"});
     {
@@ -120,7 +122,7 @@ TEST_CASE("BPE's rank index is built on the first encode: copies agree, a moved-
 }
 
 TEST_CASE("unseen characters stay pieces of their own and become <unk> in the vocabulary") {
-    const BpeModel model = BpeModel::learn({{std::string(s2s::kWordMarker) + "ab", 4}}, 10);
+    const BpeModel model = learn_bpe({{std::string(s2s::kWordMarker) + "ab", 4}}, 10);
     const std::string m(s2s::kWordMarker);
     const Pieces pieces = model.encode("ab 😀 ab", "en");
     CHECK(pieces == Pieces{m + "ab", m, "😀", m + "ab"});
@@ -186,7 +188,7 @@ TEST_CASE("decoding the pieces of every sentence of the data gives the normalize
             target.push_back(pair.target);
         }
         for (const auto& [sentences, side_language] : {std::pair{&english, "en"}, std::pair{&target, language}}) {
-            const BpeModel model = BpeModel::learn(s2s::count_pre_tokens(*sentences, side_language), 4000);
+            const BpeModel model = learn_bpe(s2s::count_pre_tokens(*sentences, side_language), 4000);
             long checked = 0, mismatches = 0;
             std::string first_mismatch;
             std::set<std::string> seen;

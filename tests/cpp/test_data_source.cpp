@@ -2,7 +2,7 @@
 // the data, else from the table of known files by hash, else unknown; never
 // assumed.
 #include "common/error.h"
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 #include "train/data_source.h"
 
 #include <doctest/doctest.h>

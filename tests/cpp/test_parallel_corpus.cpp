@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "common/error.h"
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 
 #include <algorithm>
 #include <atomic>

@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "decode/search.h"
 #include "decode/shortlist.h"
+#include "train/shortlist_builder.h"
 #include "model/int8_kernels.h"
 #include "model/model.h"
 #include "test_helpers.h"

@@ -1,5 +1,5 @@
 // The TSV corpus reader and the development split (parallel_corpus.h).
-#include "text/parallel_corpus.h"
+#include "corpus/parallel_corpus.h"
 
 #include "common/error.h"
 #include "text/utf8.h"

@@ -1,10 +1,10 @@
-// The model header's "target_shortlist" field (decode/shortlist.h,
+// The model header's "target_shortlist" field (target_shortlist.h,
 // docs/model.md): {"always": M, "per_target": K, "triggers": base64 of
 // little-endian uint16 source ids (0xFFFF = none), (target vocabulary - M)
-// x K of them, "built_from": {...}}. Here, not in s2s_decode, because the
-// model file reads and writes it.
+// x K of them, "built_from": {...}}, written and read back with every value
+// checked.
 #include "common/error.h"
-#include "decode/shortlist.h"
+#include "model/target_shortlist.h"
 
 #include <cstdint>
 #include <string>
