@@ -53,6 +53,58 @@ export interface LoadOptions {
    * found next to the package's `dist/index.js` (a bundler rewrites that URL).
    */
   wasm?: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response | WebAssembly.Module;
+  /** Cancels the load: the promise rejects with the signal's reason (an `AbortError`). */
+  signal?: AbortSignal;
+  /** Download progress of the model: bytes so far, and the total (`null` when the server does not say). */
+  onProgress?: (progress: { loaded: number; total: number | null }) => void;
+}
+
+/** Options of {@link createTranslator}: those of {@link loadModel}, and where the model runs. */
+export interface TranslatorOptions extends LoadOptions {
+  /**
+   * `'auto'` (the default): a module Web Worker where there is one and not in
+   * Node, falling back to the calling thread when the worker cannot start (a
+   * bundler that does not bundle workers: see {@link Translator.backend});
+   * `true`: a worker or an error; `false`: the calling thread.
+   */
+  worker?: boolean | 'auto';
+  /** Where `model-worker.js` is served, when a bundler or a server moved it. */
+  workerUrl?: string | URL;
+}
+
+/**
+ * The asynchronous API: a model that translates off the caller's thread (in
+ * a browser, a module Web Worker), so a page never blocks while it decodes.
+ * @example
+ * const translator = await createTranslator('en-fr', { onProgress: ({ loaded, total }) => show(loaded, total) });
+ * const r = await translator.translate('I love deep learning.', { beamSize: 4 });
+ * const [a, b] = await translator.translate(['One sentence.', 'Another.']);
+ * await translator.dispose();
+ */
+export declare function createTranslator(
+  source: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response,
+  options?: TranslatorOptions,
+): Promise<Translator>;
+
+/** What {@link createTranslator} returns. */
+export interface Translator {
+  /** The model's description, as {@link Model.info}. */
+  readonly info: ModelInfo;
+  /** Where the model runs: `'worker'` or `'main-thread'`. */
+  readonly backend: 'worker' | 'main-thread';
+  /** True after {@link Translator.dispose}. */
+  readonly disposed: boolean;
+  /**
+   * Translates one text, or a batch (one {@link Translation} each, in order).
+   * Options: those of {@link Model.translate}, and `signal`: an abort rejects
+   * the promise with the signal's reason, and the sentences not yet started
+   * are skipped.
+   */
+  translate(text: string, options?: TranslateOptions & { signal?: AbortSignal }): Promise<Translation>;
+  translate(texts: string[], options?: TranslateOptions & { signal?: AbortSignal }): Promise<Translation[]>;
+  /** Frees the model and ends its worker. Calling it again does nothing. */
+  dispose(): Promise<void>;
+  // Also [Symbol.asyncDispose]() and [Symbol.dispose]() where the runtime has them: `await using translator = ...`.
 }
 
 /** The range and default of one option of {@link Model.translate}. */
@@ -401,6 +453,8 @@ export interface Model {
    * garbage-collected, but that may be late.
    */
   dispose(): void;
+  // Also [Symbol.dispose]() where the runtime has it (Node 20, current browsers): `using model = await loadModel(...)`.
+  // (Not typed here, so that these types build without TypeScript's esnext.disposable lib.)
 }
 
 /** The attention of a translation word by word (see {@link wordAttention}). */

@@ -27,6 +27,11 @@ import { describe, describeValue } from './errors.js';
 // files with fs instead of fetching file: URLs.
 export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
+// Symbol.dispose and Symbol.asyncDispose where the runtime has them (Node 20,
+// current browsers), else private symbols nothing calls.
+export const disposeSymbol = Symbol.dispose ?? Symbol('dispose');
+export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol('asyncDispose');
+
 // What a failure to start a runtime tells the user to check.
 const BUNDLER_HINT = 'a bundler must copy it: Vite, webpack 5 and Rollup (with @web/rollup-plugin-import-meta-assets) do; ' +
   'with esbuild, copy node_modules/seq2seq-attention/dist/*.wasm next to your bundle; ' +

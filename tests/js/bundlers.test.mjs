@@ -29,7 +29,7 @@ function run(command, args, options = {}) {
 }
 
 // What the app does: the README's "In a bundler" lines, and the result on the page.
-const MAIN = `import { loadModel } from 'seq2seq-attention';
+const MAIN = `import { createTranslator, loadModel } from 'seq2seq-attention';
 import enFr from 'seq2seq-attention/models/en-fr';
 
 async function main() {
@@ -37,10 +37,16 @@ async function main() {
   try {
     const model = await loadModel(enFr);
     const result = model.translate(${JSON.stringify(SENTENCE)}, { beamSize: 4 });
+    model.dispose();
+    // And off the main thread: the package's worker, bundled too.
+    const translator = await createTranslator(enFr);
+    const inWorker = await translator.translate(${JSON.stringify(SENTENCE)}, { beamSize: 4 });
+    await translator.dispose();
+    if (inWorker.text !== result.text) throw new Error('the worker wrote ' + inWorker.text + ', the main thread ' + result.text);
+    out.dataset.backend = translator.backend;
     out.textContent = result.text;
     out.dataset.tokens = String(result.targetTokens.length);
     out.dataset.state = 'done';
-    model.dispose();
   } catch (error) {
     out.textContent = error.message;
     out.dataset.state = 'error';
@@ -95,7 +101,10 @@ async function translateIn(url) {
     await tab.goto(url);
     await tab.waitForFunction(() => document.getElementById('out')?.dataset.state !== 'translating', null, { timeout: 90_000 });
     const out = tab.locator('#out');
-    return { state: await out.getAttribute('data-state'), text: await out.textContent(), tokens: Number(await out.getAttribute('data-tokens')), problems };
+    return {
+      state: await out.getAttribute('data-state'), text: await out.textContent(), tokens: Number(await out.getAttribute('data-tokens')),
+      backend: await out.getAttribute('data-backend'), problems,
+    };
   } finally {
     await tab.close();
   }
@@ -125,6 +134,7 @@ test('Vite build: the app translates in Chromium; only en-fr and the translation
   await build({ root: app, logLevel: 'silent', configFile: false, build: { outDir, emptyOutDir: true } });
   const { result, bytes } = await served(outDir, t, 'vite build');
   assertTranslated(result);
+  assert.equal(result.backend, 'worker', 'createTranslator runs in the worker Vite bundled');
   const files = filesIn(outDir);
   assert.equal(files.filter((f) => f.endsWith('.s2s')).length, 1, `one model file: ${files}`);
   assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1, `one wasm (not the trainer's): ${files}`);
@@ -138,7 +148,9 @@ test('Vite dev server: the app translates in Chromium, with no configuration', a
     await server.listen();
     const url = server.resolvedUrls.local[0];
     t.diagnostic(`vite dev at ${url}`);
-    assertTranslated(await translateIn(url));
+    const result = await translateIn(url);
+    assertTranslated(result);
+    t.diagnostic(`createTranslator's backend: ${result.backend}`);
   } finally {
     await server.close();
   }
@@ -157,6 +169,7 @@ test('webpack 5: the app translates in Chromium', async (t) => {
   writeFileSync(join(outDir, 'index.html'), page('main.js'));
   const { result } = await served(outDir, t, 'webpack');
   assertTranslated(result);
+  assert.equal(result.backend, 'worker', 'createTranslator runs in the worker webpack bundled');
 });
 
 test('Rollup with @web/rollup-plugin-import-meta-assets: the app translates in Chromium', async (t) => {
@@ -176,6 +189,7 @@ test('Rollup with @web/rollup-plugin-import-meta-assets: the app translates in C
   writeFileSync(join(outDir, 'index.html'), page('main.js'));
   const { result } = await served(outDir, t, 'rollup');
   assertTranslated(result);
+  t.diagnostic(`createTranslator's backend: ${result.backend} (the plugin copies model-worker.js but not its imports)`);
 });
 
 test("esbuild with the README's one step (copy the .wasm and the model next to the bundle): the app translates in Chromium", async (t) => {
@@ -192,6 +206,7 @@ test("esbuild with the README's one step (copy the .wasm and the model next to t
   writeFileSync(join(outDir, 'index.html'), page('main.js'));
   const { result } = await served(outDir, t, 'esbuild');
   assertTranslated(result);
+  assert.equal(result.backend, 'main-thread', 'esbuild does not bundle the worker: createTranslator falls back to this thread');
 });
 
 test('vitest under jsdom: loadModel by name, by the model module and by bytes', async (t) => {

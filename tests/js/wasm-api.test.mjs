@@ -48,8 +48,8 @@ function assertStillWorks() {
 }
 
 test('the API exports what users need and no diagnostics (those are in seq2seq-attention/diagnostics)', () => {
-  assert.deepEqual(Object.keys(api).sort(), ['createTrainer', 'loadModel', 'optionRanges', 'reviveTranslation', 'shippedModels', 'train',
-    'translationBuffer', 'wordAttention']);
+  assert.deepEqual(Object.keys(api).sort(), ['createTrainer', 'createTranslator', 'loadModel', 'optionRanges', 'reviveTranslation',
+    'shippedModels', 'train', 'translationBuffer', 'wordAttention']);
   assert.deepEqual(Object.keys(diagnostics).sort(), ['memoryStats', 'preloadRuntime', 'warmUp']);
 });
 

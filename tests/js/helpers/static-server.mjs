@@ -26,7 +26,7 @@ export async function serveFolder(folder) {
     try {
       if (!(await stat(file)).isFile()) throw new Error('not a file');
       const body = await readFile(file);
-      response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+      response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': body.length });
       response.end(body);
     } catch {
       response.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: ${path}`);

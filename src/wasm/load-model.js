@@ -1,0 +1,301 @@
+// loadModel and the Model it returns (the synchronous API; index.js
+// exports it): the runtimes are started in runtime.js, options and results
+// are shaped in translation.js. Under it is a raw Embind surface
+// (src/wasm/bindings.cpp) that users never see: Embind objects stay
+// private, every C++ failure arrives as a message and leaves as an ordinary
+// Error (errors.js), and results are data (translation.js).
+import { describe, describeValue, internalError, toError, unwrap } from './errors.js';
+import { isModelName, modelUrl, shippedModels } from './models.js';
+import { disposeSymbol, free, freeWhenForgotten, getCore, isNode, readNodeFile, setRuntimeSource } from './runtime.js';
+import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
+
+
+// Training (trainer.js) is imported on first use, by a path bundlers do not
+// follow: an app that only translates does not carry the trainer's 660 kB
+// of WebAssembly. In a bundled app, import training from its own entry,
+// 'seq2seq-attention/trainer', which bundlers do follow.
+async function trainerModule(what) {
+  const path = ['.', 'trainer.js'].join('/');
+  try {
+    return await import(/* webpackIgnore: true */ /* @vite-ignore */ new URL(path, import.meta.url).href);
+  } catch (cause) {
+    throw new Error(`${what}: could not load the trainer next to this module (${describe(cause)}); in a bundled app import ` +
+      `it from its own entry: import { ${what} } from 'seq2seq-attention/trainer'`, { cause });
+  }
+}
+
+/** A training run you drive yourself: see trainer.js and index.d.ts ('seq2seq-attention/trainer' in a bundle). */
+export async function createTrainer(options) {
+  return (await trainerModule('createTrainer')).createTrainer(options);
+}
+
+/** Trains a small model to the end of its schedule: see trainer.js and index.d.ts. */
+export async function train(options) {
+  return (await trainerModule('train')).train(options);
+}
+
+// ---------------------------------------------------------------------------
+// Loading models.
+
+/**
+ * Loads a model. `source` is a shipped model's name (shippedModels), a URL
+ * (string or URL object; in a bundled app, the default export of
+ * 'seq2seq-attention/models/NAME'), a file path (Node), the bytes of a .s2s
+ * file (Uint8Array, ArrayBuffer or another ArrayBuffer view), a Blob or a
+ * Response. Options: `wasm`, where s2s-core.wasm comes from (a URL, its
+ * bytes, a Blob, a Response or a WebAssembly.Module) when the runtime has
+ * not started yet (by default it is found next to this module).
+ */
+export async function loadModel(source, options = {}) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error(`loadModel(source, options): options must be an object such as { wasm: url }, but got ${describeValue(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!LOAD_OPTIONS.includes(key)) throw new Error(`loadModel: unknown option '${key}'; the options are ${LOAD_OPTIONS.join(', ')}`);
+  }
+  const { wasm, signal, onProgress } = options;
+  if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean')) {
+    throw new Error(`loadModel: signal must be an AbortSignal, but got ${describeValue(signal)}`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') {
+    throw new Error(`loadModel: onProgress must be a function ({ loaded, total }) => void, but got ${describeValue(onProgress)}`);
+  }
+  signal?.throwIfAborted();
+  if (wasm !== undefined) setRuntimeSource(wasm);
+  // The model's download and the runtime's compilation overlap: on a cold
+  // page they are the two longest waits before the first translation.
+  const corePromise = getCore();
+  corePromise.catch(() => {});  // a failure is reported below, once the source is known to be valid
+  const { bytes, name } = await readModelSource(source, { signal, onProgress });
+  const core = await corePromise;
+  signal?.throwIfAborted();
+  return new Model(core, bytes, name);
+}
+
+const LOAD_OPTIONS = ['wasm', 'signal', 'onProgress'];
+
+async function readModelSource(source, how = {}) {
+  const given = source instanceof Uint8Array ? source
+    : source instanceof ArrayBuffer ? new Uint8Array(source)
+      : ArrayBuffer.isView(source) ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength) : null;
+  if (given) {
+    reported(given.length, how);
+    return { bytes: given, name: null };
+  }
+  if (typeof Blob === 'function' && source instanceof Blob) return { bytes: await readBody(source.stream(), source.size, how), name: null };
+  if (typeof Response === 'function' && source instanceof Response) {
+    const what = source.url || 'the Response given';
+    if (!source.ok) throw new Error(`loadModel: ${what} is HTTP ${source.status}; pass a successful response`);
+    return { bytes: await readResponse(source, how), name: null };
+  }
+  if (source instanceof URL) return { bytes: await readUrl(source, String(source), undefined, how), name: null };
+  if (typeof source !== 'string' || source.trim() === '') {
+    throw new Error(`loadModel: expected a shipped model name (${shippedModels.join(', ')}), a URL, a file path, ` +
+      `the bytes of a .s2s file (Uint8Array or ArrayBuffer), a Blob or a Response, but got ${describeValue(source)}`);
+  }
+  if (isModelName(source)) {
+    const url = modelUrl(source);
+    const known = shippedModels.includes(source);
+    // In a bundled app this module's folder is the bundle's, where no
+    // models/ folder is: the fix is the model's own URL module.
+    const notFound = known
+      ? `loadModel: the model '${source}' is not at ${url}; in a bundled app, import its URL so that the bundler ` +
+        `copies the file: import url from 'seq2seq-attention/models/${source}'; loadModel(url)`
+      : `loadModel: no model named '${source}' in this package: the package ships ${shippedModels.join(', ')}; ` +
+        'to load another model pass its URL, path or bytes';
+    if (!known) throw new Error(notFound);
+    return { bytes: await readUrl(url, String(url), notFound, how), name: source };
+  }
+  const url = absoluteUrl(source);
+  if (url) return { bytes: await readUrl(url, String(url), undefined, how), name: null };
+  if (isNode) return { bytes: await readPath(source, source, undefined, how), name: null };
+  // A relative URL in a browser: relative to the page, as fetch() does it.
+  const relative = new URL(source, globalThis.location?.href);
+  return { bytes: await readUrl(relative, String(relative), undefined, how), name: null };
+}
+
+// Only these schemes make a string a URL, so that a Windows path such as
+// C:\models\x.s2s stays a path.
+function absoluteUrl(text) {
+  if (!/^(https?|file|data|blob):/i.test(text)) return null;
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+// `what` names the model in messages; `notFound`, when given, replaces the
+// message for a missing file (a shipped name that is not there).
+async function readUrl(url, what, notFound, how = {}) {
+  if (isNode && url.protocol === 'file:') return readPath(url, what, notFound, how);
+  let response;
+  try {
+    response = await fetch(url, { signal: how.signal });
+  } catch (cause) {
+    if (cause?.name === 'AbortError') throw cause;
+    if (notFound && url.protocol === 'file:') throw new Error(notFound, { cause });
+    throw new Error(`loadModel: could not fetch ${what}: ${describe(cause)}; check the URL and that the server is running`, { cause });
+  }
+  if (response.status === 404 && notFound) throw new Error(notFound);
+  if (!response.ok) {
+    throw new Error(`loadModel: could not fetch ${what}: HTTP ${response.status} ${response.statusText}; check the URL`);
+  }
+  const bytes = await readResponse(response, how);
+  // A dev server's fallback page instead of the file (Vite answers 200 with index.html).
+  if (notFound && bytes.length > 0 && bytes[0] === 0x3c) throw new Error(notFound);
+  return bytes;
+}
+
+// A response's body, reporting progress as it arrives.
+async function readResponse(response, how) {
+  const length = Number(response.headers.get('content-length'));
+  const encoded = response.headers.get('content-encoding');
+  // Content-Length counts the compressed bytes when the server compresses: then the total is unknown.
+  const total = Number.isFinite(length) && length > 0 && (!encoded || encoded === 'identity') ? length : null;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  return readBody(response.body, total, how);
+}
+
+async function readBody(stream, total, { signal, onProgress } = {}) {
+  const chunks = [];
+  let loaded = 0;
+  const reader = stream.getReader();
+  const stop = () => reader.cancel().catch(() => {});
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      signal?.throwIfAborted();
+      chunks.push(value);
+      loaded += value.length;
+      onProgress?.({ loaded, total });
+    }
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+  signal?.throwIfAborted();
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+// Bytes given or read at once: one progress report.
+function reported(length, { onProgress } = {}) {
+  onProgress?.({ loaded: length, total: length });
+  return {};
+}
+
+async function readPath(path, what, notFound, how = {}) {
+  try {
+    how.signal?.throwIfAborted();
+    const bytes = await readNodeFile(path);
+    how.signal?.throwIfAborted();
+    reported(bytes.length, how);
+    return bytes;
+  } catch (cause) {
+    if (cause?.name === 'AbortError') throw cause;
+    if (cause?.code === 'ENOENT' && notFound) throw new Error(notFound, { cause });
+    const reason = cause?.code === 'ENOENT' ? 'no such file' : describe(cause);
+    throw new Error(`loadModel: could not read ${what}: ${reason}; check the path`, { cause });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Models.
+
+
+class Model {
+  #session;  // the Embind Session; null once disposed
+  #info;
+
+  constructor(core, bytes, name) {
+    let session;
+    try {
+      session = new core.Session(bytes);
+    } catch (cause) {
+      throw internalError('loading the model', cause);
+    }
+    const loadError = session.loadError();
+    if (loadError !== '') {
+      session.delete();
+      throw toError(JSON.parse(loadError), 'loadModel: ');
+    }
+    this.#session = session;
+    try {
+      this.#info = makeInfo(unwrap(session.info(), 'model.info: '), name);
+    } catch (error) {
+      session.delete();
+      throw error;
+    }
+    freeWhenForgotten(this, session);
+  }
+
+  /** What the model is: its name, architecture and provenance (see index.d.ts). */
+  get info() {
+    return this.#info;
+  }
+
+  /** True after dispose(). */
+  get disposed() {
+    return this.#session === null;
+  }
+
+  /**
+   * Translates one sentence (or any text: it is one input). Options, with
+   * their ranges and defaults in optionRanges: beamSize (1 = greedy),
+   * maxLength (output tokens; default 2 x source length + 10), alternatives
+   * (the k most likely tokens at each output position), lengthPenalty and
+   * coveragePenalty (beam search's GNMT alpha and beta), temperature (the
+   * attention softmax's tau), prefix (target tokens to force at the start:
+   * the "what if"), trace (the decoder trace of the best hypothesis, its
+   * vectors as Float32Arrays), beamTree (every candidate of the beam) and
+   * shortlist (false: score every target piece, not only the model's
+   * shortlist; default true, used when the model has one: info.shortlist).
+   */
+  translate(text, options = {}) {
+    const session = this.#liveSession('translate');
+    if (typeof text !== 'string') {
+      throw new Error(`model.translate(text): text must be a string, but got ${describeValue(text)}`);
+    }
+    const checked = checkOptions(options);
+    let envelope;
+    try {
+      envelope = session.translate(wellFormed(text), JSON.stringify(checked));
+    } catch (cause) {
+      throw internalError('translating', cause);
+    }
+    try {
+      return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0,
+        { attention: (k) => session.attention(k), numbers: () => session.numbers() });
+    } finally {
+      session.release();
+    }
+  }
+
+  /** Frees the model's memory. Calling it again does nothing; any other call afterwards throws. */
+  dispose() {
+    if (this.#session === null) return;
+    const session = this.#session;
+    this.#session = null;
+    free(this, session);
+  }
+
+  /** `using model = await loadModel(...)` disposes it at the end of the block. */
+  [disposeSymbol]() {
+    this.dispose();
+  }
+
+  #liveSession(method) {
+    if (this.#session === null) {
+      throw new Error(`model.${method}: this model was disposed; load it again with loadModel()`);
+    }
+    return this.#session;
+  }
+}

@@ -1,0 +1,60 @@
+// The worker behind createTranslator (translator.js): one model, loaded with
+// the package's loadModel, translating the requests of the thread that
+// started it in order. Messages in: { id, type: 'load', model, wasm },
+// { id, type: 'translate', texts, options }, { id, type: 'cancel' }.
+// Messages out: { id, progress: { loaded, total } } while loading, then
+// { id, ok: true, value } or { id, ok: false, error, kind }. Results go out
+// with their buffers transferred.
+import { loadModel } from './load-model.js';
+import { translationBuffer } from './translation.js';
+
+let model = null;
+const cancelled = new Set();                // ids cancelled by the caller
+const loads = new Map();                    // id -> AbortController of a load in progress
+let queue = Promise.resolve();              // one request at a time, in order
+
+async function handle({ id, type, model: source, wasm, texts, options }) {
+  if (cancelled.delete(id)) return;
+  if (type === 'load') {
+    const controller = new AbortController();
+    loads.set(id, controller);
+    try {
+      model = await loadModel(source, {
+        wasm, signal: controller.signal, onProgress: (progress) => self.postMessage({ id, progress }),
+      });
+    } finally {
+      loads.delete(id);
+    }
+    self.postMessage({ id, ok: true, value: model.info });
+    return;
+  }
+  if (type === 'translate') {
+    if (!model) throw new Error('translator.translate: no model is loaded in this worker');
+    const results = [];
+    for (const text of texts) {
+      if (cancelled.has(id)) break;
+      results.push(model.translate(text, options));
+      // Let a 'cancel' in between the sentences of a batch.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    if (cancelled.delete(id)) return;
+    const buffers = results.map(translationBuffer).filter((buffer) => buffer !== null);
+    self.postMessage({ id, ok: true, value: results }, buffers);
+    return;
+  }
+  throw new Error(`unknown request type ${JSON.stringify(type)}`);
+}
+
+self.addEventListener('message', (event) => {
+  const message = event.data ?? {};
+  if (message.type === 'cancel') {
+    // Now, not after the request being cancelled.
+    cancelled.add(message.id);
+    loads.get(message.id)?.abort();
+    return;
+  }
+  queue = queue.then(() => handle(message)).catch((error) => {
+    cancelled.delete(message.id);
+    self.postMessage({ id: message.id, ok: false, error: error?.message ?? String(error), kind: error?.kind });
+  });
+});

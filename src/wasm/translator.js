@@ -1,0 +1,266 @@
+// The asynchronous API: createTranslator() loads a model and translates off
+// the caller's thread. In a browser the model lives in a module Web Worker
+// (model-worker.js), so a page never blocks while the decoder runs;
+// in Node (or with { worker: false }) it runs on the calling thread behind
+// the same promises, yielding between the sentences of a batch.
+//
+//   const translator = await createTranslator('en-fr', { onProgress: ({ loaded, total }) => ..., signal });
+//   const r = await translator.translate('I love deep learning.', { beamSize: 4 });
+//   const [a, b] = await translator.translate(['One.', 'Two.']);   // a batch: one result each
+//   await translator.dispose();                                    // or: await using translator = ...
+//
+// Results are the synchronous API's Translations (translation.js): from the
+// worker their one buffer is transferred, not copied, and revived here.
+import { describe, describeValue } from './errors.js';
+import { loadModel } from './load-model.js';
+import { isModelName, modelUrl, shippedModels } from './models.js';
+import { asyncDisposeSymbol, disposeSymbol, isNode } from './runtime.js';
+import { reviveTranslation } from './translation.js';
+
+const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
+
+/**
+ * Loads `model` (a shipped name, a URL, bytes, a Blob or a Response, as
+ * loadModel takes) for asynchronous translation. Options: worker ('auto',
+ * the default: a Web Worker where there is one and not in Node; true;
+ * false), workerUrl (where model-worker.js is, when a bundler or a
+ * server moved it), wasm (as loadModel's), signal (an AbortSignal that
+ * cancels the load) and onProgress ({ loaded, total } bytes of the model;
+ * total null when the server does not say).
+ */
+export async function createTranslator(model, options = {}) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error(`createTranslator(model, options): options must be an object such as { worker: false }, but got ${describeValue(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!CREATE_OPTIONS.includes(key)) throw new Error(`createTranslator: unknown option '${key}'; the options are ${CREATE_OPTIONS.join(', ')}`);
+  }
+  const { worker = 'auto', workerUrl, wasm, signal, onProgress } = options;
+  if (![true, false, 'auto'].includes(worker)) {
+    throw new Error(`createTranslator: worker must be true, false or 'auto', but got ${describeValue(worker)}`);
+  }
+  signal?.throwIfAborted();
+  const useWorker = worker === true || (worker === 'auto' && !isNode && typeof Worker === 'function');
+  if (!useWorker) {
+    const loaded = await loadModel(model, { wasm, signal, onProgress });
+    return new Translator(new InThread(loaded), loaded.info, 'main-thread');
+  }
+  if (typeof Worker !== 'function') throw new Error('createTranslator: { worker: true } needs Web Workers, which this runtime lacks; use { worker: false }');
+  const backend = new InWorker(startWorker(workerUrl));
+  try {
+    const info = await backend.load(await transferable(model), wasm instanceof URL ? wasm.href : wasm, { signal, onProgress });
+    return new Translator(backend, info, 'worker');
+  } catch (error) {
+    backend.close();
+    // A bundler that did not bundle the worker (esbuild; Rollup without a
+    // worker plugin): with 'auto', the main thread instead (translator.backend says which).
+    if (error?.code !== 'S2S_WORKER_FAILED' || worker !== 'auto') throw error;
+  }
+  const loaded = await loadModel(model, { wasm, signal, onProgress });
+  return new Translator(new InThread(loaded), loaded.info, 'main-thread');
+}
+
+function startWorker(workerUrl) {
+  try {
+    if (workerUrl) return new Worker(workerUrl, { type: 'module' });
+    // Written out in full, as bundlers recognize it (Vite, webpack 5): they
+    // bundle the worker and its imports.
+    return new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
+  } catch (cause) {
+    const error = new Error(`createTranslator: could not start the worker ${String(workerUrl ?? 'model-worker.js')} (${describe(cause)}); ` +
+      'pass workerUrl, or { worker: false } to translate on this thread', { cause });
+    error.code = 'S2S_WORKER_FAILED';
+    throw error;
+  }
+}
+
+// What the worker can receive for `model`: names and URLs as absolute URL
+// strings (the worker's own base differs from the page's), bytes as a copy
+// (transferring would empty the caller's), a Blob as it is, a Response read
+// here.
+async function transferable(model) {
+  if (typeof model === 'string' && isModelName(model)) {
+    if (!shippedModels.includes(model)) return model;  // the worker names the problem
+    return modelUrl(model).href;
+  }
+  if (typeof model === 'string') return new URL(model, globalThis.location?.href).href;
+  if (model instanceof URL) return model.href;
+  if (model instanceof ArrayBuffer) return model.slice(0);
+  if (ArrayBuffer.isView(model)) return model.buffer.slice(model.byteOffset, model.byteOffset + model.byteLength);
+  if (typeof Response === 'function' && model instanceof Response) {
+    if (!model.ok) throw new Error(`createTranslator: the Response for ${model.url || 'the model'} is HTTP ${model.status}; pass a successful response`);
+    return model.arrayBuffer();
+  }
+  return model;  // a Blob, or something the worker's loadModel will name
+}
+
+class Translator {
+  #backend;
+  #info;
+  #where;
+
+  constructor(backend, info, where) {
+    this.#backend = backend;
+    this.#info = info;
+    this.#where = where;
+  }
+
+  /** Where the model runs: 'worker' or 'main-thread'. */
+  get backend() {
+    return this.#where;
+  }
+
+  /** The model's info (as model.info). */
+  get info() {
+    return this.#info;
+  }
+
+  /** True after dispose(). */
+  get disposed() {
+    return this.#backend === null;
+  }
+
+  /**
+   * Translates a string (resolves to a Translation) or an array of strings
+   * (resolves to one Translation each, in order). Options: those of
+   * model.translate, and signal (an AbortSignal: the promise rejects with
+   * its reason, and sentences not yet started are skipped).
+   */
+  async translate(input, options = {}) {
+    if (this.#backend === null) throw new Error('translator.translate: this translator was disposed; create another with createTranslator()');
+    const batch = Array.isArray(input);
+    const texts = batch ? input : [input];
+    texts.forEach((text, i) => {
+      if (typeof text !== 'string') {
+        throw new Error(`translator.translate: ${batch ? `input[${i}]` : 'text'} must be a string, but got ${describeValue(text)}`);
+      }
+    });
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      throw new Error(`translator.translate(text, options): options must be an object such as { beamSize: 4 }, but got ${describeValue(options)}`);
+    }
+    const { signal, ...translateOptions } = options;
+    signal?.throwIfAborted();
+    const results = await this.#backend.translate(texts, translateOptions, signal);
+    return batch ? results : results[0];
+  }
+
+  /** Frees the model (and ends the worker). Calling it again does nothing. */
+  async dispose() {
+    const backend = this.#backend;
+    this.#backend = null;
+    backend?.close();
+  }
+
+  [asyncDisposeSymbol]() {
+    return this.dispose();
+  }
+
+  [disposeSymbol]() {
+    this.dispose();
+  }
+}
+
+// The model on this thread: the same promises, one sentence per task.
+class InThread {
+  #model;
+
+  constructor(model) {
+    this.#model = model;
+  }
+
+  async translate(texts, options, signal) {
+    const results = [];
+    for (const text of texts) {
+      await new Promise((resolve) => setTimeout(resolve, 0));  // let an abort, a paint or other work in
+      signal?.throwIfAborted();
+      if (this.#model.disposed) throw new Error('translator.translate: this translator was disposed while translating');
+      results.push(this.#model.translate(text, options));
+    }
+    return results;
+  }
+
+  close() {
+    this.#model.dispose();
+  }
+}
+
+// The model in a worker (model-worker.js): requests by id, replies
+// { id, ok, value | error } and, while loading, { id, progress }.
+class InWorker {
+  #worker;
+  #pending = new Map();  // id -> { resolve, reject, onProgress }
+  #nextId = 1;
+  #failure = null;
+
+  constructor(worker) {
+    this.#worker = worker;
+    worker.addEventListener('message', (event) => this.#receive(event.data ?? {}));
+    worker.addEventListener('error', (event) => {
+      event.preventDefault?.();
+      const error = new Error(`seq2seq-attention: the translation worker failed to start or crashed (${event.message || 'no message'}); ` +
+        'check that model-worker.js and its imports are served next to the package (a bundler must bundle it), or pass workerUrl');
+      error.code = 'S2S_WORKER_FAILED';
+      this.#fail(error);
+    });
+    worker.addEventListener('messageerror', () => this.#fail(new Error('seq2seq-attention: a message from the translation worker could not be read')));
+  }
+
+  #receive({ id, ok, value, error, progress, kind }) {
+    const waiting = this.#pending.get(id);
+    if (!waiting) return;  // cancelled
+    if (progress) {
+      waiting.onProgress?.(progress);
+      return;
+    }
+    this.#pending.delete(id);
+    if (ok) {
+      waiting.resolve(value);
+    } else {
+      const failure = new Error(error);
+      if (kind) failure.kind = kind;
+      waiting.reject(failure);
+    }
+  }
+
+  #fail(error) {
+    this.#failure = error;
+    for (const { reject } of this.#pending.values()) reject(error);
+    this.#pending.clear();
+  }
+
+  #request(message, { signal, onProgress } = {}, transfer = []) {
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const settle = () => signal?.removeEventListener('abort', abort);
+      const abort = () => {
+        this.#pending.delete(id);
+        this.#worker.postMessage({ type: 'cancel', id });
+        settle();
+        reject(signal.reason);
+      };
+      this.#pending.set(id, {
+        resolve: (value) => { settle(); resolve(value); },
+        reject: (error) => { settle(); reject(error); },
+        onProgress,
+      });
+      signal?.addEventListener('abort', abort, { once: true });
+      this.#worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  load(model, wasm, how) {
+    return this.#request({ type: 'load', model, wasm }, how, model instanceof ArrayBuffer ? [model] : []);
+  }
+
+  async translate(texts, options, signal) {
+    const results = await this.#request({ type: 'translate', texts, options }, { signal });
+    return results.map(reviveTranslation);
+  }
+
+  close() {
+    this.#fail(new Error('translator.translate: this translator was disposed; create another with createTranslator()'));
+    this.#worker.terminate();
+  }
+}
