@@ -4,6 +4,7 @@
 #include "cli/decode_flags.h"
 #include "common/error.h"
 #include "decode/translator.h"
+#include "text/utf8.h"
 
 #include <cstdio>
 #include <iostream>
@@ -15,7 +16,7 @@ namespace {
 // Ranges and defaults in the text come from the option table, like the checks.
 std::string help() {
     return R"(usage: seq2seq translate --model PATH [--beam N] [--max-length N] [--alternatives N] [--temperature T]
-                         [--json] [--trace] [--beam-tree]
+                         [--json] [--trace] [--beam-tree] [--split]
 
 Reads English sentences from stdin, one per line, and writes one line per
 input line to stdout: the translation, or with --json a JSON object with
@@ -43,6 +44,11 @@ score and the beam's hypotheses.
                       once the keys and encoder states (docs/cli.md)
   --beam-tree         with the beam search tree (implies --json): per step every
                       candidate, kept or pruned, with its parent and score
+  --split             translate each line sentence by sentence (a paragraph: the
+                      models were trained on single sentences) and write the
+                      translations joined; with --json {"text", "sentences":
+                      [{"begin", "end" (bytes of the line), "source", and the
+                      sentence's translation object}]}
 )";
 }
 
@@ -50,7 +56,7 @@ score and the beam's hypotheses.
 
 int run_translate(const std::vector<std::string>& argv) {
     const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty", "temperature", "shortlist"},
-                    {"json", "trace", "beam-tree", "help"});
+                    {"json", "trace", "beam-tree", "split", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);
         return 0;
@@ -68,6 +74,22 @@ int run_translate(const std::vector<std::string>& argv) {
     std::string line;
     while (std::getline(std::cin, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (args.has("split")) {
+            const std::vector<SentenceTranslation> sentences = translate_sentences(model, line, options);
+            if (json) {
+                nlohmann::json out = {{"text", join_translations(model, sentences)}, {"sentences", nlohmann::json::array()}};
+                for (const SentenceTranslation& s : sentences) {
+                    nlohmann::json sentence = {{"begin", s.begin}, {"end", s.end}, {"source", sanitize_utf8(line.substr(s.begin, s.end - s.begin))}};
+                    sentence.update(to_json(s.translation));
+                    out["sentences"].push_back(std::move(sentence));
+                }
+                std::cout << out.dump() << '\n';
+            } else {
+                std::cout << join_translations(model, sentences) << '\n';
+            }
+            std::cout.flush();
+            continue;
+        }
         const Translation t = translate(model, line, options);
         if (json) {
             // Invalid UTF-8 was repaired by the tokenizer, so dump() cannot throw.

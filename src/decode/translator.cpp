@@ -3,6 +3,7 @@
 #include "decode/translator.h"
 
 #include "common/error.h"
+#include "text/sentences.h"
 #include "text/utf8.h"
 
 namespace s2s {
@@ -101,6 +102,26 @@ Translation translate_with_prefix(const Model& model, const std::string& text, c
         options.forced_prefix.push_back(id);
     }
     return translate(model, text, options, trace_numbers);
+}
+
+std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options) {
+    std::vector<SentenceTranslation> out;
+    for (const SentenceSpan& span : split_sentences(text)) {
+        out.push_back({span.begin, span.end, translate(model, text.substr(span.begin, span.end - span.begin), options)});
+    }
+    return out;
+}
+
+std::string join_translations(const Model& model, const std::vector<SentenceTranslation>& sentences) {
+    const std::string separator = model.target_tokenizer.language == "zh" ? "" : " ";
+    std::string joined;
+    for (const SentenceTranslation& s : sentences) {
+        const std::string text = s.translation.best() ? s.translation.best()->text : "";
+        if (text.empty()) continue;
+        if (!joined.empty()) joined += separator;
+        joined += text;
+    }
+    return joined;
 }
 
 namespace {

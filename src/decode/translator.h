@@ -70,6 +70,19 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
 Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
                                   DecodeOptions options, std::vector<float>* trace_numbers = nullptr);
 
+// A text of several sentences (split_sentences, text/sentences.h),
+// translated one sentence at a time: each sentence's byte range in the
+// text, and its translation.
+struct SentenceTranslation {
+    size_t begin = 0;
+    size_t end = 0;
+    Translation translation;
+};
+std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options);
+// The sentences' best translations joined as the target language writes
+// them (a space between sentences; none for Chinese).
+std::string join_translations(const Model& model, const std::vector<SentenceTranslation>& sentences);
+
 // How to_json lays a translation out.
 enum class TranslationLayout {
     // The CLI's --json (the documented contract): the best hypothesis's

@@ -17,6 +17,7 @@
 //                                 build writes dist/options.js from it
 //   heapStats()                   {heapBytes, usedBytes}, for the memory tests
 //                                 (heap_stats, envelope.h)
+//   splitSentences(text)          the sentences of a text, [[begin, end], ...] in bytes
 //   warmUp()                      runs a tiny model once so the browser
 //                                 compiles the loading and translating code
 //                                 early ("" or a failure envelope)
@@ -27,6 +28,7 @@
 // the translator's download stays small.
 #include "decode/translator.h"
 #include "model/model.h"
+#include "text/sentences.h"
 #include "text/bpe.h"
 #include "wasm/envelope.h"
 
@@ -148,6 +150,14 @@ std::string warm_up() {
     return envelope.find("\"ok\":true") != std::string::npos ? std::string() : envelope;
 }
 
+// The sentences of `text` (split_sentences, text/sentences.h) as JSON
+// [[begin, end], ...], byte offsets into its UTF-8.
+std::string split_sentences_json(const std::string& text) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const SentenceSpan& s : split_sentences(text)) out.push_back({s.begin, s.end});
+    return out.dump();
+}
+
 }  // namespace s2s::wasm
 
 EMSCRIPTEN_BINDINGS(seq2seq_attention) {
@@ -163,4 +173,5 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
     function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);
     function("warmUp", &s2s::wasm::warm_up);
+    function("splitSentences", &s2s::wasm::split_sentences_json);
 }

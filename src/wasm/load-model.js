@@ -207,6 +207,22 @@ async function readPath(path, what, notFound, how = {}) {
   }
 }
 
+// Byte offsets into the UTF-8 of `text` as UTF-16 offsets into `text`.
+function utf16Spans(text, byteSpans) {
+  const wanted = new Set(byteSpans.flat());
+  const at = new Map();
+  let bytes = 0;
+  let index = 0;
+  for (const character of text) {
+    if (wanted.has(bytes)) at.set(bytes, index);
+    const point = character.codePointAt(0);
+    bytes += point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+    index += character.length;
+  }
+  at.set(bytes, index);
+  return byteSpans.map(([begin, end]) => [at.get(begin), at.get(end)]);
+}
+
 // ---------------------------------------------------------------------------
 // Models.
 
@@ -214,8 +230,10 @@ async function readPath(path, what, notFound, how = {}) {
 class Model {
   #session;  // the Embind Session; null once disposed
   #info;
+  #core;
 
   constructor(core, bytes, name) {
+    this.#core = core;
     let session;
     try {
       session = new core.Session(bytes);
@@ -277,6 +295,28 @@ class Model {
     } finally {
       session.release();
     }
+  }
+
+  /**
+   * Translates a text of several sentences one sentence at a time (the
+   * models were trained on single sentences): { text, the translations
+   * joined (a space between sentences, none for Chinese); sentences:
+   * [{ source, start, end (UTF-16 offsets in `text`), translation }] }.
+   * Sentences end at . ! ? … 。！？ (abbreviations, initials and numbers
+   * keep their periods) and at blank lines: src/text/sentences.h.
+   */
+  translateText(text, options = {}) {
+    this.#liveSession('translateText');
+    if (typeof text !== 'string') {
+      throw new Error(`model.translateText(text): text must be a string, but got ${describeValue(text)}`);
+    }
+    const input = wellFormed(text);
+    const sentences = utf16Spans(input, JSON.parse(this.#core.splitSentences(input))).map(([start, end]) => {
+      const source = input.slice(start, end);
+      return { source, start, end, translation: this.translate(source, options) };
+    });
+    const separator = this.#info.targetLanguage === 'zh' ? '' : ' ';
+    return { text: sentences.map((s) => s.translation.text).filter((t) => t !== '').join(separator), sentences };
   }
 
   /** Frees the model's memory. Calling it again does nothing; any other call afterwards throws. */

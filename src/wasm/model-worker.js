@@ -1,7 +1,8 @@
 // The worker behind createTranslator (translator.js): one model, loaded with
 // the package's loadModel, translating the requests of the thread that
 // started it in order. Messages in: { id, type: 'load', model, wasm },
-// { id, type: 'translate', texts, options }, { id, type: 'cancel' }.
+// { id, type: 'translate', texts, options }, { id, type: 'translateText',
+// text, options }, { id, type: 'cancel' }.
 // Messages out: { id, progress: { loaded, total } } while loading, then
 // { id, ok: true, value } or { id, ok: false, error, kind }. Results go out
 // with their buffers transferred.
@@ -13,7 +14,7 @@ const cancelled = new Set();                // ids cancelled by the caller
 const loads = new Map();                    // id -> AbortController of a load in progress
 let queue = Promise.resolve();              // one request at a time, in order
 
-async function handle({ id, type, model: source, wasm, texts, options }) {
+async function handle({ id, type, model: source, wasm, texts, text, options }) {
   if (cancelled.delete(id)) return;
   if (type === 'load') {
     const controller = new AbortController();
@@ -40,6 +41,13 @@ async function handle({ id, type, model: source, wasm, texts, options }) {
     if (cancelled.delete(id)) return;
     const buffers = results.map(translationBuffer).filter((buffer) => buffer !== null);
     self.postMessage({ id, ok: true, value: results }, buffers);
+    return;
+  }
+  if (type === 'translateText') {
+    if (!model) throw new Error('translator.translateText: no model is loaded in this worker');
+    const value = model.translateText(text, options);
+    const buffers = value.sentences.map((s) => translationBuffer(s.translation)).filter((buffer) => buffer !== null);
+    self.postMessage({ id, ok: true, value }, buffers);
     return;
   }
   throw new Error(`unknown request type ${JSON.stringify(type)}`);

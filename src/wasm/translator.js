@@ -144,6 +144,19 @@ class Translator {
     return batch ? results : results[0];
   }
 
+  /**
+   * Translates a text of several sentences one sentence at a time (as
+   * model.translateText): resolves to { text, sentences: [{ source, start,
+   * end, translation }] }. Options: those of translate, and signal.
+   */
+  async translateText(text, options = {}) {
+    if (this.#backend === null) throw new Error('translator.translateText: this translator was disposed; create another with createTranslator()');
+    if (typeof text !== 'string') throw new Error(`translator.translateText: text must be a string, but got ${describeValue(text)}`);
+    const { signal, ...translateOptions } = options ?? {};
+    signal?.throwIfAborted();
+    return this.#backend.translateText(text, translateOptions, signal);
+  }
+
   /** Frees the model (and ends the worker). Calling it again does nothing. */
   async dispose() {
     const backend = this.#backend;
@@ -177,6 +190,12 @@ class InThread {
       results.push(this.#model.translate(text, options));
     }
     return results;
+  }
+
+  async translateText(text, options, signal) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    signal?.throwIfAborted();
+    return this.#model.translateText(text, options);
   }
 
   close() {
@@ -257,6 +276,12 @@ class InWorker {
   async translate(texts, options, signal) {
     const results = await this.#request({ type: 'translate', texts, options }, { signal });
     return results.map(reviveTranslation);
+  }
+
+  async translateText(text, options, signal) {
+    const value = await this.#request({ type: 'translateText', text, options }, { signal });
+    for (const sentence of value.sentences) sentence.translation = reviveTranslation(sentence.translation);
+    return value;
   }
 
   close() {
