@@ -288,6 +288,11 @@ std::vector<Hypothesis> decode(const Parameters& params, const ModelConfig& conf
             }
             append_step(h, c.token, step.log_probs(c.token, c.parent), step.attention, c.parent, step.log_probs,
                         options.alternatives);
+            if (beam == 1 && options.on_step) {  // greedy: this token is the translation's
+                const bool attends = step.attention.rows() != 0;
+                options.on_step(c.token, step.log_probs(c.token, c.parent), attends ? step.attention.col(c.parent).data() : nullptr,
+                                attends ? static_cast<int>(step.attention.rows()) : 0);
+            }
             if (h.finished) {
                 finished.push_back(std::move(h));
             } else {

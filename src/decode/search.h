@@ -10,6 +10,7 @@
 #include "model/int8_step_weights.h"
 #include "model/parameters.h"
 
+#include <functional>
 #include <vector>
 
 namespace s2s {
@@ -52,6 +53,13 @@ struct DecodeOptions {
     // is int8 (src/decode/shortlist.h): the output layer and the softmax over
     // the sentence's candidate pieces only. Off computes every row.
     bool shortlist = true;
+
+    // Greedy decoding (beam_size 1) calls it after each output step, as the
+    // decoder writes: the token chosen, its log probability, and its
+    // attention row (`columns` weights; null and 0 for the fixed-context
+    // baseline), valid during the call only. Beam search never calls it
+    // (the best hypothesis is known only at the end). Empty: not called.
+    std::function<void(int token, float log_prob, const float* attention, int columns)> on_step;
 
     static constexpr float kDefaultLengthPenalty = 0.6f;
     static constexpr float kDefaultCoveragePenalty = 0.2f;

@@ -5,6 +5,8 @@
 //   new Session(bytes)            parses a .s2s file held in a JS Uint8Array
 //   session.loadError()           "" when the model loaded, else the reason
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
+//   session.translateSteps(text, opts, onStep)  the same, calling onStep
+//                                 after each greedy step as it is decoded
 //   session.attention(k)          hypothesis k's attention matrix of the last
 //                                 translation, row after row (a Float32Array
 //                                 view into the heap)
@@ -72,6 +74,24 @@ public:
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
             return translate_json(*model_, text, options_json, &last_, &numbers_);
+        });
+    }
+
+    // As translate, calling onStep(token, logProb, attentionRow) after each
+    // step of greedy decoding, as the decoder writes it (attentionRow: a
+    // Float32Array view into the heap, valid during the call only; null for
+    // the fixed-context baseline). onStep must not throw.
+    std::string translateSteps(const std::string& text, const std::string& options_json, emscripten::val on_step) const {
+        return guarded([&] {
+            if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
+            const Vocabulary& target = model_->target_vocabulary;
+            return translate_json(*model_, text, options_json, &last_, &numbers_,
+                                  [&](int token, float log_prob, const float* attention, int columns) {
+                                      emscripten::val row = attention != nullptr
+                                          ? emscripten::val(emscripten::typed_memory_view(static_cast<size_t>(columns), attention))
+                                          : emscripten::val::null();
+                                      on_step(target.token(token), log_prob, row);
+                                  });
         });
     }
 
@@ -166,6 +186,7 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .constructor<const emscripten::val&>()
         .function("loadError", &s2s::wasm::Session::loadError)
         .function("translate", &s2s::wasm::Session::translate)
+        .function("translateSteps", &s2s::wasm::Session::translateSteps)
         .function("info", &s2s::wasm::Session::info)
         .function("attention", &s2s::wasm::Session::attention)
         .function("release", &s2s::wasm::Session::release)

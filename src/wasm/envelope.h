@@ -23,6 +23,7 @@
 
 #include <exception>
 #include <new>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -101,10 +102,13 @@ inline json parse_options(const std::string& options_json) {
 // attention matrices the caller hands over as they are; numbers then
 // receives the trace's vectors, and the JSON holds [offset, length] into it
 // (trace_json, src/decode/trace.h).
+// on_step: DecodeOptions::on_step (greedy decoding's steps as they come).
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
-                           Translation* kept = nullptr, std::vector<float>* numbers = nullptr) {
+                           Translation* kept = nullptr, std::vector<float>* numbers = nullptr,
+                           std::function<void(int, float, const float*, int)> on_step = nullptr) {
     const json options = parse_options(options_json);
     DecodeOptions decode = read_decode_options(options, decode_defaults(model));
+    decode.on_step = std::move(on_step);
     decode.trace = boolean_option(options, "trace");
     decode.beam_tree = boolean_option(options, "beamTree");
     decode.shortlist = boolean_option(options, "shortlist", true);

@@ -59,6 +59,28 @@ export interface LoadOptions {
   onProgress?: (progress: { loaded: number; total: number | null }) => void;
 }
 
+/**
+ * One step of decoding: the token written at output position `index`, its
+ * log probability (`null` for a beam's steps, reported after the search),
+ * and its attention row over the source tokens (`null` for the
+ * fixed-context baseline). {@link Model.translate}'s `onStep` gets them as
+ * greedy decoding writes them; {@link Translator.steps} yields them.
+ */
+export interface DecodingStep {
+  index: number;
+  token: string;
+  logProb: number | null;
+  attention: Float32Array | null;
+}
+
+/** A text translated sentence by sentence ({@link Model.translateText}). */
+export interface TextTranslation {
+  /** The sentences' translations joined (a space between them; none for Chinese). */
+  text: string;
+  /** Each sentence: its text, its UTF-16 offsets `[start, end)` in the input, and its translation. */
+  sentences: { source: string; start: number; end: number; translation: Translation }[];
+}
+
 /** Options of {@link createTranslator}: those of {@link loadModel}, and where the model runs. */
 export interface TranslatorOptions extends LoadOptions {
   /**
@@ -102,6 +124,16 @@ export interface Translator {
    */
   translate(text: string, options?: TranslateOptions & { signal?: AbortSignal }): Promise<Translation>;
   translate(texts: string[], options?: TranslateOptions & { signal?: AbortSignal }): Promise<Translation[]>;
+  /**
+   * Decoding step by step: yields each {@link DecodingStep} as the decoder
+   * writes it (greedy; from the worker, while the next step is computed).
+   * With `beamSize` > 1 the best hypothesis's steps come when the search
+   * ends. The whole translation is the iterator's `translation`.
+   */
+  steps(text: string, options?: TranslateOptions & { signal?: AbortSignal }):
+    AsyncIterableIterator<DecodingStep> & { translation: Promise<Translation> };
+  /** {@link Model.translateText}, off the caller's thread. */
+  translateText(text: string, options?: TranslateOptions & { signal?: AbortSignal }): Promise<TextTranslation>;
   /** Frees the model and ends its worker. Calling it again does nothing. */
   dispose(): Promise<void>;
   // Also [Symbol.asyncDispose]() and [Symbol.dispose]() where the runtime has them: `await using translator = ...`.
@@ -446,7 +478,12 @@ export interface Model {
    * const r = model.translate('I love deep learning.', { beamSize: 4 });
    * r.attention[0]; // how the first target word spread its attention over the source
    */
-  translate(text: string, options?: TranslateOptions): Translation;
+  translate(text: string, options?: TranslateOptions, onStep?: (step: DecodingStep) => void): Translation;
+  /**
+   * Translates a text of several sentences one sentence at a time (the
+   * models were trained on single sentences); see {@link TextTranslation}.
+   */
+  translateText(text: string, options?: TranslateOptions): TextTranslation;
   /**
    * Frees the model's memory now. Calling it twice is harmless; any other call
    * afterwards throws. A model that is never disposed is freed when it is

@@ -277,18 +277,47 @@ class Model {
    * shortlist (false: score every target piece, not only the model's
    * shortlist; default true, used when the model has one: info.shortlist).
    */
-  translate(text, options = {}) {
+  translate(text, options = {}, onStep = undefined) {
     const session = this.#liveSession('translate');
     if (typeof text !== 'string') {
       throw new Error(`model.translate(text): text must be a string, but got ${describeValue(text)}`);
     }
     const checked = checkOptions(options);
+    if (onStep !== undefined && typeof onStep !== 'function') {
+      throw new Error(`model.translate(text, options, onStep): onStep must be a function ({ index, token, logProb, attention }) => void, but got ${describeValue(onStep)}`);
+    }
+    const greedy = (checked.beamSize ?? 1) === 1;
     let envelope;
+    let index = 0;
+    let failure = null;
     try {
-      envelope = session.translate(wellFormed(text), JSON.stringify(checked));
+      envelope = onStep && greedy
+        ? session.translateSteps(wellFormed(text), JSON.stringify(checked), (token, logProb, row) => {
+          // Called from inside the decoder: copy the row (a heap view) and keep going whatever onStep does.
+          const step = { index: index++, token, logProb, attention: row ? new Float32Array(row) : null };
+          try {
+            onStep(step);
+          } catch (error) {
+            failure ??= error;
+          }
+        })
+        : session.translate(wellFormed(text), JSON.stringify(checked));
     } catch (cause) {
       throw internalError('translating', cause);
     }
+    const result = this.#result(session, envelope, checked);
+    if (failure) throw failure;
+    // A beam's best hypothesis is known only at the end: its steps follow the search.
+    if (onStep && !greedy) {
+      result.best.targetTokens.forEach((token, i) => {
+        const logProb = null;
+        onStep({ index: i, token, logProb, attention: result.best.attention[i] ? new Float32Array(result.best.attention[i]) : null });
+      });
+    }
+    return result;
+  }
+
+  #result(session, envelope, checked) {
     try {
       return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0,
         { attention: (k) => session.attention(k), numbers: () => session.numbers() });

@@ -1,8 +1,9 @@
 // The worker behind createTranslator (translator.js): one model, loaded with
 // the package's loadModel, translating the requests of the thread that
 // started it in order. Messages in: { id, type: 'load', model, wasm },
-// { id, type: 'translate', texts, options }, { id, type: 'translateText',
-// text, options }, { id, type: 'cancel' }.
+// { id, type: 'translate', texts, options }, { id, type: 'steps', text,
+// options } (each step out as { id, step } while decoding), { id, type:
+// 'translateText', text, options }, { id, type: 'cancel' }.
 // Messages out: { id, progress: { loaded, total } } while loading, then
 // { id, ok: true, value } or { id, ok: false, error, kind }. Results go out
 // with their buffers transferred.
@@ -41,6 +42,18 @@ async function handle({ id, type, model: source, wasm, texts, text, options }) {
     if (cancelled.delete(id)) return;
     const buffers = results.map(translationBuffer).filter((buffer) => buffer !== null);
     self.postMessage({ id, ok: true, value: results }, buffers);
+    return;
+  }
+  if (type === 'steps') {
+    if (!model) throw new Error('translator.steps: no model is loaded in this worker');
+    // Each step goes out as the decoder writes it (postMessage from inside
+    // the decoding call reaches the page at once).
+    const result = model.translate(text, options, (step) => {
+      if (!cancelled.has(id)) self.postMessage({ id, step }, step.attention ? [step.attention.buffer] : []);
+    });
+    if (cancelled.delete(id)) return;
+    const buffer = translationBuffer(result);
+    self.postMessage({ id, ok: true, value: result }, buffer ? [buffer] : []);
     return;
   }
   if (type === 'translateText') {

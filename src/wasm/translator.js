@@ -145,6 +145,47 @@ class Translator {
   }
 
   /**
+   * Decoding step by step: an async iterator over the steps of the
+   * translation of `text`, { index, token, logProb, attention } (attention:
+   * the step's Float32Array row; null for the fixed-context baseline), each
+   * as the decoder writes it in greedy decoding (from the worker, while the
+   * next step is computed). With beamSize > 1 the best hypothesis is known
+   * only when the search ends: its steps come then, logProb null. The whole
+   * Translation is the iterator's `translation` promise.
+   *   const steps = translator.steps('I love deep learning.');
+   *   for await (const step of steps) drawRow(step.index, step.token, step.attention);
+   *   const result = await steps.translation;
+   */
+  steps(text, options = {}) {
+    if (this.#backend === null) throw new Error('translator.steps: this translator was disposed; create another with createTranslator()');
+    if (typeof text !== 'string') throw new Error(`translator.steps: text must be a string, but got ${describeValue(text)}`);
+    const { signal, ...translateOptions } = options ?? {};
+    const queue = [];
+    let wake = null;
+    let finished = false;
+    let failure = null;
+    const notify = () => { wake?.(); wake = null; };
+    const translation = this.#backend.translateSteps(text, translateOptions, signal, (step) => { queue.push(step); notify(); })
+      .then((result) => { finished = true; notify(); return result; },
+        (error) => { failure = error; finished = true; notify(); throw error; });
+    translation.catch(() => {});  // reported through the iterator (and to whoever awaits translation)
+    const iterator = (async function* steps() {
+      for (;;) {
+        if (queue.length > 0) {
+          yield queue.shift();
+        } else if (finished) {
+          if (failure) throw failure;
+          return;
+        } else {
+          await new Promise((resolve) => { wake = resolve; });
+        }
+      }
+    })();
+    iterator.translation = translation;
+    return iterator;
+  }
+
+  /**
    * Translates a text of several sentences one sentence at a time (as
    * model.translateText): resolves to { text, sentences: [{ source, start,
    * end, translation }] }. Options: those of translate, and signal.
@@ -192,6 +233,12 @@ class InThread {
     return results;
   }
 
+  async translateSteps(text, options, signal, onStep) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    signal?.throwIfAborted();
+    return this.#model.translate(text, options, onStep);
+  }
+
   async translateText(text, options, signal) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     signal?.throwIfAborted();
@@ -224,11 +271,15 @@ class InWorker {
     worker.addEventListener('messageerror', () => this.#fail(new Error('seq2seq-attention: a message from the translation worker could not be read')));
   }
 
-  #receive({ id, ok, value, error, progress, kind }) {
+  #receive({ id, ok, value, error, progress, step, kind }) {
     const waiting = this.#pending.get(id);
     if (!waiting) return;  // cancelled
     if (progress) {
       waiting.onProgress?.(progress);
+      return;
+    }
+    if (step) {
+      waiting.onStep?.(step);
       return;
     }
     this.#pending.delete(id);
@@ -247,7 +298,7 @@ class InWorker {
     this.#pending.clear();
   }
 
-  #request(message, { signal, onProgress } = {}, transfer = []) {
+  #request(message, { signal, onProgress, onStep } = {}, transfer = []) {
     if (this.#failure) return Promise.reject(this.#failure);
     if (signal?.aborted) return Promise.reject(signal.reason);
     const id = this.#nextId++;
@@ -263,6 +314,7 @@ class InWorker {
         resolve: (value) => { settle(); resolve(value); },
         reject: (error) => { settle(); reject(error); },
         onProgress,
+        onStep,
       });
       signal?.addEventListener('abort', abort, { once: true });
       this.#worker.postMessage({ ...message, id }, transfer);
@@ -276,6 +328,11 @@ class InWorker {
   async translate(texts, options, signal) {
     const results = await this.#request({ type: 'translate', texts, options }, { signal });
     return results.map(reviveTranslation);
+  }
+
+  async translateSteps(text, options, signal, onStep) {
+    const value = await this.#request({ type: 'steps', text, options }, { signal, onStep });
+    return reviveTranslation(value);
   }
 
   async translateText(text, options, signal) {

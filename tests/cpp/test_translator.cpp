@@ -235,3 +235,30 @@ TEST_CASE("to_json hypotheses-only: each field once, the matrices' shapes; with 
         }
     }
 }
+
+TEST_CASE("on_step: greedy decoding reports each token and attention row as it writes them; beam search reports none") {
+    for (AttentionKind attention : {AttentionKind::kAdditive, AttentionKind::kNone}) {
+        const Model model = english_model(attention);
+        INFO(attention_kind_name(attention));
+        std::vector<int> tokens;
+        std::vector<std::vector<float>> rows;
+        DecodeOptions options;
+        options.on_step = [&](int token, float, const float* row, int columns) {
+            tokens.push_back(token);
+            rows.emplace_back(row, row + columns);
+        };
+        const Translation t = translate(model, "the cat sees the dog", options);
+        REQUIRE(t.best() != nullptr);
+        REQUIRE(tokens.size() == t.best()->target_tokens.size());
+        for (size_t i = 0; i < tokens.size(); ++i) CHECK(model.target_vocabulary.token(tokens[i]) == t.best()->target_tokens[i]);
+        if (attention == AttentionKind::kNone) {
+            for (const auto& row : rows) CHECK(row.empty());
+        } else {
+            for (size_t i = 0; i < rows.size(); ++i) CHECK(rows[i] == t.best()->attention[i]);
+        }
+        tokens.clear();
+        options.beam_size = 4;
+        (void)translate(model, "the cat sees the dog", options);
+        CHECK(tokens.empty());
+    }
+}

@@ -72,7 +72,7 @@ test('Node: AbortSignal cancels a load and the rest of a batch; bad arguments ar
   assert.equal(translator.disposed, true);
 });
 
-test('Chromium: the translator runs in a worker; the main thread has no long task over 50 ms; progress, batch, abort', async (t) => {
+test('Chromium: the translator runs in a worker; the main thread has no long task over 50 ms; progress, batch, steps, abort', async (t) => {
   const site = join(work, 'site');
   mkdirSync(join(site, 'models'), { recursive: true });
   mkdirSync(join(site, 'page'), { recursive: true });
@@ -109,6 +109,16 @@ try {
   await settle();
   out.worker = { ms: Math.round(to - from), longTasks: during(from, to), text: results[0].text, rows: results[0].attention.length };
   out.batch = (await translator.translate(['One.', LONG, 'Two.'])).map((r) => r.text.length > 0);
+  // Step by step: the rows arrive while the worker is still decoding.
+  const steps = translator.steps(HEAVY);
+  const arrivals = [];
+  for await (const step of steps) arrivals.push({ index: step.index, at: performance.now(), row: Array.from(step.attention) });
+  const whole = await steps.translation;
+  out.steps = {
+    count: arrivals.length, tokens: whole.targetTokens.length, spreadMs: arrivals.at(-1).at - arrivals[0].at,
+    inOrder: arrivals.every((a, k) => a.index === k),
+    rowsAreTheResult: arrivals.every((a, k) => JSON.stringify(a.row) === JSON.stringify(Array.from(whole.attention[k]))),
+  };
   const stop = new AbortController();
   const cancelled = translator.translate([LONG, LONG, LONG, LONG], { beamSize: 4, signal: stop.signal });
   stop.abort();
@@ -152,6 +162,9 @@ try {
     assert.ok(out.mainThread.longTasks.some((ms) => ms > 50) || out.mainThread.ms / 3 < 50,
       'the control: the synchronous API blocks the main thread (unless this machine translates it in under 50 ms)');
     assert.deepEqual(out.batch, [true, true, true]);
+    assert.equal(out.steps.count, out.steps.tokens, 'one step per target token');
+    assert.ok(out.steps.inOrder && out.steps.rowsAreTheResult, 'the streamed rows are the result\'s');
+    assert.ok(out.steps.spreadMs > 0, 'the steps arrived over time, not all at the end');
     assert.equal(out.translateAbort, 'AbortError');
     assert.equal(out.after, true, 'it translates after an abort');
     assert.deepEqual(problems, []);
@@ -159,4 +172,28 @@ try {
     await chromium.close();
     await server.close();
   }
+});
+
+test('Node: steps() yields each greedy step with its row, as the final result has them; a beam yields the best hypothesis after the search', async () => {
+  const translator = await api.createTranslator(modelPath);
+  const steps = translator.steps('I see the cat.');
+  const seen = [];
+  for await (const step of steps) seen.push(step);
+  const result = await steps.translation;
+  assert.deepEqual(seen.map((s) => s.token), result.targetTokens);
+  assert.deepEqual(seen.map((s) => Array.from(s.attention)), result.attention.map((row) => Array.from(row)));
+  assert.ok(seen.every((s) => typeof s.logProb === 'number' && s.logProb <= 0));
+  const beam = translator.steps('I see the cat.', { beamSize: 4 });
+  const beamSteps = [];
+  for await (const step of beam) beamSteps.push(step);
+  assert.deepEqual(beamSteps.map((s) => s.token), (await beam.translation).targetTokens);
+  assert.ok(beamSteps.every((s) => s.logProb === null));
+  // The synchronous form: translate's third argument.
+  const sync = await api.loadModel(modelPath);
+  const tokens = [];
+  sync.translate('I see the cat.', {}, (step) => tokens.push(step.token));
+  assert.deepEqual(tokens, result.targetTokens);
+  assert.throws(() => sync.translate('x', {}, 'not a function'), /onStep must be a function/);
+  sync.dispose();
+  await translator.dispose();
 });
