@@ -44,6 +44,7 @@ export const view = {
   whatIf: $('whatif'),
   heatmap: $('heatmap'),
   readout: $('readout'),
+  play: $('play'),
   hypotheses: $('hypotheses'),
   compareNote: $('compare-note'),
   compareView: document.querySelector('[data-testid="compare-view"]'),

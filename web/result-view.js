@@ -155,12 +155,14 @@ function renderChips() {
 // The attention, as a heatmap or as lines (the view switch), between pieces
 // or words (the unit switch).
 export function renderFigure() {
+  stopPlaying();
   showSwitches();
   view.translation.dataset.unit = state.unit;
   shown = figureData();
   renderChips();
   showUnitHint();
   replaceChildren(view.readout, '\u00a0');
+  if (view.play) view.play.hidden = shown.attention.length === 0;
   if (shown.attention.length) {
     const data = { sourceTokens: shown.source.map((u) => u.label), targetTokens: shown.target.map((u) => u.label), attention: shown.attention };
     const onLabel = (axis, index) => (index === null ? clearHighlights() : axis === 'row' ? showRow(index) : showColumn(index));
@@ -188,6 +190,57 @@ export function renderFigure() {
     figure = null;
     replaceChildren(view.heatmap, h('p', { class: 'hint' }, t('figure.noAttention')));
   }
+}
+
+// "Write it step by step": the translation appears one output token at a
+// time, as the decoder wrote it, each with its heatmap row lit and the
+// source words it looked at tinted (the dynamic context of the chapter,
+// seen happening). The rows and tokens not written yet are dimmed.
+const PLAY_STEP_MS = 700;
+let playTimer = 0;
+
+function playStep(row) {
+  const rows = shown?.attention.length ?? 0;
+  if (!figure || row >= rows) {
+    stopPlaying();
+    return;
+  }
+  view.heatmap.dataset.playStep = String(row + 1);
+  for (const element of figure.element.querySelectorAll('[data-row], [data-row-label]')) {
+    const r = Number(element.getAttribute('data-row') ?? element.getAttribute('data-row-label'));
+    element.classList.toggle('unwritten', r > row);
+  }
+  [...view.targetTokens.children].forEach((chipElement, k) => chipElement.classList.toggle('unwritten', k > row));
+  showRow(row);
+  const weights = weightsOfRow(row);
+  const top = weights.indexOf(Math.max(...weights));
+  replaceChildren(view.readout, rich('readout.step', {
+    step: row + 1, target: quoted(shown.target[row]), source: quoted(shown.source[top]), weight: weights[top].toFixed(2),
+  }));
+  playTimer = setTimeout(() => playStep(row + 1), PLAY_STEP_MS);
+}
+
+function stopPlaying() {
+  clearTimeout(playTimer);
+  playTimer = 0;
+  delete view.heatmap.dataset.playStep;
+  for (const element of document.querySelectorAll('.unwritten')) element.classList.remove('unwritten');
+  if (view.play) {
+    view.play.setAttribute('aria-pressed', 'false');
+    view.play.textContent = t('figure.play');
+  }
+}
+
+function togglePlay() {
+  if (playTimer) {
+    stopPlaying();
+    clearHighlights();
+    return;
+  }
+  if (!figure || !shown?.attention.length) return;
+  view.play.setAttribute('aria-pressed', 'true');
+  view.play.textContent = t('figure.stop');
+  playStep(0);
 }
 
 // The output row the URL selected (?step=N, 1-based), shown as if pointed at.
@@ -314,4 +367,5 @@ export function wireFigure() {
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && state.whatIf !== null) openWhatIf(null);
   });
+  view.play?.addEventListener('click', togglePlay);
 }

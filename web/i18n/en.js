@@ -46,6 +46,8 @@ export default {
   'switch.unitRegion': 'Attention between',
   'switch.pieces': 'pieces',
   'switch.words': 'words',
+  'figure.play': '▶ Write it step by step',
+  'figure.stop': '■ Stop',
   'explainer.region': 'How to read the figure',
   'explainer.heading': 'How to read it',
   'explainer.rows': 'Each row is one step of the decoder. Before writing that word, it scores every English word against its own state and turns the scores into weights with a softmax: all ≥ 0, summing to 1 along the row.',

@@ -42,6 +42,8 @@ export default {
   'switch.unitRegion': '注意力的单位',
   'switch.pieces': '子词',
   'switch.words': '词',
+  'figure.play': '▶ 逐步写出译文',
+  'figure.stop': '■ 停止',
   'explainer.region': '怎样读这张图',
   'explainer.heading': '怎样读这张图',
   'explainer.rows': '每一行是解码器的一个时间步。写出这个词之前，解码器用自己的隐状态给每个英文词元打一个分数，再用 softmax 把分数变成注意力权重：每个权重都 ≥ 0，一行加起来等于 1。',
