@@ -1,6 +1,13 @@
-// Cold start, old build against new, side by side in one run:
+// Cold start, old build against new, side by side in one run, and against
+// a floor page measured in the same run:
 //
-//   node bench/cold-start.mjs --old DIR [--loads 7]
+//   node bench/cold-start.mjs [--old DIR] [--loads 7]
+//
+// The floor page does only what no version of the demo can avoid: it starts
+// a module worker, which compiles dist/s2s-core.wasm (compileStreaming) and
+// fetches the model, then draws one SVG rectangle. The demo's cold and
+// repeat-visit figures are also given as ratios to it (issue: at most 1.5).
+// Without --old only the new build and the floor are measured.
 //
 // DIR is a copy of the repository at the commit to compare against, built
 // (its web/, dist/ and models/; scripts/serve.mjs when it has one). Make one
@@ -51,8 +58,8 @@ const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name
 const oldRoot = option('--old', process.env.S2S_OLD_ROOT);
 const loads = Number(option('--loads', 7));
 const modelPath = resolve(process.env.S2S_COLD_MODEL ?? join(root, 'models', 'en-fr.s2s'));
-if (!oldRoot || !existsSync(join(oldRoot, 'dist', 'index.js')) || !existsSync(join(oldRoot, 'web', 'index.html'))) {
-  console.error('cold-start: give --old DIR, a built copy of the repository to compare against (web/ and dist/; see this file\'s header)');
+if (oldRoot && (!existsSync(join(oldRoot, 'dist', 'index.js')) || !existsSync(join(oldRoot, 'web', 'index.html')))) {
+  console.error('cold-start: --old DIR must be a built copy of the repository to compare against (web/ and dist/; see this file\'s header)');
   process.exit(2);
 }
 for (const file of [join(root, 'dist', 'translator-worker.js'), modelPath]) {
@@ -66,10 +73,27 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const builds = [{ name: 'old', dir: resolve(oldRoot) }, { name: 'new', dir: root }];
+const builds = oldRoot ? [{ name: 'old', dir: resolve(oldRoot) }, { name: 'new', dir: root }] : [{ name: 'new', dir: root }];
+const newBuild = builds.at(-1);
 const log = (message) => process.stderr.write(`cold-start: ${message}\n`);
 // Both orders in turn: round i runs old first when i is even.
 const inTurn = (i) => (i % 2 ? [...builds].reverse() : builds);
+
+// The floor page: a module worker that compiles the runtime and fetches the
+// model, then one SVG rectangle where the heatmap's first cell would be.
+const FLOOR_WORKER = `const [module, bytes] = await Promise.all([
+  WebAssembly.compileStreaming(fetch('/dist/s2s-core.wasm')),
+  fetch('/models/en-fr.s2s').then((r) => r.arrayBuffer()),
+]);
+postMessage({ exports: WebAssembly.Module.exports(module).length, bytes: bytes.byteLength });`;
+const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><title>floor</title><div id="out"></div>
+<script type="module">
+const worker = new Worker('/__floor-worker.js', { type: 'module' });
+worker.onmessage = () => {
+  document.getElementById('out').innerHTML =
+    '<svg data-testid="attention-heatmap" width="20" height="20"><rect data-row="0" data-col="0" width="20" height="20" fill="#4338ca"/></svg>';
+};
+</script>`;
 
 // ---------------------------------------------------------------------------
 // Node: a fresh process per measurement.
@@ -95,6 +119,7 @@ for (const b of builds) {
   b.chromium = [];
 }
 const { browser, close } = await launchChromium();
+const floor = {};
 
 // In the page, before its own scripts: a MutationObserver records when the
 // first heatmap cell enters the DOM, and window.__s2sFirstCell is a promise
@@ -134,8 +159,25 @@ async function pageLoad(page, url, workers) {
 
 try {
   const url = (b) => `${b.server.url}?text=${encodeURIComponent('I love deep learning.')}`;
+  const floorRoutes = async (context) => {
+    await context.route('**/__floor.html', (route) => route.fulfill({ contentType: 'text/html', body: FLOOR_PAGE }));
+    await context.route('**/__floor-worker.js', (route) => route.fulfill({ contentType: 'text/javascript', body: FLOOR_WORKER }));
+  };
+  floor.page = [];
+  floor.repeat = [];
   for (let i = 0; i < loads; ++i) {
     log(`page loads ${i + 1}/${loads}`);
+    // The floor first in even rounds, last in odd ones, like the builds.
+    const measureFloor = async () => {
+      const context = await browser.newContext();
+      await floorRoutes(context);
+      const page = await context.newPage();
+      await page.addInitScript(FIRST_CELL);
+      floor.page.push(await pageLoad(page, `${newBuild.server.origin}/__floor.html`, []));
+      floor.repeat.push(await pageLoad(page, `${newBuild.server.origin}/__floor.html`, []));
+      await context.close();
+    };
+    if (i % 2 === 0) await measureFloor();
     for (const b of inTurn(i)) {
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -146,6 +188,7 @@ try {
       b.repeat.push(await pageLoad(page, url(b), workers));  // a repeat visit: same context, its HTTP cache
       await context.close();
     }
+    if (i % 2 === 1) await measureFloor();
   }
   for (let i = 0; i < loads; ++i) {
     log(`Chromium loadModel ${i + 1}/${loads}`);
@@ -179,8 +222,9 @@ try {
 const fmt = (x) => (x === undefined || Number.isNaN(x) ? '–' : Math.round(x).toLocaleString('en'));
 const med = (list, key) => median(list.map((x) => x[key]).filter((x) => x !== undefined));
 const row = (label, pick) => {
-  const [o, n] = builds.map(pick);
-  return `| ${label} | ${fmt(o)} | ${fmt(n)} | ${o && n ? (o / n).toFixed(2) : '–'} |`;
+  const values = builds.map(pick);
+  const ratio = values.length === 2 && values[0] && values[1] ? (values[0] / values[1]).toFixed(2) : '–';
+  return `| ${label} | ${values.map(fmt).join(' | ')} |${values.length === 2 ? ` ${ratio} |` : ''}`;
 };
 const markMedian = (b, list, mark) => {
   const xs = b[list].map((l) => l.marks[mark]).filter((x) => x !== undefined);
@@ -190,15 +234,29 @@ const markMedian = (b, list, mark) => {
 const oldTop = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim();
 const oldCommit = oldTop === builds[0].dir ? spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim() : '';
 const newCommit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim();
+const names = builds.map((b) => b.name);
+const header = `| ms (median) | ${names.join(' | ')} |${builds.length === 2 ? ' old / new |' : ''}`;
+const rule = `|---|${names.map(() => '---:').join('|')}|${builds.length === 2 ? '---:|' : ''}`;
+const floorCold = med(floor.page, 'firstCellMs');
+const floorRepeat = med(floor.repeat, 'firstCellMs');
+const newCold = med(newBuild.page, 'firstCellMs');
+const newRepeat = med(newBuild.repeat, 'firstCellMs');
 const lines = [
-  '# Cold start, old against new',
+  oldRoot ? '# Cold start, old against new, and the floor' : '# Cold start against the floor',
   '',
-  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs --old ${oldRoot} --loads ${loads}\`: old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${modelPath.replace(`${root}/`, '')}.`,
-  `Machine: ${cpus()[0]?.model} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end (another process may be busy on a core: compare old and new within this run, not across runs).`,
-  `Each figure is the median of ${loads}, old and new measured in turn (order flipped each round).`,
+  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${modelPath.replace(`${root}/`, '')}.`,
+  `Machine: ${cpus()[0]?.model} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end (another process may be busy on a core: compare within this run, not across runs).`,
+  `Each figure is the median of ${loads}, the pages measured in turn (order flipped each round).`,
   '',
-  '| ms (median) | old | new | old / new |',
+  '**Against the floor** (a page that starts a module worker, which compiles `dist/s2s-core.wasm` and fetches the model, then draws one SVG rectangle: what no version of the demo can avoid), measured in the same run:',
+  '',
+  '| to the first heatmap cell (ms, median) | floor | demo (new) | demo / floor |',
   '|---|---:|---:|---:|',
+  `| cold load (a fresh browser context) | ${fmt(floorCold)} | ${fmt(newCold)} | ${(newCold / floorCold).toFixed(2)} |`,
+  `| repeat visit (same context, its HTTP cache) | ${fmt(floorRepeat)} | ${fmt(newRepeat)} | ${(newRepeat / floorRepeat).toFixed(2)} |`,
+  '',
+  header,
+  rule,
   row('**cold page load to the first heatmap cell**', (b) => med(b.page, 'firstCellMs')),
   row('repeat visit (same context) to the first heatmap cell', (b) => med(b.repeat, 'firstCellMs')),
   row('Chromium: start the runtime (import + compile + instantiate)', (b) => med(b.chromium, 'runtimeMs')),
@@ -211,12 +269,12 @@ const lines = [
   '',
   'The cold page load step by step (median ms since navigation start; marks of web/index.html, web/worker.js, web/app.js):',
   '',
-  '| step | old | new |',
-  '|---|---:|---:|',
-  ...COLD_STEPS.map(([label, mark]) => `| ${label} | ${fmt(markMedian(builds[0], 'page', mark))} | ${fmt(markMedian(builds[1], 'page', mark))} |`),
-  `| the first heatmap cell is in the DOM | ${fmt(med(builds[0].page, 'firstCellMs'))} | ${fmt(med(builds[1].page, 'firstCellMs'))} |`,
+  `| step | ${names.join(' | ')} |`,
+  `|---|${names.map(() => '---:').join('|')}|`,
+  ...COLD_STEPS.map(([label, mark]) => `| ${label} | ${builds.map((b) => fmt(markMedian(b, 'page', mark))).join(' | ')} |`),
+  `| the first heatmap cell is in the DOM | ${builds.map((b) => fmt(med(b.page, 'firstCellMs'))).join(' | ')} |`,
   '',
-  `All cold loads (ms): old ${builds[0].page.map((l) => fmt(l.firstCellMs)).join(', ')}; new ${builds[1].page.map((l) => fmt(l.firstCellMs)).join(', ')}.`,
+  `All cold loads (ms): ${builds.map((b) => `${b.name} ${b.page.map((l) => fmt(l.firstCellMs)).join(', ')}`).join('; ')}; floor ${floor.page.map((l) => fmt(l.firstCellMs)).join(', ')}.`,
   '',
 ];
 writeFileSync(join(root, 'bench', 'cold-start.md'), `${lines.join('\n')}`);
