@@ -6,7 +6,7 @@
 #   2. node:test (tests/js): the native CLI as users run it; the WASM build's
 #      JavaScript API, its agreement with native, its memory; the packed npm
 #      package installed into a fresh folder; the package in Chromium, plain
-#      and bundled with esbuild
+#      and built by Vite, webpack, Rollup and esbuild (and vitest under jsdom)
 #   3. the demo page end to end (tests/e2e): web/ in Debian's Chromium, driven
 #      by playwright-core; screenshots in tests/e2e/artifacts/
 set -euo pipefail
