@@ -25,7 +25,7 @@ const dist = resolve(process.argv[2] ?? join(root, 'dist'));
 const entry = join(root, 'web', 'worker.js');
 const loadApi = join(root, 'web', 'load-api.js');
 
-for (const file of ['index.js', 'diagnostics.js', 'models.js', 's2s-core.js']) {
+for (const file of ['load-model.js', 'translation.js', 'diagnostics.js', 'models.js', 's2s-core.js']) {
   if (!existsSync(join(dist, file))) {
     console.error(`bundle-worker: ${join(dist, file)} is missing; build the wasm modules first (bash scripts/build-wasm.sh)`);
     process.exit(1);
@@ -33,15 +33,20 @@ for (const file of ['index.js', 'diagnostics.js', 'models.js', 's2s-core.js']) {
 }
 
 // web/load-api.js with static imports: same exports, same failure wording.
+// Only what web/worker.js calls, by name, so that esbuild leaves out the
+// rest of the API (createTranslator, word attention, ...): a namespace
+// import (import * as) would keep every export.
 const staticLoadApi = `
-import * as index from ${JSON.stringify(join(dist, 'index.js'))};
-import * as diagnostics from ${JSON.stringify(join(dist, 'diagnostics.js'))};
-import * as models from ${JSON.stringify(join(dist, 'models.js'))};
-const bundled = { 'index.js': index, 'diagnostics.js': diagnostics, 'models.js': models };
+import { loadModel } from ${JSON.stringify(join(dist, 'load-model.js'))};
+import { translationBuffer } from ${JSON.stringify(join(dist, 'translation.js'))};
+import { preloadRuntime, warmUp } from ${JSON.stringify(join(dist, 'diagnostics.js'))};
+import { modelUrl, shippedModels } from ${JSON.stringify(join(dist, 'models.js'))};
+const index = { loadModel, shippedModels, translationBuffer };
+const bundled = { 'index.js': index, 'diagnostics.js': { preloadRuntime, warmUp }, 'models.js': { modelUrl, shippedModels } };
 export function loadPackage(file, what) {
   if (bundled[file]) return Promise.resolve(bundled[file]);
   return Promise.reject(new Error('could not load the ' + what + ' (dist/' + file + '): the bundled translation worker ' +
-    'holds only dist/index.js, dist/diagnostics.js and dist/models.js; add it in scripts/bundle-worker.mjs'));
+    'holds only what web/worker.js uses of dist/index.js, dist/diagnostics.js and dist/models.js; add it in scripts/bundle-worker.mjs'));
 }
 export function getApi() {
   return Promise.resolve(index);
