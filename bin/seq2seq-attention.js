@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { loadModel, optionRanges, shippedModels } from '../dist/index.js';
 import { defaultModel } from '../dist/models.js';
+import { defaultMaxLength } from '../dist/options.js';
 
 const { beamSize, maxLength, lengthPenalty, coveragePenalty, temperature } = optionRanges;
 const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
@@ -18,7 +19,7 @@ result (text, sourceTokens, sourceWords, targetTokens, targetWords,
 attention, score, hypotheses).
   --model M         a shipped model (${shippedModels.join(', ')}), a .s2s file path or a URL; default ${defaultModel}
   --beam N          beam size, ${beamSize.min} (greedy, default) to ${beamSize.max}
-  --max-length N    most output tokens, ${maxLength.min} to ${maxLength.max} (default: 2 x source length + 10)
+  --max-length N    most output tokens, ${maxLength.min} to ${maxLength.max} (default: ${defaultMaxLength.perSourceToken} x source length + ${defaultMaxLength.extra})
   --length-penalty A    beam search: GNMT length normalization alpha, ${lengthPenalty.min} to ${lengthPenalty.max}
                         (default: the model's own, else ${lengthPenalty.default.toFixed(1)}; 0 ranks by raw log probability)
   --coverage-penalty B  beam search: GNMT coverage penalty beta, ${coveragePenalty.min} to ${coveragePenalty.max}

@@ -27,7 +27,7 @@ export async function moduleLimits(distDir) {
 
 // Refuses a table that the wrapper could not use, naming the entry: a
 // broken export fails the build instead of shipping.
-function checkLimits({ options, maxSourceTokens }) {
+function checkLimits({ options, maxSourceTokens, defaultMaxLength, possiblyDroppedCoverage }) {
   const fail = (what) => {
     throw new Error(`write-option-ranges: s2s-core's limits() ${what}; fix the option table (src/decode/option_ranges.h)`);
   };
@@ -41,6 +41,11 @@ function checkLimits({ options, maxSourceTokens }) {
     if (Object.keys(range).length !== 4) fail(`gives ${name} other fields than min, max, default and integer`);
   }
   if (!Number.isInteger(maxSourceTokens) || maxSourceTokens < 1) fail(`has no maxSourceTokens (${maxSourceTokens})`);
+
+  if (!Number.isInteger(defaultMaxLength?.perSourceToken) || !Number.isInteger(defaultMaxLength?.extra)) {
+    fail(`has no defaultMaxLength { perSourceToken, extra } (${JSON.stringify(defaultMaxLength)})`);
+  }
+  if (!(possiblyDroppedCoverage > 0 && possiblyDroppedCoverage < 1)) fail(`has no possiblyDroppedCoverage (${possiblyDroppedCoverage})`);
 }
 
 /** The text of dist/options.js for `limits` (limits() of s2s-core, parsed). */
@@ -64,6 +69,16 @@ ${entries.join('\n')}
 
 /** Source tokens read, <eos> included; a longer input is cut (Translation.truncated). */
 export const maxSourceTokens = ${limits.maxSourceTokens};
+
+/** Without maxLength, a translation has at most perSourceToken x the source's tokens + extra. */
+export const defaultMaxLength = Object.freeze(${JSON.stringify(limits.defaultMaxLength)});
+
+/**
+ * A source token whose coverage (Σ_t a_ti) is under this is listed in
+ * possiblyDropped. (The C++ float, written to float precision: for every
+ * float32 coverage, x < this exactly when x < the float.)
+ */
+export const possiblyDroppedCoverage = ${Number(limits.possiblyDroppedCoverage.toPrecision(7))};
 `;
 }
 

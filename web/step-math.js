@@ -2,7 +2,9 @@
 // with temperature, the context Σ_i a_ti H_i, cosine similarity, the
 // temperature slider's log scale, the colour of one vector dimension, and
 // log probabilities as text (−∞ for a piece outside the shortlist). No DOM:
-// Node's tests import it (tests/js/step-math.test.mjs).
+// Node's tests import it (tests/js/step-math.test.mjs). The possibly-dropped
+// threshold is the C++ one, generated into dist/options.js.
+import { possiblyDroppedCoverage } from '../dist/options.js';
 
 /** softmax(scores / tau), computed stably (the largest score subtracted first). */
 export function softmax(scores, tau = 1) {
@@ -97,7 +99,7 @@ export function valueColor(value, scale) {
  * when it gives one (result.possiblyDropped), else those under `threshold`
  * (the final <eos> left out).
  */
-export function lowCoverage(coverage, { given = null, threshold = 0.1, hasEos = true } = {}) {
+export function lowCoverage(coverage, { given = null, threshold = possiblyDroppedCoverage, hasEos = true } = {}) {
   if (Array.isArray(given)) return new Set(given);
   const last = hasEos ? coverage.length - 1 : coverage.length;
   const low = new Set();

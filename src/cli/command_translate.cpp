@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/decode_flags.h"
 #include "common/error.h"
+#include "common/limits.h"
 #include "decode/translator.h"
 #include "text/utf8.h"
 
@@ -26,7 +27,8 @@ source token) and possiblyDropped (source tokens with coverage under 0.1),
 score and the beam's hypotheses.
   --model PATH        a .s2s model file (for example models/en-fr.s2s)
   --beam N            beam size, )" + decode_flag_range("beamSize") + R"( (1 = greedy) )" + decode_flag_default("beamSize") + R"(
-  --max-length N      most output tokens (default: 2 x source length + 10)
+  --max-length N      most output tokens (default: )" + std::to_string(kDefaultMaxLengthPerSourceToken) + R"( x source length + )" +
+           std::to_string(kDefaultMaxLengthExtra) + R"()
   --length-penalty A  beam search: GNMT length normalization alpha (default: the
                       model's own, recorded in its file, else )" + decode_flag_default_value("lengthPenalty") + R"()
   --coverage-penalty B  beam search: GNMT coverage penalty beta (default: the

@@ -19,6 +19,11 @@ inline constexpr int kMaxBeamSize = 16;
 // the source length + 10, capped here too). A hard cap: no input can make
 // decoding run away; outputs with a forced prefix are cut here too.
 inline constexpr int kMaxOutputLength = 512;
+// Without a max_length, a translation may have 2 x the source's tokens + 10
+// (translations here are rarely more than twice as long as their source;
+// the constant leaves room for short sources with long outputs).
+inline constexpr int kDefaultMaxLengthPerSourceToken = 2;
+inline constexpr int kDefaultMaxLengthExtra = 10;
 // DecodeOptions::alternatives: the most likely tokens listed per position.
 inline constexpr int kMaxAlternatives = 50;
 // DecodeOptions::length_penalty (alpha) and coverage_penalty (beta), from 0

@@ -16,9 +16,8 @@ namespace s2s {
 namespace {
 
 int resolve_max_length(const DecodeOptions& options, int source_length) {
-    // Translations here are rarely more than twice as long as their source;
-    // the constant leaves room for short sources with long outputs.
-    int length = options.max_length > 0 ? options.max_length : 2 * source_length + 10;
+    int length = options.max_length > 0 ? options.max_length
+                                         : kDefaultMaxLengthPerSourceToken * source_length + kDefaultMaxLengthExtra;
     return std::min(length, kMaxOutputLength);
 }
 

@@ -18,6 +18,8 @@ namespace s2s {
 // under this was barely looked at: a translation that skipped it may have
 // dropped it. A token translated by one output token gets about 1; 0.1 is a
 // tenth of a glance (the coverage penalty's idea, Wu et al., 2016, eq. 14).
+// JavaScript reads it from dist/options.js (possiblyDroppedCoverage, written
+// from limits(): src/wasm/envelope.h).
 inline constexpr float kPossiblyDroppedCoverage = 0.1f;
 
 struct TranslationHypothesis {

@@ -128,13 +128,18 @@ inline json translate_json(const Model& model, const std::string& text, const st
 
 // The limits of translate's options and input as JSON: {"options": the
 // option table with each option's range and default (option_ranges_json,
-// in the table's order), "maxSourceTokens": kMaxSourceTokens}. Each module
+// in the table's order), "maxSourceTokens": kMaxSourceTokens,
+// "defaultMaxLength": {perSourceToken, extra}, "possiblyDroppedCoverage":
+// the coverage under which a source token is listed as possibly dropped}. Each module
 // binds it as limits(); the build writes it into dist/options.js
 // (scripts/write-option-ranges.mjs), so the JavaScript side reads the C++
 // numbers instead of writing them again. It cannot fail: a plain JSON
 // object, no envelope.
 inline std::string limits() {
-    nlohmann::ordered_json j = {{"options", option_ranges_json()}, {"maxSourceTokens", kMaxSourceTokens}};
+    nlohmann::ordered_json j = {{"options", option_ranges_json()},
+                                {"maxSourceTokens", kMaxSourceTokens},
+                                {"defaultMaxLength", {{"perSourceToken", kDefaultMaxLengthPerSourceToken}, {"extra", kDefaultMaxLengthExtra}}},
+                                {"possiblyDroppedCoverage", kPossiblyDroppedCoverage}};
     return j.dump();
 }
 
