@@ -212,11 +212,7 @@ function playStep(row) {
   }
   [...view.targetTokens.children].forEach((chipElement, k) => chipElement.classList.toggle('unwritten', k > row));
   showRow(row);
-  const weights = weightsOfRow(row);
-  const top = weights.indexOf(Math.max(...weights));
-  replaceChildren(view.readout, rich('readout.step', {
-    step: row + 1, target: quoted(shown.target[row]), source: quoted(shown.source[top]), weight: weights[top].toFixed(2),
-  }));
+  describeStep(row);
   playTimer = setTimeout(() => playStep(row + 1), PLAY_STEP_MS);
 }
 
@@ -248,9 +244,14 @@ function showStep() {
   const row = stepRow();
   if (row === null) return;
   showRow(row);
+  view.readout.dataset.step = String(row + 1);
+  describeStep(row);
+}
+
+// The readout for output row `row`: the word written and where the model looked most.
+function describeStep(row) {
   const weights = weightsOfRow(row);
   const top = weights.indexOf(Math.max(...weights));
-  view.readout.dataset.step = String(row + 1);
   replaceChildren(view.readout, rich('readout.step', {
     step: row + 1, target: quoted(shown.target[row]), source: quoted(shown.source[top]), weight: weights[top].toFixed(2),
   }));

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -56,14 +57,11 @@ public:
         values_.insert(values_.end(), weights, weights + cols);
         ++rows_;
     }
-    void reserve_rows(size_t rows, size_t cols) { values_.reserve(rows * cols); }
 
     size_t size() const { return rows_; }  // rows (output tokens)
     size_t cols() const { return cols_; }  // source tokens
     bool empty() const { return rows_ == 0; }
     Row operator[](size_t row) const { return Row(values_.data() + row * cols_, cols_); }
-    Row front() const { return (*this)[0]; }
-    Row back() const { return (*this)[rows_ - 1]; }
     RowIterator begin() const { return RowIterator(this, 0); }
     RowIterator end() const { return RowIterator(this, rows_); }
     // Row after row: size() * cols() floats.
@@ -92,14 +90,12 @@ inline void to_json(nlohmann::json& j, const AttentionMatrix& m) { j = m.to_rows
 
 // A row against a vector of weights (the trace's, in tests), element by element.
 inline bool operator==(const std::vector<float>& weights, AttentionMatrix::Row row) {
-    if (weights.size() != row.size()) return false;
-    for (size_t i = 0; i < row.size(); ++i) {
-        if (weights[i] != row[i]) return false;
-    }
-    return true;
+    return weights.size() == row.size() && std::equal(row.begin(), row.end(), weights.begin());
 }
 inline bool operator==(AttentionMatrix::Row row, const std::vector<float>& weights) { return weights == row; }
-inline bool operator==(AttentionMatrix::Row a, AttentionMatrix::Row b) { return std::vector<float>(a.begin(), a.end()) == b; }
+inline bool operator==(AttentionMatrix::Row a, AttentionMatrix::Row b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
 inline bool operator!=(AttentionMatrix::Row a, AttentionMatrix::Row b) { return !(a == b); }
 
 }  // namespace s2s

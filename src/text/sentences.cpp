@@ -4,6 +4,7 @@
 #include "text/utf8.h"
 
 #include <string>
+#include <vector>
 
 namespace s2s {
 namespace {
@@ -14,28 +15,19 @@ struct CodePoint {
     size_t end;
 };
 
-// The text's code points with their byte offsets; an invalid byte is one
-// U+FFFD of one byte (nothing here needs more).
+// The text's code points with their byte offsets (an invalid sequence is
+// one U+FFFD: read_utf8_char).
 std::vector<CodePoint> code_points(std::string_view text) {
     std::vector<CodePoint> out;
     out.reserve(text.size());
-    size_t at = 0;
-    while (at < text.size()) {
-        const auto byte = static_cast<unsigned char>(text[at]);
-        const size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
-        if (length == 0 || at + length > text.size() || !is_valid_utf8(text.substr(at, length))) {
-            out.push_back({U'\uFFFD', at, at + 1});
-            ++at;
-            continue;
-        }
-        const std::vector<char32_t> decoded = decode_utf8(text.substr(at, length));
-        out.push_back({decoded.empty() ? U'\uFFFD' : decoded.front(), at, at + length});
-        at += length;
+    for (size_t at = 0; at < text.size();) {
+        const Utf8Char c = read_utf8_char(text, at);
+        out.push_back({c.code_point, at, at + c.length});
+        at += c.length;
     }
     return out;
 }
 
-bool is_space(char32_t c) { return c == U' ' || c == U'\t' || c == U'\n' || c == U'\r' || c == U'\f' || c == U'\v' || is_unicode_space(c); }
 bool is_fullwidth_terminator(char32_t c) { return c == U'。' || c == U'！' || c == U'？'; }
 bool is_terminator(char32_t c) { return c == U'.' || c == U'!' || c == U'?' || c == U'…' || is_fullwidth_terminator(c); }
 bool is_closer(char32_t c) {
@@ -85,7 +77,7 @@ bool period_of_word(const std::vector<CodePoint>& cps, size_t period, char32_t n
     if (word.empty()) return false;
     if (word.find('.') != std::string::npos) return true;                    // e.g. i.e. U.S. a.m.
     // An initial: "J. Smith" (a word of its own, so not the s of "Mary's."; not "I." or "a.").
-    const bool own_word = period < 2 || is_space(cps[period - 2].value) || cps[period - 2].value == U'(' || cps[period - 2].value == U'"';
+    const bool own_word = period < 2 || is_unicode_space(cps[period - 2].value) || cps[period - 2].value == U'(' || cps[period - 2].value == U'"';
     if (word.size() == 1 && own_word && word[0] != 'i' && word[0] != 'a') return true;
     if (word == "no" || word == "nos" || word == "p" || word == "pp") return is_digit(next);  // "No. 5", "p. 12"
     return is_abbreviation(word);
@@ -100,8 +92,8 @@ std::vector<SentenceSpan> split_sentences(std::string_view text) {
     size_t start = 0;  // code point index where the current sentence may start
     const auto cut = [&](size_t end) {  // [start, end) in code points, trimmed
         size_t first = start, last = end;
-        while (first < last && is_space(cps[first].value)) ++first;
-        while (last > first && is_space(cps[last - 1].value)) --last;
+        while (first < last && is_unicode_space(cps[first].value)) ++first;
+        while (last > first && is_unicode_space(cps[last - 1].value)) --last;
         if (first < last) out.push_back({cps[first].begin, cps[last - 1].end});
         start = end;
     };
@@ -110,7 +102,7 @@ std::vector<SentenceSpan> split_sentences(std::string_view text) {
         const char32_t c = cps[i].value;
         if (c == U'\n') {  // a blank line ends a paragraph, and its sentence
             size_t j = i + 1;
-            while (j < n && is_space(cps[j].value) && cps[j].value != U'\n') ++j;
+            while (j < n && is_unicode_space(cps[j].value) && cps[j].value != U'\n') ++j;
             if (j < n && cps[j].value == U'\n') {
                 cut(i);
                 i = j + 1;
@@ -130,12 +122,12 @@ std::vector<SentenceSpan> split_sentences(std::string_view text) {
             i = j;
             continue;
         }
-        if (!is_space(cps[j].value)) {  // 3.14, example.com, "a.b"
+        if (!is_unicode_space(cps[j].value)) {  // 3.14, example.com, "a.b"
             i = j;
             continue;
         }
         size_t k = j;
-        while (k < n && is_space(cps[k].value)) ++k;
+        while (k < n && is_unicode_space(cps[k].value)) ++k;
         if (k == n) {
             cut(j);
             break;

@@ -208,4 +208,9 @@ bool is_unicode_space(char32_t cp) {
     }
 }
 
+Utf8Char read_utf8_char(std::string_view text, size_t pos) {
+    const Step step = read_one(text, pos);
+    return {step.code_point, step.length};
+}
+
 }  // namespace s2s

@@ -18,6 +18,16 @@ bool is_valid_utf8(std::string_view text);
 // byte dropped, so the result is always valid UTF-8.
 std::string sanitize_utf8(std::string_view text);
 
+// The code point at byte `pos` of `text` and its length in bytes: an invalid
+// sequence reads as U+FFFD over its maximal invalid subpart (at least one
+// byte), as sanitize_utf8 replaces it. For walking text by code point while
+// keeping byte offsets into it.
+struct Utf8Char {
+    char32_t code_point;
+    size_t length;
+};
+Utf8Char read_utf8_char(std::string_view text, size_t pos);
+
 // Code points of valid UTF-8 text (call sanitize_utf8 first on untrusted text).
 std::vector<char32_t> decode_utf8(std::string_view text);
 std::string encode_utf8(char32_t code_point);

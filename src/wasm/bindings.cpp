@@ -71,10 +71,7 @@ public:
     // "coveragePenalty", "prefix"}, all optional (translate_json, envelope.h).
     // The value: to_json(Translation) (src/decode/translator.h).
     std::string translate(const std::string& text, const std::string& options_json) const {
-        return guarded([&] {
-            if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            return translate_json(*model_, text, options_json, &last_, &numbers_);
-        });
+        return run_translation(text, options_json, nullptr);
     }
 
     // As translate, calling onStep(token, logProb, attentionRow) after each
@@ -82,16 +79,12 @@ public:
     // Float32Array view into the heap, valid during the call only; null for
     // the fixed-context baseline). onStep must not throw.
     std::string translateSteps(const std::string& text, const std::string& options_json, emscripten::val on_step) const {
-        return guarded([&] {
-            if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            const Vocabulary& target = model_->target_vocabulary;
-            return translate_json(*model_, text, options_json, &last_, &numbers_,
-                                  [&](int token, float log_prob, const float* attention, int columns) {
-                                      emscripten::val row = attention != nullptr
-                                          ? emscripten::val(emscripten::typed_memory_view(static_cast<size_t>(columns), attention))
-                                          : emscripten::val::null();
-                                      on_step(target.token(token), log_prob, row);
-                                  });
+        // Called only while decoding, so with a loaded model.
+        return run_translation(text, options_json, [&](int token, float log_prob, const float* attention, int columns) {
+            emscripten::val row = attention != nullptr
+                ? emscripten::val(emscripten::typed_memory_view(static_cast<size_t>(columns), attention))
+                : emscripten::val::null();
+            on_step(model_->target_vocabulary.token(token), log_prob, row);
         });
     }
 
@@ -127,6 +120,15 @@ public:
     }
 
 private:
+    // translate_json into last_ and numbers_, with DecodeOptions::on_step.
+    std::string run_translation(const std::string& text, const std::string& options_json,
+                                std::function<void(int, float, const float*, int)> on_step) const {
+        return guarded([&] {
+            if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
+            return translate_json(*model_, text, options_json, &last_, &numbers_, std::move(on_step));
+        });
+    }
+
     std::unique_ptr<Model> model_;
     std::string load_error_;
     // The last translate(): its hypotheses (their attention matrices), and

@@ -26,6 +26,28 @@ export function internalError(doing, cause) {
   return error;
 }
 
+/**
+ * An Embind object whose constructor reports failure through loadError()
+ * (a Session, a TrainingRun), made by `make()`: returned when it is usable;
+ * else deleted, and its failure thrown as an Error prefixed by `context`
+ * ('loadModel: '). A throw from make() itself is a bug: an internal error
+ * while `doing`.
+ */
+export function openHandle(make, doing, context) {
+  let handle;
+  try {
+    handle = make();
+  } catch (cause) {
+    throw internalError(doing, cause);
+  }
+  const loadError = handle.loadError();
+  if (loadError !== '') {
+    handle.delete();
+    throw toError(JSON.parse(loadError), context);
+  }
+  return handle;
+}
+
 /** The message of an Error, or the value as text. */
 export function describe(cause) {
   return cause instanceof Error ? cause.message : String(cause);

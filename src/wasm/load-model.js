@@ -4,7 +4,7 @@
 // (src/wasm/bindings.cpp) that users never see: Embind objects stay
 // private, every C++ failure arrives as a message and leaves as an ordinary
 // Error (errors.js), and results are data (translation.js).
-import { describe, describeValue, internalError, toError, unwrap } from './errors.js';
+import { describe, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
 import { disposeSymbol, free, freeWhenForgotten, getCore, isNode, readNodeFile, setRuntimeSource } from './runtime.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
@@ -189,7 +189,6 @@ async function readBody(stream, total, { signal, onProgress } = {}) {
 // Bytes given or read at once: one progress report.
 function reported(length, { onProgress } = {}) {
   onProgress?.({ loaded: length, total: length });
-  return {};
 }
 
 async function readPath(path, what, notFound, how = {}) {
@@ -234,17 +233,7 @@ class Model {
 
   constructor(core, bytes, name) {
     this.#core = core;
-    let session;
-    try {
-      session = new core.Session(bytes);
-    } catch (cause) {
-      throw internalError('loading the model', cause);
-    }
-    const loadError = session.loadError();
-    if (loadError !== '') {
-      session.delete();
-      throw toError(JSON.parse(loadError), 'loadModel: ');
-    }
+    const session = openHandle(() => new core.Session(bytes), 'loading the model', 'loadModel: ');
     this.#session = session;
     try {
       this.#info = makeInfo(unwrap(session.info(), 'model.info: '), name);
@@ -310,8 +299,7 @@ class Model {
     // A beam's best hypothesis is known only at the end: its steps follow the search.
     if (onStep && !greedy) {
       result.best.targetTokens.forEach((token, i) => {
-        const logProb = null;
-        onStep({ index: i, token, logProb, attention: result.best.attention[i] ? new Float32Array(result.best.attention[i]) : null });
+        onStep({ index: i, token, logProb: null, attention: result.best.attention[i] ? new Float32Array(result.best.attention[i]) : null });
       });
     }
     return result;

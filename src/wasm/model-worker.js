@@ -8,6 +8,7 @@
 // { id, ok: true, value } or { id, ok: false, error, kind }. Results go out
 // with their buffers transferred.
 import { loadModel } from './load-model.js';
+import { nextTask } from './runtime.js';
 import { translationBuffer } from './translation.js';
 
 let model = null;
@@ -37,7 +38,7 @@ async function handle({ id, type, model: source, wasm, texts, text, options }) {
       if (cancelled.has(id)) break;
       results.push(model.translate(text, options));
       // Let a 'cancel' in between the sentences of a batch.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTask();
     }
     if (cancelled.delete(id)) return;
     const buffers = results.map(translationBuffer).filter((buffer) => buffer !== null);

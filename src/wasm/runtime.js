@@ -32,6 +32,9 @@ export const isNode = typeof process === 'object' && typeof process.versions?.no
 export const disposeSymbol = Symbol.dispose ?? Symbol('dispose');
 export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol('asyncDispose');
 
+/** A promise of the next task: lets a paint, a message or an abort in between chunks of work. */
+export const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 // What a failure to start a runtime tells the user to check.
 const BUNDLER_HINT = 'a bundler must copy it: Vite, webpack 5 and Rollup (with @web/rollup-plugin-import-meta-assets) do; ' +
   'with esbuild, copy node_modules/seq2seq-attention/dist/*.wasm next to your bundle; ' +
@@ -143,12 +146,12 @@ function startFromModule(createModule, module) {
   return Promise.race([started, failed]);
 }
 
-// Where the caller said each runtime comes from, until it starts.
-const sources = { core: null, train: null };
+// Where the caller said the translation runtime comes from, until it starts.
+let coreSource = null;
 
 /** The translation runtime (Embind: Session, heapStats). */
 export const getCore = lazyModule(async () => createS2sCore,
-  new URL('./s2s-core.wasm', import.meta.url), 'WebAssembly module s2s-core.wasm', () => sources.core);
+  new URL('./s2s-core.wasm', import.meta.url), 'WebAssembly module s2s-core.wasm', () => coreSource);
 
 /**
  * Says where the translation runtime's s2s-core.wasm comes from: a URL (or
@@ -158,11 +161,11 @@ export const getCore = lazyModule(async () => createS2sCore,
 export function setRuntimeSource(source) {
   checkWasmSource(source, 'wasm');
   if (getCore.started()) return false;
-  sources.core = source;
+  coreSource = source;
   return true;
 }
 
-export function checkWasmSource(source, context) {
+function checkWasmSource(source, context) {
   const ok = source instanceof URL || typeof source === 'string' || source instanceof ArrayBuffer || ArrayBuffer.isView(source) ||
     source instanceof WebAssembly.Module || (typeof Blob === 'function' && source instanceof Blob) ||
     (typeof Response === 'function' && source instanceof Response);
@@ -183,10 +186,10 @@ export function useCompiledCore(module) {
     throw new TypeError('preloadRuntime: `module` must be a WebAssembly.Module compiled from s2s-core.wasm ' +
       '(WebAssembly.compileStreaming(fetch(url))); leave it out to let the package load the file itself');
   }
-  const before = sources.core;
-  if (!getCore.started()) sources.core = module;
+  const before = coreSource;
+  if (!getCore.started()) coreSource = module;
   const core = getCore();
-  sources.core = before;
+  coreSource = before;
   return core;
 }
 

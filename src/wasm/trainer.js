@@ -6,8 +6,8 @@
 //
 //   const { trainer } = await train({ task: 'reversal', onProgress: (p) => console.log(p.steps, p.loss) });
 //   trainer.translate('a b c d').attention;       // the mirrored diagonal
-import { describeValue, internalError, toError, unwrap } from './errors.js';
-import { free, freeWhenForgotten, lazyModule } from './runtime.js';
+import { describeValue, internalError, openHandle, unwrap } from './errors.js';
+import { free, freeWhenForgotten, lazyModule, nextTask } from './runtime.js';
 import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.js';
 
 /**
@@ -46,17 +46,7 @@ class Trainer {
   #info;
 
   constructor(core, options) {
-    let run;
-    try {
-      run = new core.TrainingRun(JSON.stringify(options));
-    } catch (cause) {
-      throw internalError('starting a training run', cause);
-    }
-    const loadError = run.loadError();
-    if (loadError !== '') {
-      run.delete();
-      throw toError(JSON.parse(loadError), 'createTrainer: ');
-    }
+    const run = openHandle(() => new core.TrainingRun(JSON.stringify(options)), 'starting a training run', 'createTrainer: ');
     this.#run = run;
     this.#info = deepFreeze(unwrap(run.info(), 'trainer.info: '));
     freeWhenForgotten(this, run);
@@ -142,8 +132,6 @@ export async function createTrainer(options = {}) {
   return new Trainer(core, checked);
 }
 
-const yieldToEventLoop = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 /**
  * Trains a small model to the end of its schedule (`steps`, default 2000),
  * or until held-out exact match reaches `stopAtExactMatch`, or until
@@ -194,7 +182,7 @@ export async function train(options = {}) {
         reason = 'target';
         break;
       }
-      await yieldToEventLoop();
+      await nextTask();
     }
   } catch (error) {
     trainer.dispose();

@@ -14,7 +14,7 @@
 import { describe, describeValue } from './errors.js';
 import { loadModel } from './load-model.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { asyncDisposeSymbol, disposeSymbol, isNode } from './runtime.js';
+import { asyncDisposeSymbol, disposeSymbol, isNode, nextTask } from './runtime.js';
 import { reviveTranslation } from './translation.js';
 
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
@@ -225,7 +225,7 @@ class InThread {
   async translate(texts, options, signal) {
     const results = [];
     for (const text of texts) {
-      await new Promise((resolve) => setTimeout(resolve, 0));  // let an abort, a paint or other work in
+      await nextTask();  // let an abort, a paint or other work in
       signal?.throwIfAborted();
       if (this.#model.disposed) throw new Error('translator.translate: this translator was disposed while translating');
       results.push(this.#model.translate(text, options));
@@ -234,13 +234,13 @@ class InThread {
   }
 
   async translateSteps(text, options, signal, onStep) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextTask();
     signal?.throwIfAborted();
     return this.#model.translate(text, options, onStep);
   }
 
   async translateText(text, options, signal) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextTask();
     signal?.throwIfAborted();
     return this.#model.translateText(text, options);
   }

@@ -3,24 +3,25 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './models.mjs';
 
-/** The first ```language block of the README's "## JavaScript API" section. */
-export function readmeExample(language) {
+// The README's "## JavaScript API" section.
+function apiSection() {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const start = readme.indexOf('\n## JavaScript API\n');
   if (start < 0) throw new Error('README.md has no "## JavaScript API" section');
   const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  const match = section.match(new RegExp('```' + language + '\\n([\\s\\S]*?)```'));
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+/** The first ```language block of the README's "## JavaScript API" section. */
+export function readmeExample(language) {
+  const match = apiSection().match(new RegExp('```' + language + '\\n([\\s\\S]*?)```'));
   if (!match) throw new Error(`README.md's JavaScript API section has no \`\`\`${language} example`);
   return match[1];
 }
 
 /** The first ```language block after the line of the JavaScript API section that contains `marker`. */
 export function readmeBlockAfter(marker, language) {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## JavaScript API\n');
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
+  const section = apiSection();
   const at = section.indexOf(marker);
   if (at < 0) throw new Error(`README.md's JavaScript API section has no "${marker}"`);
   const match = section.slice(at).match(new RegExp('```' + language + '\\n([\\s\\S]*?)```'));
