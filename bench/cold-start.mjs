@@ -62,7 +62,7 @@ if (oldRoot && (!existsSync(join(oldRoot, 'dist', 'index.js')) || !existsSync(jo
   console.error('cold-start: --old DIR must be a built copy of the repository to compare against (web/ and dist/; see this file\'s header)');
   process.exit(2);
 }
-for (const file of [join(root, 'dist', 'translator-worker.js'), modelPath]) {
+for (const file of [join(root, 'dist', 'model-worker.bundle.js'), modelPath]) {
   if (!existsSync(file)) {
     console.error(`cold-start: ${file} is missing; build with \`bash scripts/build-wasm.sh\``);
     process.exit(2);
@@ -267,7 +267,7 @@ const lines = [
   row('**Node: ready to translate** (import → model loaded, without reading the file)', (b) => med(b.node, 'readyMs')),
   row('Node: first translation (~5 words)', (b) => med(b.node, 'firstTranslationMs')),
   '',
-  'The cold page load step by step (median ms since navigation start; marks of web/index.html, web/worker.js, web/app.js):',
+  'The cold page load step by step (median ms since navigation start; marks of web/index.html, web/translator.js, web/app.js and the package's model-worker.js):',
   '',
   `| step | ${names.join(' | ')} |`,
   `|---|${names.map(() => '---:').join('|')}|`,

@@ -11,7 +11,7 @@
 // is the self time of the page function that called it. --save DIR keeps
 // each load's .cpuprofile (open it in Chromium's DevTools, Performance).
 // This is how the 130 to 320 ms of the first toLocaleString call were found
-// (docs/performance.md). It runs Chromium: stop any training first, or
+// (bench/history.md). It runs Chromium: stop any training first, or
 // compare only loads of one run.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -17,15 +17,15 @@ export function cell(result, bucket, beam) {
 // tabulates the same steps.
 export const COLD_STEPS = [
   ['the page starts the worker and the model download (index.html)', 's2s:worker-created'],
-  ['the worker\'s module runs (worker.js)', 's2s:worker-started'],
+  ['the worker\'s module runs (model-worker.js)', 's2s:worker-started'],
   ['the page has compiled the WebAssembly module (index.html, compileStreaming)', 's2s:wasm-compiled'],
   ['the worker has the module', 's2s:wasm-received'],
   ['the worker\'s runtime is instantiated', 's2s:runtime-ready'],
-  ['the worker has run the tiny warm-up model (skipped when the bytes came first)', 's2s:warmed-up'],
+  ['the worker has run the tiny warm-up model (skipped when the model came first)', 's2s:warmed-up'],
   ['the page has the model\'s bytes', 's2s:model-downloaded'],
-  ['the worker has the model\'s bytes', 's2s:bytes-received'],
-  ['the worker has the API and the bytes; loading starts', 's2s:loading:en-fr'],
-  ['the model is loaded (the runtime compiled meanwhile)', 's2s:model-loaded:en-fr'],
+  ['the page asks for the model (web/translator.js)', 's2s:loading:en-fr'],
+  ['the worker has the bytes; loading starts', 's2s:load-started'],
+  ['the model is loaded (the runtime compiled meanwhile)', 's2s:model-loaded'],
   ['the page has the first translation', 's2s:result-received'],
   ['the heatmap is drawn', 's2s:rendered'],
 ];

@@ -213,7 +213,7 @@ async function chromiumRuns() {
         return { firstCellMs: window.__s2sFirstCell, domContentLoadedMs: nav?.domContentLoadedEventEnd, loadMs: nav?.loadEventEnd,
           timeOrigin: performance.timeOrigin, marks };
       });
-      // The steps inside the translation worker (web/worker.js marks them),
+      // The steps inside the translation worker (the package's model-worker.js marks them),
       // moved to the page's clock.
       if (worker) {
         const w = await worker.evaluate(() => ({ timeOrigin: performance.timeOrigin,

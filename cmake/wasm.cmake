@@ -76,18 +76,18 @@ add_custom_command(
   DEPENDS s2s_core ${CMAKE_SOURCE_DIR}/scripts/write-option-ranges.mjs
   COMMENT "Writing dist/options.js from the C++ option table (s2s-core's limits())"
 )
-# dist/translator-worker.js: the demo page's worker (web/worker.js) bundled
-# with the API it imports into one module (scripts/bundle-worker.mjs, with
-# the project's esbuild), rebuilt when the worker, the page code it imports
-# or the API changes.
-file(GLOB S2S_WORKER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/web/*.js ${CMAKE_SOURCE_DIR}/web/i18n/*.js)
+# dist/model-worker.bundle.js: the package's translation worker
+# (model-worker.js, createTranslator's) bundled with what it imports into one
+# module (scripts/bundle-worker.mjs, with the project's esbuild), which the
+# demo page starts early and hands to createTranslator; rebuilt when the
+# API's modules change.
 add_custom_command(
-  OUTPUT ${S2S_DIST_DIR}/translator-worker.js
+  OUTPUT ${S2S_DIST_DIR}/model-worker.bundle.js
   COMMAND ${S2S_NODE} ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs ${S2S_DIST_DIR}
-  DEPENDS s2s_core ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_WORKER_SOURCES} ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs
-  COMMENT "Bundling the page's worker into dist/translator-worker.js (scripts/bundle-worker.mjs)"
+  DEPENDS s2s_core ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs
+  COMMENT "Bundling the translation worker into dist/model-worker.bundle.js (scripts/bundle-worker.mjs)"
 )
-add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_DIST_DIR}/translator-worker.js)
+add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_DIST_DIR}/model-worker.bundle.js)
 
 # The decoder step's kernels in WebAssembly (npm run bench:kernels), with
 # the modules' compile settings: not built by default.

@@ -2,9 +2,9 @@
 # Configures (once) and builds dist/ (the wasm preset, cmake/wasm.cmake):
 # the WebAssembly modules (s2s-core.js/.wasm, s2s-train.js/.wasm:
 # emscripten), the hand-written wrapper copied from src/wasm/, and
-# options.js generated from the C++ option table, and the demo page's
-# translation worker bundled into one file (dist/translator-worker.js,
-# scripts/bundle-worker.mjs, a step of the CMake build). Incremental: with nothing
+# options.js generated from the C++ option table, and the translation
+# worker bundled into one file (dist/model-worker.bundle.js, which the demo
+# page starts; scripts/bundle-worker.mjs, a step of the CMake build). Incremental: with nothing
 # changed it only checks timestamps. `npm run build:wasm` runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,4 @@
-// Starting a module Web Worker for the page's modules: the translator
+// Starting a module Web Worker for the page's modules: the translators
 // (translator.js) and the two trainers (train.js). One place for the two
 // things every worker needs: a same-origin start, and a failure to start
 // reported as an Error instead of a silent dead worker.
@@ -13,8 +13,8 @@ export function startWorker(url, { name, what, onFailure }) {
   return watchStart(createWorker(url, name), { what, onFailure });
 }
 
-/** Reports, as startWorker does, a worker started elsewhere (index.html's early one) that fails to start. */
-export function watchStart(worker, { what, onFailure }) {
+// Reports a worker that fails to start as an Error.
+function watchStart(worker, { what, onFailure }) {
   worker.addEventListener('error', (event) => {
     event.preventDefault();
     onFailure(new Error(`the ${what} worker failed to start${event.message ? `: ${event.message}` : ''}`));
@@ -22,12 +22,16 @@ export function watchStart(worker, { what, onFailure }) {
   return worker;
 }
 
-// A module worker must come from the page's own origin. When the page's
-// modules are loaded from another origin (embed.js from a CDN), start the
-// worker from a same-origin blob that imports the real worker module (the
-// host must send CORS headers, which a module <script> from another origin
-// needs anyway).
-function createWorker(url, name) {
+/**
+ * Starts the module worker at `url` (a URL object) without watching it
+ * (for a caller that watches it itself, as the package's createTranslator
+ * does). A module worker must come from the page's own origin: when the
+ * page's modules are loaded from another origin (embed.js from a CDN), the
+ * worker starts from a same-origin blob that imports the real worker module
+ * (the host must send CORS headers, which a module <script> from another
+ * origin needs anyway).
+ */
+export function createWorker(url, name) {
   if (url.origin === globalThis.location?.origin) return new Worker(url, { type: 'module', name });
   const source = `import ${JSON.stringify(url.href)};`;
   const blobUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));

@@ -1,72 +1,114 @@
-// The page's side of the translation worker: one worker per page, shared by
-// the demo and every embedded <seq2seq-attention-demo>, behind promises.
+// The page's translators: one per model, from the package's public
+// createTranslator (dist/translator.js), shared by the demo and every
+// embedded <seq2seq-attention-demo>. Each model runs in its own module
+// worker (the package's model-worker.bundle.js); the first one is the worker
+// index.html started before the page's modules loaded, with the WebAssembly
+// module it compiled and the model bytes it downloaded (window.__s2sBoot).
 //
 //   const translator = getTranslator();
-//   const { value, ms } = await translator.request({ type: 'translate', model: 'en-fr', text, options });
+//   const { value, ms } = await translator.translate('en-fr', text, options);
 import { loadPackage } from './load-api.js';
-import { startWorker, watchStart } from './start-worker.js';
-import { t } from './i18n/index.js';
+import { createWorker } from './start-worker.js';
 
-const workerUrl = new URL('./worker.js', import.meta.url);
+const bundleUrl = new URL('../dist/model-worker.bundle.js', import.meta.url);
 
-class Translator {
-  #worker;
-  #pending = new Map(); // id -> { resolve, reject }
-  #nextId = 1;
-  #failure = null;
+// index.html's early start: { worker, model, wasm: Promise<Module|null>,
+// bytes: Promise<ArrayBuffer|null> } (model null with ?model-url=), or
+// undefined where it started nothing.
+const boot = globalThis.__s2sBoot;
+delete globalThis.__s2sBoot;
 
-  constructor() {
-    // A worker that cannot even start fails every request, now and later,
-    // with a message saying so.
-    const watch = { what: 'translation', onFailure: (error) => this.#fail(error) };
-    // index.html starts the worker before the page's modules have loaded.
-    const early = globalThis.__s2sEarlyWorker;
-    delete globalThis.__s2sEarlyWorker;
-    this.#worker = early ? watchStart(early, watch) : startWorker(workerUrl, { name: 'seq2seq-attention', ...watch });
-    this.#worker.addEventListener('message', (event) => {
-      const { id, ok, value, ms, error } = event.data ?? {};
-      const waiting = this.#pending.get(id);
-      if (!waiting) return;
-      this.#pending.delete(id);
-      if (ok) waiting.resolve({ value, ms });
-      else waiting.reject(new Error(error));
-    });
-    this.#worker.addEventListener('messageerror', () => this.#fail(new Error(t('error.workerMessage'))));
-    loadPackage('translation.js', 'what.results').catch(() => {});  // fetched while the worker starts: translate() revives with it
+// s2s-core.wasm compiled once, shared by every worker (null: each worker
+// loads the file itself and reports any problem).
+const compiledWasm = boot?.wasm ?? Promise.resolve(null);
+
+// index.html's cache of downloads (cache "s2s-files", keyed by URL): the
+// copy of a shipped model, deleted. Its ETag may stay behind in
+// localStorage: index.html then finds no copy and downloads it in full.
+async function dropCachedModel(url) {
+  try {
+    await (await caches.open('s2s-files')).delete(url.href);
+  } catch {
+    // no Cache API here (an insecure origin): nothing was cached
+  }
+}
+
+// A shipped name (the API's shippedModels), or a URL on this origin (never
+// another site's file).
+function checkSource(name, shippedModels) {
+  if (typeof name === 'string' && shippedModels.includes(name)) return name;
+  try {
+    const url = new URL(name);
+    if (url.origin === globalThis.location.origin) return url;
+  } catch {
+    // not a URL
+  }
+  throw new Error(`unknown model ${JSON.stringify(name)}: give a shipped name or a URL on this site`);
+}
+
+class PageTranslators {
+  #translators = new Map(); // model -> Promise<Translator>
+
+  /** The package's Translator for `model` (a shipped name or a same-origin URL), created on first use. */
+  get(model) {
+    if (!this.#translators.has(model)) {
+      const loading = this.#create(model);
+      loading.catch(() => this.#translators.delete(model)); // let a later request retry
+      this.#translators.set(model, loading);
+    }
+    return this.#translators.get(model);
   }
 
-  #fail(error) {
-    this.#failure = error;
-    for (const { reject } of this.#pending.values()) reject(error);
-    this.#pending.clear();
+  async #create(name) {
+    const [{ createTranslator }, { shippedModels, modelUrl }] = await Promise.all([
+      loadPackage('translator.js', 'translator'), loadPackage('models.js', 'translator')]);
+    const source = checkSource(name, shippedModels);
+    const wasm = compiledWasm.then((module) => module ?? undefined);
+    const fresh = () => createWorker(bundleUrl, 'seq2seq-attention');
+    if (boot?.worker && boot.model === name) {
+      const { worker, bytes } = boot;
+      boot.worker = null;
+      performance.mark(`s2s:loading:${name}`);
+      try {
+        // The bytes when index.html's download worked, else the model by
+        // name (which reports the problem).
+        return await createTranslator(bytes.then((downloaded) => downloaded ?? source), { worker, wasm });
+      } catch (error) {
+        if (!(await bytes)) throw error;
+        // The bytes index.html handed over (on a repeat visit, its copy in
+        // the Cache API) are damaged: that copy is dropped, so that no later
+        // visit is served it, and the model is downloaded again.
+        await dropCachedModel(modelUrl(name));
+        performance.mark(`s2s:cache-dropped:${name}`);
+        return createTranslator(source, { worker: fresh(), wasm });
+      }
+    }
+    if (boot?.worker && boot.model === null && source instanceof URL) {
+      // ?model-url=: the early worker loads the page's own model file.
+      const { worker } = boot;
+      boot.worker = null;
+      return createTranslator(source, { worker, wasm });
+    }
+    return createTranslator(source, { worker: fresh(), wasm });
   }
 
-  /** Sends a request; resolves to { value, ms } or rejects with an Error. */
-  request(message) {
-    if (this.#failure) return Promise.reject(this.#failure);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...message, id });
-    });
-  }
-
-  /** Resolves to { value: a Translation (the API's, revived from the worker's message), ms }. */
+  /** Resolves to { value: a Translation, ms: how long the request took, as the page saw it }. */
   async translate(model, text, options) {
-    const [{ value, ms }, { reviveTranslation }] = await Promise.all([
-      this.request({ type: 'translate', model, text, options }), loadPackage('translation.js', 'what.results')]);
-    return { value: reviveTranslation(value), ms };
+    const translator = await this.get(model);
+    const started = performance.now();
+    const value = await translator.translate(text, options);
+    return { value, ms: performance.now() - started };
   }
 
   async info(model) {
-    return (await this.request({ type: 'info', model })).value;
+    return (await this.get(model)).info;
   }
 }
 
 let shared = null;
 
-/** The page's translator (started on first use). */
+/** The page's translators (started on first use). */
 export function getTranslator() {
-  shared ??= new Translator();
+  shared ??= new PageTranslators();
   return shared;
 }

@@ -1,7 +1,7 @@
-// Hooks for tests, benchmarks and the demo page's worker, apart from the API
-// users import: the WASM heap's statistics (leak checks), and starting the
-// translation runtime before any model is asked for (the page's worker does
-// it the moment it starts). Imported as 'seq2seq-attention/diagnostics'
+// Hooks for tests and benchmarks, apart from the API users import: the WASM
+// heap's statistics (leak checks), and starting the translation runtime
+// before any model is asked for (createTranslator's worker does the same
+// when its `wasm` comes before its model). Imported as 'seq2seq-attention/diagnostics'
 // (dist/diagnostics.js); it shares the runtime of index.js, so the heap it
 // measures is the one models live in.
 import { getCore, useCompiledCore } from './runtime.js';

@@ -12,6 +12,9 @@
 /** The names of the models this package ships in its `models/` folder, e.g. `'en-fr'`. */
 export declare const shippedModels: readonly string[];
 
+/** Where a model comes from: a shipped name, a URL, a file path (Node), its bytes, a Blob or a Response. */
+export type ModelSource = string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response;
+
 /**
  * Loads a model and returns it ready to translate.
  *
@@ -40,7 +43,7 @@ export declare const shippedModels: readonly string[];
  * model.dispose();
  */
 export declare function loadModel(
-  source: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response,
+  source: ModelSource,
   options?: LoadOptions,
 ): Promise<Model>;
 
@@ -82,14 +85,23 @@ export interface TextTranslation {
 }
 
 /** Options of {@link createTranslator}: those of {@link loadModel}, and where the model runs. */
-export interface TranslatorOptions extends LoadOptions {
+export interface TranslatorOptions extends Omit<LoadOptions, 'wasm'> {
   /**
    * `'auto'` (the default): a module Web Worker where there is one and not in
    * Node, falling back to the calling thread when the worker cannot start (a
    * bundler that does not bundle workers: see {@link Translator.backend});
-   * `true`: a worker or an error; `false`: the calling thread.
+   * `true`: a worker or an error; `false`: the calling thread; or a `Worker`
+   * you started from the package's `model-worker.js` (or its one-file bundle
+   * `dist/model-worker.bundle.js`), say early in a page: the translator owns
+   * it from then on and ends it on dispose.
    */
-  worker?: boolean | 'auto';
+  worker?: boolean | 'auto' | Worker;
+  /**
+   * Where s2s-core.wasm comes from, as {@link LoadOptions.wasm}, or a Promise
+   * of it: in a worker the runtime starts as soon as it settles, while the
+   * model may still be downloading.
+   */
+  wasm?: LoadOptions['wasm'] | Promise<LoadOptions['wasm']>;
   /** Where `model-worker.js` is served, when a bundler or a server moved it. */
   workerUrl?: string | URL;
 }
@@ -104,7 +116,7 @@ export interface TranslatorOptions extends LoadOptions {
  * await translator.dispose();
  */
 export declare function createTranslator(
-  source: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response,
+  source: ModelSource | Promise<ModelSource>,
   options?: TranslatorOptions,
 ): Promise<Translator>;
 

@@ -6,7 +6,8 @@
 // Error (errors.js), and results are data (translation.js).
 import { describe, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { disposeSymbol, free, freeWhenForgotten, getCore, isNode, readNodeFile, setRuntimeSource } from './runtime.js';
+import { disposeSymbol, isNode } from './platform.js';
+import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
 
 

@@ -1,6 +1,8 @@
 // The worker behind createTranslator (translator.js): one model, loaded with
 // the package's loadModel, translating the requests of the thread that
-// started it in order. Messages in: { id, type: 'load', model, wasm },
+// started it in order. Messages in: { id, type: 'runtime', wasm } (start
+// s2s-core now, from `wasm` or the file next to this module, while the
+// model is still on its way), { id, type: 'load', model },
 // { id, type: 'translate', texts, options }, { id, type: 'steps', text,
 // options } (each step out as { id, step } while decoding), { id, type:
 // 'translateText', text, options }, { id, type: 'cancel' }.
@@ -8,26 +10,47 @@
 // { id, ok: true, value } or { id, ok: false, error, kind }. Results go out
 // with their buffers transferred.
 import { loadModel } from './load-model.js';
-import { nextTask } from './runtime.js';
+import { nextTask } from './platform.js';
+import { getCore, setRuntimeSource } from './runtime.js';
 import { translationBuffer } from './translation.js';
 
 let model = null;
 const cancelled = new Set();                // ids cancelled by the caller
 const loads = new Map();                    // id -> AbortController of a load in progress
 let queue = Promise.resolve();              // one request at a time, in order
+let loadRequested = false;                  // a 'load' has arrived (the warm-up is then skipped)
 
 async function handle({ id, type, model: source, wasm, texts, text, options }) {
   if (cancelled.delete(id)) return;
+  if (type === 'runtime') {
+    if (wasm !== undefined && wasm !== null) setRuntimeSource(wasm);
+    if (wasm instanceof WebAssembly.Module) performance.mark('s2s:wasm-received');
+    const core = await getCore();
+    performance.mark('s2s:runtime-ready');
+    // While the model downloads, a tiny built-in model is loaded and run
+    // once, so that the browser has compiled the loading and decoding code
+    // (it compiles each WebAssembly function on its first call) before the
+    // real model arrives; not when the model is already here, which would
+    // only wait for it.
+    if (!loadRequested && typeof core.warmUp === 'function') {
+      core.warmUp();
+      performance.mark('s2s:warmed-up');
+    }
+    self.postMessage({ id, ok: true, value: null });
+    return;
+  }
   if (type === 'load') {
+    performance.mark('s2s:load-started');
     const controller = new AbortController();
     loads.set(id, controller);
     try {
       model = await loadModel(source, {
-        wasm, signal: controller.signal, onProgress: (progress) => self.postMessage({ id, progress }),
+        signal: controller.signal, onProgress: (progress) => self.postMessage({ id, progress }),
       });
     } finally {
       loads.delete(id);
     }
+    performance.mark('s2s:model-loaded');
     self.postMessage({ id, ok: true, value: model.info });
     return;
   }
@@ -75,8 +98,13 @@ self.addEventListener('message', (event) => {
     loads.get(message.id)?.abort();
     return;
   }
+  if (message.type === 'load') loadRequested = true;
   queue = queue.then(() => handle(message)).catch((error) => {
     cancelled.delete(message.id);
     self.postMessage({ id: message.id, ok: false, error: error?.message ?? String(error), kind: error?.kind });
   });
 });
+
+// Marks (performance.mark, in this worker's timeline) let a page's
+// benchmark split its cold load into steps (bench/cold-start.mjs).
+performance.mark('s2s:worker-started');

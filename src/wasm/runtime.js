@@ -21,19 +21,7 @@
 // the module to its worker, which then only instantiates it).
 import createS2sCore from './s2s-core.js';
 import { describe, describeValue } from './errors.js';
-
-// Node (and Deno, Bun, Electron): a process with a Node version, window or
-// not, so that jsdom and happy-dom, which add a window to Node, still read
-// files with fs instead of fetching file: URLs.
-export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
-
-// Symbol.dispose and Symbol.asyncDispose where the runtime has them (Node 20,
-// current browsers), else private symbols nothing calls.
-export const disposeSymbol = Symbol.dispose ?? Symbol('dispose');
-export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol('asyncDispose');
-
-/** A promise of the next task: lets a paint, a message or an abort in between chunks of work. */
-export const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+import { isNode } from './platform.js';
 
 // What a failure to start a runtime tells the user to check.
 const BUNDLER_HINT = 'a bundler must copy it: Vite, webpack 5 and Rollup (with @web/rollup-plugin-import-meta-assets) do; ' +

@@ -7,7 +7,8 @@
 //   const { trainer } = await train({ task: 'reversal', onProgress: (p) => console.log(p.steps, p.loss) });
 //   trainer.translate('a b c d').attention;       // the mirrored diagonal
 import { describeValue, internalError, openHandle, unwrap } from './errors.js';
-import { free, freeWhenForgotten, lazyModule, nextTask } from './runtime.js';
+import { nextTask } from './platform.js';
+import { free, freeWhenForgotten, lazyModule } from './runtime.js';
 import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.js';
 
 /**

@@ -12,21 +12,24 @@
 // Results are the synchronous API's Translations (translation.js): from the
 // worker their one buffer is transferred, not copied, and revived here.
 import { describe, describeValue } from './errors.js';
-import { loadModel } from './load-model.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { asyncDisposeSymbol, disposeSymbol, isNode, nextTask } from './runtime.js';
+import { asyncDisposeSymbol, disposeSymbol, isNode, nextTask } from './platform.js';
 import { reviveTranslation } from './translation.js';
 
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
 
 /**
  * Loads `model` (a shipped name, a URL, bytes, a Blob or a Response, as
- * loadModel takes) for asynchronous translation. Options: worker ('auto',
- * the default: a Web Worker where there is one and not in Node; true;
- * false), workerUrl (where model-worker.js is, when a bundler or a
- * server moved it), wasm (as loadModel's), signal (an AbortSignal that
- * cancels the load) and onProgress ({ loaded, total } bytes of the model;
- * total null when the server does not say).
+ * loadModel takes, or a Promise of one) for asynchronous translation.
+ * Options: worker ('auto', the default: a Web Worker where there is one and
+ * not in Node; true; false; or a Worker you started from the package's
+ * model-worker.js or its one-file bundle dist/model-worker.bundle.js, say
+ * early in a page, which the translator then owns), workerUrl (where
+ * model-worker.js is, when a bundler or a server moved it), wasm (as
+ * loadModel's, or a Promise of one: in a worker the runtime starts as soon
+ * as it settles, while the model may still be downloading), signal (an
+ * AbortSignal that cancels the load) and onProgress ({ loaded, total }
+ * bytes of the model; total null when the server does not say).
  */
 export async function createTranslator(model, options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -36,28 +39,49 @@ export async function createTranslator(model, options = {}) {
     if (!CREATE_OPTIONS.includes(key)) throw new Error(`createTranslator: unknown option '${key}'; the options are ${CREATE_OPTIONS.join(', ')}`);
   }
   const { worker = 'auto', workerUrl, wasm, signal, onProgress } = options;
-  if (![true, false, 'auto'].includes(worker)) {
-    throw new Error(`createTranslator: worker must be true, false or 'auto', but got ${describeValue(worker)}`);
+  const given = isWorker(worker) ? worker : null;
+  if (!given && ![true, false, 'auto'].includes(worker)) {
+    throw new Error(`createTranslator: worker must be true, false, 'auto' or a Worker started from model-worker.js, but got ${describeValue(worker)}`);
   }
   signal?.throwIfAborted();
-  const useWorker = worker === true || (worker === 'auto' && !isNode && typeof Worker === 'function');
-  if (!useWorker) {
-    const loaded = await loadModel(model, { wasm, signal, onProgress });
-    return new Translator(new InThread(loaded), loaded.info, 'main-thread');
-  }
-  if (typeof Worker !== 'function') throw new Error('createTranslator: { worker: true } needs Web Workers, which this runtime lacks; use { worker: false }');
-  const backend = new InWorker(startWorker(workerUrl));
+  const useWorker = given !== null || worker === true || (worker === 'auto' && !isNode && typeof Worker === 'function');
+  if (!useWorker) return inThread(await model, await wasm, signal, onProgress);
+  if (!given && typeof Worker !== 'function') throw new Error('createTranslator: { worker: true } needs Web Workers, which this runtime lacks; use { worker: false }');
+  let backend;
   try {
-    const info = await backend.load(await transferable(model), wasm instanceof URL ? wasm.href : wasm, { signal, onProgress });
+    backend = new InWorker(given ?? startWorker(workerUrl));
+    // The runtime starts in the worker as soon as `wasm` is known, while
+    // the model may still be on its way; the worker handles its messages in
+    // order, so the load that follows uses that runtime (and reports any
+    // failure to start it).
+    const runtimeAsked = Promise.resolve(wasm).then((source) => {
+      backend.prepare(source instanceof URL ? source.href : source).catch(() => {});
+    });
+    const source = await transferable(await model);
+    await runtimeAsked;
+    const info = await backend.load(source, { signal, onProgress });
     return new Translator(backend, info, 'worker');
   } catch (error) {
-    backend.close();
+    backend?.close();
     // A bundler that did not bundle the worker (esbuild; Rollup without a
     // worker plugin): with 'auto', the main thread instead (translator.backend says which).
     if (error?.code !== 'S2S_WORKER_FAILED' || worker !== 'auto') throw error;
   }
+  return inThread(await model, await wasm, signal, onProgress);
+}
+
+// The model on the calling thread. loadModel is imported only then: a page
+// whose model runs in a worker does not parse the runtime's glue itself.
+async function inThread(model, wasm, signal, onProgress) {
+  const { loadModel } = await import('./load-model.js');
   const loaded = await loadModel(model, { wasm, signal, onProgress });
   return new Translator(new InThread(loaded), loaded.info, 'main-thread');
+}
+
+// A Worker object (the browser's, or one that behaves like it).
+function isWorker(value) {
+  return value !== null && typeof value === 'object' && typeof value.postMessage === 'function' &&
+    typeof value.addEventListener === 'function' && typeof value.terminate === 'function';
 }
 
 function startWorker(workerUrl) {
@@ -321,8 +345,14 @@ class InWorker {
     });
   }
 
-  load(model, wasm, how) {
-    return this.#request({ type: 'load', model, wasm }, how, model instanceof ArrayBuffer ? [model] : []);
+  // Starts the worker's runtime from `wasm` (where s2s-core.wasm comes
+  // from; undefined: next to the worker) before any model is there.
+  prepare(wasm) {
+    return this.#request({ type: 'runtime', wasm });
+  }
+
+  load(model, how) {
+    return this.#request({ type: 'load', model }, how, model instanceof ArrayBuffer ? [model] : []);
   }
 
   async translate(texts, options, signal) {

@@ -1,7 +1,8 @@
-// The demo page's fast start (issue 19) in Chromium: index.html compiles
-// s2s-core.wasm itself (WebAssembly.compileStreaming, while the model
-// downloads) and posts the module to the worker, which is one bundled file
-// (dist/translator-worker.js). Checked: the page boots through that path,
+// The demo page's fast start (issue 19) in Chromium: index.html starts the
+// package's translation worker (one bundled file, dist/model-worker.bundle.js)
+// and compiles s2s-core.wasm itself (WebAssembly.compileStreaming, while the
+// model downloads); the page hands both to createTranslator, which posts the
+// module to the worker. Checked: the page boots through that path,
 // and still boots when compileStreaming is missing or the server sends the
 // .wasm with another MIME type (it compiles from the bytes instead); the
 // first result draws the heatmap first and the panels that are not on
@@ -49,14 +50,15 @@ const count = (list, path) => list.filter((p) => p === path).length;
 test('the page boots through the compiled-module path: one bundled worker, the page\'s module posted to it', async () => {
   const r = await boot();
   assert.deepEqual(r.problems, []);
-  assert.deepEqual(r.workers, ['/dist/translator-worker.js']);
+  assert.deepEqual(r.workers, ['/dist/model-worker.bundle.js']);
   assert.ok(r.pageMarks.includes('s2s:wasm-compiled'), `page marks: ${r.pageMarks}`);
   assert.ok(r.workerMarks.includes('s2s:wasm-received'), `worker marks: ${r.workerMarks}`);
   // Fetched once, by the page: the worker instantiated the posted module.
   assert.equal(count(r.requests, '/dist/s2s-core.wasm'), 1, r.requests.join('\n'));
-  // The bundle holds the API: the worker fetched no module graph (the page
-  // itself imports load-api.js and dist/'s plain-data modules).
-  for (const file of ['/dist/index.js', '/dist/runtime.js', '/dist/s2s-core.js', '/web/worker.js']) {
+  // The bundle holds the runtime: the worker fetched no module graph, and
+  // the page, which imports createTranslator (dist/translator.js) and
+  // dist/'s plain-data modules, no runtime glue.
+  for (const file of ['/dist/index.js', '/dist/load-model.js', '/dist/runtime.js', '/dist/s2s-core.js', '/dist/model-worker.js']) {
     assert.equal(count(r.requests, file), 0, `${file} was fetched:\n${r.requests.join('\n')}`);
   }
 });

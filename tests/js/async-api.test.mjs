@@ -65,7 +65,7 @@ test('Node: AbortSignal cancels a load and the rest of a batch; bad arguments ar
   await assert.rejects(translator.translate(['ok', null]), /input\[1\] must be a string, but got null/);
   await assert.rejects(translator.translate('x', { beamSize: 99 }), /beamSize must be a whole number from 1 to 16/);
   await assert.rejects(api.createTranslator(modelPath, { workers: 2 }), /unknown option 'workers'/);
-  await assert.rejects(api.createTranslator(modelPath, { worker: 'yes' }), /worker must be true, false or 'auto'/);
+  await assert.rejects(api.createTranslator(modelPath, { worker: 'yes' }), /worker must be true, false, 'auto' or a Worker/);
   // await using: Symbol.asyncDispose frees it.
   assert.equal(typeof translator[Symbol.asyncDispose], 'function');
   await translator[Symbol.asyncDispose]();
@@ -167,6 +167,75 @@ try {
     assert.ok(out.steps.spreadMs > 0, 'the steps arrived over time, not all at the end');
     assert.equal(out.translateAbort, 'AbortError');
     assert.equal(out.after, true, 'it translates after an abort');
+    assert.deepEqual(problems, []);
+  } finally {
+    await chromium.close();
+    await server.close();
+  }
+});
+
+test('Chromium: a page starts the bundled worker, the wasm compile and the download itself, and hands all three (as promises) to createTranslator', async (t) => {
+  const site = join(work, 'early');
+  mkdirSync(join(site, 'models'), { recursive: true });
+  mkdirSync(join(site, 'page'), { recursive: true });
+  copyDist(site);
+  copyFileSync(modelPath, join(site, 'models', 'en-fr.s2s'));
+  writeFileSync(join(site, 'page', 'index.html'), `<!doctype html>
+<meta charset="utf-8"><link rel="icon" href="data:,">
+<script>
+  // Before any module: the worker, the compile and the download start at once.
+  window.early = {
+    worker: new Worker('../dist/model-worker.bundle.js', { type: 'module' }),
+    wasm: WebAssembly.compileStreaming(fetch('../dist/s2s-core.wasm')),
+    bytes: fetch('../models/en-fr.s2s').then((r) => r.arrayBuffer()),
+  };
+</script>
+<script type="module">
+import { createTranslator, loadModel } from '../dist/index.js';
+try {
+  const { worker, wasm, bytes } = window.early;
+  const translator = await createTranslator(bytes, { worker, wasm });
+  const r = await translator.translate('I love deep learning.', { beamSize: 4 });
+  const model = await loadModel('en-fr');
+  const same = model.translate('I love deep learning.', { beamSize: 4 });
+  await translator.dispose();
+  // A worker given to the translator is ended with it: no reply after dispose.
+  let answered = false;
+  worker.addEventListener('message', () => { answered = true; });
+  worker.postMessage({ id: 1, type: 'translate', texts: ['x'] });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  window.__result = { backend: translator.backend, text: r.text, same: same.text === r.text &&
+    JSON.stringify(same.attention.map((row) => Array.from(row))) === JSON.stringify(r.attention.map((row) => Array.from(row))),
+    answered };
+  model.dispose();
+} catch (e) {
+  window.__result = { error: String(e && e.stack || e) };
+}
+</script>`);
+  const server = await serveFolder(site);
+  const chromium = await launchChromium();
+  try {
+    const page = await chromium.browser.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    const requests = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    const workers = [];
+    page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
+    await page.goto(`${server.url}/page/`);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 120_000 });
+    const out = await page.evaluate(() => window.__result);
+    assert.equal(out.error, undefined, out.error);
+    t.diagnostic(JSON.stringify({ ...out, workers }));
+    assert.equal(out.backend, 'worker');
+    assert.ok(out.text.length > 0);
+    assert.ok(out.same, 'the worker given by the page translates as the synchronous API does, attention included');
+    assert.deepEqual(workers, ['/dist/model-worker.bundle.js'], 'the page\'s worker is the one used: no other is started');
+    assert.equal(out.answered, false, 'dispose ended the worker the page handed over');
+    // The worker was handed the page's compiled module and bytes: it fetched
+    // neither (the main thread's own loadModel fetched each once more).
+    assert.equal(requests.filter((p) => p === '/models/en-fr.s2s').length, 2, requests.join('\n'));
+    assert.equal(requests.filter((p) => p === '/dist/s2s-core.wasm').length, 2, requests.join('\n'));
     assert.deepEqual(problems, []);
   } finally {
     await chromium.close();

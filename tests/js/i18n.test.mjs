@@ -148,7 +148,7 @@ test('formatCount groups thousands as both languages write them, and the page ne
   }
   assert.equal(formatCount(NaN), 'NaN');
   // Its first call loads the browser's locale data: 130-320 ms of a cold
-  // page's first result in Chromium here (docs/performance.md).
+  // page's first result in Chromium here (bench/history.md).
   for (const file of scripts) assert.doesNotMatch(read(file).replace(/\/\/.*$/gm, ''), /toLocaleString|Intl\./, file);
 });
 

@@ -45,10 +45,11 @@ function preloadList() {
   return [...block[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
 }
 
-// dist/NAME for each loadPackage('NAME', ...) in the page's start-up modules.
+// dist/NAME for each loadPackage('NAME', ...) in the page's start-up modules
+// (translator.js: the first translation needs createTranslator at once).
 function startPackages() {
   const names = new Set();
-  for (const file of ['app.js', 'page-models.js']) {
+  for (const file of ['app.js', 'page-models.js', 'translator.js']) {
     const body = readFileSync(join(web, file), 'utf8');
     for (const [, name] of body.matchAll(/loadPackage\(\s*'([^']+)'/g)) names.add(name);
   }

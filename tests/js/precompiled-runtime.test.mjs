@@ -1,6 +1,6 @@
 // Starting the translation runtime from a WebAssembly.Module compiled
-// elsewhere (preloadRuntime({ module }), dist/diagnostics.js), as the demo
-// page's worker does with the module index.html compiled: the module is the
+// elsewhere (preloadRuntime({ module }), dist/diagnostics.js), as
+// createTranslator's worker does with the module the demo page compiled: the module is the
 // one instantiated, a module of another build falls back to the file, and
 // anything else is refused with a message. The runtime is one per process,
 // so each case runs in its own Node process. warmUp() (the worker runs it

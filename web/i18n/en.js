@@ -97,7 +97,6 @@ export default {
   'error.pngEncode': 'the browser could not encode the PNG',
   'error.modelUrl': 'model-url must be a file on this site ({origin}), not {given}; the page opened a shipped model instead.',
   'error.packageMissing': 'could not load the {what} (dist/{file}): {message}. Build it with `npm run build:wasm` (or `npm start`), and serve the repository root so that /web/ and /dist/ are siblings.',
-  'error.workerMessage': 'the translation worker sent a message that could not be read',
   'what.options': 'page’s options',
   'what.wordView': 'page’s word view',
   'what.modelList': 'list of models',

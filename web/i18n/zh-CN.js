@@ -90,7 +90,6 @@ export default {
   'error.pngEncode': '浏览器无法编码 PNG',
   'error.modelUrl': 'model-url 必须是本站（{origin}）上的文件，而不是 {given}；页面改为打开了自带的模型。',
   'error.packageMissing': '页面无法加载{what}（dist/{file}）：{message}。请用 `npm run build:wasm`（或 `npm start`）构建，并以仓库根目录作为网站根目录，使 /web/ 与 /dist/ 位于同一层。',
-  'error.workerMessage': '翻译线程发来的消息无法读取',
   'what.options': '页面选项',
   'what.wordView': '按词显示所需的模块',
   'what.modelList': '模型列表',

@@ -9,7 +9,7 @@
 // new browser context (a window, in its headless mode) preloads two of them
 // (chrome://omnibox-popup.top-chrome/, the features WebUIOmniboxPopup and
 // WebUIOmniboxAimPopup) into a renderer of their own: about 800 script
-// loads and 1.7 s of a core's time (traced, docs/performance.md). A user's
+// loads and 1.7 s of a core's time (traced, bench/history.md). A user's
 // browser pays that once per window, not per page; here each test or
 // bench context would, and on two cores it competes with the page being
 // measured. Chromium keeps only the last --disable-features switch and

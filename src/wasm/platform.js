@@ -1,0 +1,16 @@
+// What the package needs to know about where it runs, apart from the
+// runtimes (runtime.js), so that a module that only talks to a worker
+// (translator.js) does not load emscripten's glue on the calling thread.
+
+// Node (and Deno, Bun, Electron): a process with a Node version, window or
+// not, so that jsdom and happy-dom, which add a window to Node, still read
+// files with fs instead of fetching file: URLs.
+export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+// Symbol.dispose and Symbol.asyncDispose where the runtime has them (Node 20,
+// current browsers), else private symbols nothing calls.
+export const disposeSymbol = Symbol.dispose ?? Symbol('dispose');
+export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol('asyncDispose');
+
+/** A promise of the next task: lets a paint, a message or an abort in between chunks of work. */
+export const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
