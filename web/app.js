@@ -17,7 +17,7 @@ import { loadPackage } from './load-api.js';
 import { DEBOUNCE_MS, PAGE_MAX_BEAM, defaultModel, isShipped, loadModelList, modelLabel, pickableModels } from './page-models.js';
 import {
   ALTERNATIVES, EXAMPLES, decodeOptions, describeModel, fileName, infos, modelInfo, page, penaltyDefault, resetPicks, setStatus,
-  relabelStatus, showError, showNotices, state, view,
+  relabelStatus, showError, showNotices, shownText, state, view,
 } from './page-state.js';
 import { penaltyFromText, readUrl, writeUrl } from './page-url.js';
 import { clearResult, figureElement, relabelResult, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
@@ -125,9 +125,11 @@ function showFatal(problem) {
 
 async function translate() {
   const text = view.source.value;
+  if (state.text && text !== state.text) state.part = 0;  // another text: its first sentence
   state.text = text;
   const request = ++page.serial;
   if (text.trim() === '') {
+    state.part = 0;
     clearResult('status.typeSentence');
     renderStep();  // no result: the step section hides
     clearCompare();
@@ -142,12 +144,12 @@ async function translate() {
     : ['status.loadingYourModel', { file: fileName(model) }];
   setStatus(...(infos.has(model) ? ['status.translating', {}] : loading), { busy: true });
   const options = { ...decodeOptions({ alternatives: ALTERNATIVES }), ...stepOptions() };
-  if (prefix.length) options.prefix = prefix;
   try {
     // The info says how the model cuts text (words or pieces); asked once.
-    const [{ value, ms }] = await Promise.all([page.translator.translate(model, text, options), modelInfo(model)]);
+    const [{ value, sentences, ms }] = await Promise.all([translateParts(model, text, prefix, options), modelInfo(model)]);
     if (request !== page.serial) return;
     state.result = value;
+    state.sentences = sentences;
     state.ms = ms;
     if (state.hyp >= value.hypotheses.length) state.hyp = 0;
     performance.mark('s2s:result-received');
@@ -168,13 +170,46 @@ async function translate() {
       if (request !== page.serial) return;  // a newer result draws its own
       if (!openStep) renderStep();
       showAbout(model);
-      compareIfWanted(text, request);
+      compareIfWanted(shownText(), request);
       performance.mark('s2s:panels-rendered');
     });
   } catch (error) {
     if (request !== page.serial) return;
     showError(error);
   }
+}
+
+// The text sentence by sentence, as the package splits it (translateText):
+// one sentence is the whole result; of several, the reader sees one at a
+// time (state.part), each with its own heatmap. The forced tokens of a
+// "what if" belong to the sentence shown: that sentence is translated again
+// with them. Resolves to { value: the Translation shown, sentences (null for
+// one sentence), ms }.
+let lastSplit = { key: null, sentences: null };
+async function translateParts(model, text, prefix, options) {
+  const key = `${model}\n${text}\n${JSON.stringify(options)}`;
+  let ms = 0;
+  let sentences = lastSplit.key === key ? lastSplit.sentences : null;
+  if (!sentences) {
+    const whole = await page.translator.translateText(model, text, options);
+    sentences = whole.value.sentences;
+    ms += whole.ms;
+    lastSplit = { key, sentences };
+  }
+  if (sentences.length === 0) {  // nothing the splitter calls a sentence: the text as it is
+    const single = await page.translator.translate(model, text, prefix.length ? { ...options, prefix } : options);
+    return { value: single.value, sentences: null, ms: ms + single.ms };
+  }
+  const several = sentences.length > 1 ? sentences : null;
+  if (several === null) state.part = 0;
+  else state.part = Math.min(state.part, several.length - 1);
+  let value = sentences[state.part].translation;
+  if (prefix.length) {
+    const forced = await page.translator.translate(model, sentences[state.part].source, { ...options, prefix });
+    value = forced.value;
+    ms += forced.ms;
+  }
+  return { value, sentences: several, ms };
 }
 
 // Runs `draw` once the browser has painted what is on screen now: after the
@@ -320,6 +355,21 @@ function wire() {
     }
   });
   view.translateButton.addEventListener('click', translateNow);
+  // A text of several sentences: another sentence shown, from the
+  // translations already made (no new request).
+  view.sentenceItems.addEventListener('click', (event) => {
+    const button = event.target.closest('[data-part]');
+    const k = Number(button?.dataset.part);
+    if (!button || !state.sentences || !(k in state.sentences) || k === state.part) return;
+    state.part = k;
+    state.result = state.sentences[k].translation;
+    resetPicks({ prefix: [], step: null });
+    resetStepPicks();
+    render();
+    renderStep();
+    compareIfWanted(shownText(), page.serial);
+    writeUrl();
+  });
   view.model.addEventListener('change', () => {
     state.model = view.model.value;
     resetPicks({ prefix: [], step: null });

@@ -5,7 +5,7 @@
 import { h, replaceChildren } from './dom.js';
 import { renderBleuChart } from './chart.js';
 import { baselineOf, languageName, languagesOf, pickableModels } from './page-models.js';
-import { decodeOptions, page, state, view } from './page-state.js';
+import { decodeOptions, page, shownText, state, view } from './page-state.js';
 import { recordedScores, scorerLabel } from './scores.js';
 import { formatCount, t } from './i18n/index.js';
 
@@ -40,7 +40,7 @@ export function watchCompare() {
     if (!entries.some((entry) => entry.isIntersecting)) return;
     observer.disconnect();
     compareWanted = true;
-    if (state.result && view.compareView.dataset.text !== state.text) compare(state.text, page.serial);
+    if (state.result && view.compareView.dataset.text !== shownText()) compare(shownText(), page.serial);
   }, { rootMargin: '200px' });
   observer.observe(section);
 }

@@ -22,6 +22,9 @@ export const ALTERNATIVES = 8; // top-k words offered at each output position
 const $ = (id) => document.getElementById(id);
 export const view = {
   source: $('source'),
+  sentences: $('sentences'),
+  sentencesHint: $('sentences-hint'),
+  sentenceItems: $('sentence-items'),
   model: $('model'),
   beam: $('beam'),
   alpha: $('alpha'),
@@ -73,9 +76,16 @@ export const state = {
   stepView: false, // true when the step panel was opened (?view=step, or a click on an output word)
   tau: null, // the attention softmax's temperature; null = 1, the trained model (not sent, not in the URL)
   urlWarning: null, // a part of the URL the page could not follow: { key, params } of the catalogue
-  result: null, // the last translation (the API's plain object)
+  result: null, // the translation shown (the API's Translation): of the whole text, or of its sentence `part`
+  sentences: null, // a text of several sentences: [{ source, start, end, translation }] (translateText's); else null
+  part: 0, // the sentence shown (0-based; ?part= is 1-based)
   ms: 0,
 };
+
+/** The sentence the result shows: the whole text, or the selected one of several. */
+export function shownText() {
+  return state.sentences ? state.sentences[state.part].source : state.text;
+}
 
 /**
  * What the reader picked in the last result (a beam hypothesis, an open

@@ -1,10 +1,11 @@
 // The demo page's state in its URL, so that a link reproduces the view:
-//   ?text=…&model=en-zh&beam=4&tau=0.5&alpha=0.6&beta=0&shortlist=off&hyp=1&prefix=je+vois&view=lines&unit=words&step=3&lang=zh-CN
+//   ?text=…&model=en-zh&beam=4&tau=0.5&alpha=0.6&beta=0&shortlist=off&hyp=1&prefix=je+vois&view=lines&unit=words&step=3&part=2&lang=zh-CN
 // (defaults omitted), or model-url=PATH instead of model. `sentence=` is
 // read as another name for `text=` (the embed element's attribute); `step=N`
 // selects output row N (1-based) of the figure, as if pointed at, until the
 // reader points elsewhere, and the step-through panel opens at it;
 // `view=step` shows the heatmap and scrolls to the step panel (step-view.js).
+// `part=K` shows sentence K (1-based) of a text of several sentences.
 // `tau=` is the attention softmax's temperature (omitted at 1).
 // `shortlist=off` decodes without the model's lexical shortlist (every
 // output piece scored); omitted when it is on, the default.
@@ -42,6 +43,8 @@ export function readUrl() {
   state.beta = penaltyFromText(params.get('beta'), 'coveragePenalty');
   state.shortlist = params.get('shortlist') !== 'off';
   if (params.get('unit') === 'words') state.unit = 'words';
+  const part = Number(params.get('part'));  // of a text of several sentences, the one shown (1-based)
+  if (Number.isInteger(part) && part >= 1) state.part = part - 1;
   const hyp = Number(params.get('hyp'));
   if (Number.isInteger(hyp) && hyp >= 0 && hyp < PAGE_MAX_BEAM) state.hyp = hyp;
   const prefix = params.get('prefix');
@@ -66,6 +69,7 @@ export function writeUrl() {
   if (state.alpha !== null) params.set('alpha', String(state.alpha));
   if (state.beta !== null) params.set('beta', String(state.beta));
   if (!state.shortlist) params.set('shortlist', 'off');
+  if (state.sentences && state.part > 0) params.set('part', String(state.part + 1));
   if (state.hyp > 0) params.set('hyp', String(state.hyp));
   if (state.prefix.length) params.set('prefix', state.prefix.join(' '));
   if (state.tau !== null) params.set('tau', String(state.tau));

@@ -14,7 +14,7 @@ import { h, replaceChildren, tokenKind, UNKNOWN_TOKEN } from './dom.js';
 import { renderHeatmap, colorFor, needsLightText } from './heatmap.js';
 import { renderAlignment } from './alignment.js';
 import { figureData, originalWords, selectedHypothesis } from './figure-data.js';
-import { describeModel, infos, showNotices, state, tokenNoun, view } from './page-state.js';
+import { describeModel, infos, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
 import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
 import { formatLog } from './step-math.js';
 import { rich, t } from './i18n/index.js';
@@ -37,6 +37,9 @@ let emptyMessage = ''; // the catalogue key shown while there is no result
 /** Empties the result, with the catalogue's `key` where the translation goes. */
 export function clearResult(key) {
   state.result = null;
+  state.sentences = null;
+  view.sentences.hidden = true;
+  replaceChildren(view.sentenceItems);
   emptyMessage = key;
   view.result.dataset.state = 'empty';
   replaceChildren(view.translation, t(key));
@@ -91,6 +94,7 @@ export function render() {
     unit: state.unit, shortlist: !infos.get(state.model)?.shortlist ? 'none' : state.shortlist ? 'on' : 'off',
   });
   view.translation.lang = info.lang;
+  renderSentences(info.lang);
   replaceChildren(view.translation, hypothesis.text || t('result.empty'));
   const finished = hypothesis.finished !== false;
   replaceChildren(view.meta,
@@ -119,6 +123,27 @@ export function render() {
   renderWhatIf();
 }
 
+// A text of several sentences: each sentence and its translation, one
+// button each; the one shown (state.part) is pressed, and the figure, the
+// step panel and "what if" below are its own.
+function renderSentences(lang) {
+  const { sentences } = state;
+  view.sentences.hidden = sentences === null;
+  if (sentences === null) {
+    replaceChildren(view.sentenceItems);
+    delete view.translation.dataset.part;
+    return;
+  }
+  view.translation.dataset.part = String(state.part + 1);
+  replaceChildren(view.sentencesHint, t('sentences.hint', { n: sentences.length }));
+  replaceChildren(view.sentenceItems, ...sentences.map((sentence, k) => h('li', {},
+    h('button', { type: 'button', class: 'sentence', 'data-part': String(k), 'aria-pressed': String(k === state.part),
+      'data-testid': 'sentence' },
+    h('span', { class: 'sentence-source', lang: 'en', translate: 'no' }, sentence.source),
+    h('span', { class: 'sentence-target', lang, translate: 'no' },
+      (k === state.part ? selectedHypothesis().text : sentence.translation.text) || t('result.empty'))))));
+}
+
 // True when most of the source's tokens (not counting <eos> and
 // punctuation) are <unk>: text in a script the model never saw (Arabic,
 // Chinese, emoji), which it cannot read but still "translates".
@@ -132,7 +157,7 @@ export function mostlyUnreadable(sourceTokens) {
 // spans) and the target (buttons that open the "what if" at the unit's first
 
 function renderChips() {
-  const words = originalWords(state.text, state.result.sourceTokens);
+  const words = originalWords(shownText(), state.result.sourceTokens);
   replaceChildren(view.sourceTokens, shown.source.map((unit, j) => chip(unit, {
     index: j, testid: 'source-token',
     title: unit.token === UNKNOWN_TOKEN && words && unit.end - unit.start === 1

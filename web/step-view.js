@@ -10,7 +10,7 @@ import { bindStepKeys, renderStepPanel, STEP_CSS } from './step-panel.js';
 import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from './beam-tree.js';
 import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from './step-math.js';
 import { baselineOf, MAX_OUTPUT_TOKENS } from './page-models.js';
-import { infos, page, state, view } from './page-state.js';
+import { infos, page, shownText, state, view } from './page-state.js';
 import { firstPieceOfRow } from './result-view.js';
 import { t } from './i18n/index.js';
 
@@ -97,7 +97,7 @@ function renderBeam() {
 // the same sentence, once per sentence, for the comparison of contexts. It
 // is a second model download, so it starts only once the section comes near
 // the viewport or the reader opens a step (as the comparison section does).
-const twinKey = () => `${baselineOf(state.model)}\n${state.text}`;
+const twinKey = () => `${baselineOf(state.model)}\n${shownText()}`;
 let twinWanted = false;
 function watchSection() {
   if (typeof IntersectionObserver !== 'function') {
@@ -120,7 +120,7 @@ async function fetchTwin() {
   const key = twinKey();
   twin.pending = key;
   try {
-    const { value } = await page.translator.translate(fixed, state.text, { trace: true, maxLength: MAX_OUTPUT_TOKENS });
+    const { value } = await page.translator.translate(fixed, shownText(), { trace: true, maxLength: MAX_OUTPUT_TOKENS });
     if (!value.trace || key !== twinKey()) return;
     twin = { key, similarities: contextSimilarities(value.trace.steps.map((s) => Array.from(s.context))) };
     if (state.result?.trace) renderStep();

@@ -7,6 +7,7 @@
 //
 //   const translator = getTranslator();
 //   const { value, ms } = await translator.translate('en-fr', text, options);
+//   const { value: { sentences } } = await translator.translateText('en-fr', paragraph, options);
 import { loadPackage } from './load-api.js';
 import { createWorker } from './start-worker.js';
 
@@ -97,6 +98,14 @@ class PageTranslators {
     const translator = await this.get(model);
     const started = performance.now();
     const value = await translator.translate(text, options);
+    return { value, ms: performance.now() - started };
+  }
+
+  /** Resolves to { value: { text, sentences: [{ source, start, end, translation }] }, ms } (translator.translateText's). */
+  async translateText(model, text, options) {
+    const translator = await this.get(model);
+    const started = performance.now();
+    const value = await translator.translateText(text, options);
     return { value, ms: performance.now() - started };
   }
 

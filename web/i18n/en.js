@@ -130,6 +130,7 @@ export default {
   'token.continuation': 'Part of a word: this piece continues the one before it',
   'token.forced': 'Chosen by you (what if)',
   'result.empty': '(empty translation)',
+  'sentences.hint': 'Your text has {n} sentences. The model translates one sentence at a time, each with its own attention; pick one to see where it looked.',
   'result.score': 'Score {score} (log-probability with the length and coverage penalties)',
   'result.hypothesisOf': ' · hypothesis {k} of {n}',
   'result.chosenByYou': ' · first {count} {noun} chosen by you',

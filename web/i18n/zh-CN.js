@@ -121,6 +121,7 @@ export default {
   'token.continuation': '词的一部分：这个子词接在前一个子词后面',
   'token.forced': '由你指定（假如……）',
   'result.empty': '（空译文）',
+  'sentences.hint': '你的文本有 {n} 个句子。模型一次翻译一个句子，每个句子有自己的注意力权重；选一个句子，看看模型在看哪里。',
   'result.score': '得分 {score}（对数概率，含长度惩罚和覆盖惩罚）',
   'result.hypothesisOf': ' · 第 {k} 个候选，共 {n} 个',
   'result.chosenByYou': ' · 前 {count} 个{noun}由你指定',
