@@ -34,7 +34,7 @@ if (!(loads >= 1) || !(top >= 1)) throw new Error('--loads and --top must be pos
 // Each node's name: function, file and line (anonymous ones included).
 function nodeName({ callFrame }) {
   const path = callFrame.url.split('?')[0];
-  const file = path.split('/').pop() || (path ? 'index.html' : '');  // the page's inline script: /web/
+  const file = path.split('/').pop() || (path ? 'index.html' : '');  // the document itself: /web/
   return `${callFrame.functionName || '(anonymous)'} ${file}:${callFrame.lineNumber + 1}`;
 }
 

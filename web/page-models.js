@@ -34,9 +34,9 @@ export function defaultModel() {
   return models.defaultModel;
 }
 
-/** The models a reader can pick: the shipped ones with attention (their baselines are compared, not picked). */
+/** The models a reader can pick: the shipped ones with attention, the default first (their baselines are compared, not picked). */
 export function pickableModels() {
-  return models.shippedModels.filter((name) => !models.modelCatalog[name].baselineOf);
+  return models.pageModels;
 }
 
 /** True for a shipped model's name. */

@@ -25,6 +25,14 @@ export const shippedModels = Object.freeze(Object.keys(modelCatalog));
 export const defaultModel = 'en-fr';
 
 /**
+ * The models with attention, the default first: those a reader of the demo
+ * page picks from (each fixed-context baseline is shown beside its model,
+ * not picked).
+ */
+export const pageModels = Object.freeze([defaultModel, ...shippedModels.filter((name) => name !== defaultModel)]
+  .filter((name) => !modelCatalog[name].baselineOf));
+
+/**
  * True when loadModel takes `text` as a model's name (models/NAME.s2s of this
  * package) rather than a path or URL: only letters, digits, '-' and '_', so
  * that './model' stays a path.

@@ -39,7 +39,8 @@ async function boot(prepare = async () => {}) {
   await waitForTranslation(page, 'I love deep learning.');
   await page.locator('#result [data-testid="attention-heatmap"] [data-row]').first().waitFor();
   const marks = (target) => target.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
-  const result = { page, problems, requests, workers: workers.map((w) => new URL(w.url()).pathname),
+  const preloaded = await page.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => new URL(l.href).pathname));
+  const result = { page, problems, requests, preloaded, workers: workers.map((w) => new URL(w.url()).pathname),
     pageMarks: await marks(page), workerMarks: workers.length ? await marks(workers[0]) : [] };
   await page.close();
   return result;
@@ -61,6 +62,13 @@ test('the page boots through the compiled-module path: one bundled worker, the p
   for (const file of ['/dist/index.js', '/dist/load-model.js', '/dist/runtime.js', '/dist/s2s-core.js', '/dist/model-worker.js']) {
     assert.equal(count(r.requests, file), 0, `${file} was fetched:\n${r.requests.join('\n')}`);
   }
+  // Every module the page imported as it started was asked for at once by
+  // the start script (dist/page-boot.js's modulepreload list, built from the
+  // import graph), not discovered level by level.
+  const scripts = new Set(['/dist/page-boot.js', '/web/app.js', '/dist/model-worker.bundle.js']);
+  const late = [...new Set(r.requests)].filter((p) => p.endsWith('.js') && !scripts.has(p) && !r.preloaded.includes(p));
+  assert.deepEqual(late, [], `fetched without a modulepreload link (rebuild: npm run build:wasm): ${late}`);
+  assert.ok(r.preloaded.includes('/web/dom.js') && r.preloaded.includes('/dist/translator.js'), `preloaded: ${r.preloaded}`);
 });
 
 test('without WebAssembly.compileStreaming the page compiles from the bytes and still boots', async () => {

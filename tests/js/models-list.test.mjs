@@ -1,8 +1,7 @@
 // The list of shipped models has one owner, src/wasm/models.js: the folder
-// models/ holds exactly those files, every one has its training recipe, no
-// other JavaScript file writes the list, and the one copy that must exist
-// (index.html's early script, which runs before any module can load) agrees
-// with it.
+// models/ holds exactly those files, every one has its training recipe, and
+// no other JavaScript file writes the list (the page's start script, which
+// runs before any module can load, is built with it: page-preload.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,23 +28,10 @@ test('a named model is models/NAME.s2s beside dist/', () => {
   assert.equal(fileURLToPath(modelUrl('en-fr')), join(root, 'models', 'en-fr.s2s'));
 });
 
-test("index.html's early script offers the models the page offers, default first, from models/NAME.s2s", () => {
-  const html = readFileSync(join(root, 'web', 'index.html'), 'utf8');
-  const copy = html.match(/var PAGE_MODELS = (\[[^\]]*\]);/);
-  assert.ok(copy, 'index.html declares var PAGE_MODELS = [...]');
-  const pickable = shippedModels.filter((name) => !modelCatalog[name].baselineOf);
-  const pageModels = JSON.parse(copy[1].replaceAll("'", '"'));
-  assert.deepEqual([...pageModels].sort(), [...pickable].sort());
-  assert.equal(pageModels[0], defaultModel, 'the default first');
-  // web/ and dist/ are siblings, so ../models/ is the same folder from either.
-  assert.match(html, /new URL\('\.\.\/models\/' \+ model \+ '\.s2s', document\.baseURI\)/);
-});
-
 test('no other file of the package, page, scripts or benchmarks writes the list of models', () => {
   // Tests name the models they use one by one; they are not searched.
   const folders = ['src/wasm', 'web', 'bin', 'scripts', 'bench'];
-  // index.html's copy is checked above.
-  const owners = new Set(['src/wasm/models.js', 'web/index.html']);
+  const owners = new Set(['src/wasm/models.js']);
   const offenders = [];
   for (const folder of folders) {
     for (const file of readdirSync(join(root, folder))) {

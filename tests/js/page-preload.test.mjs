@@ -1,72 +1,57 @@
-// web/index.html asks for the page's modules at once (modulepreload links
-// that its start script adds). That list is written by hand, so this test
-// keeps it equal to what the page imports on start: the static import graph
-// of web/app.js, and the package modules (dist/) that app.js and
-// page-models.js import with loadPackage('NAME') as it starts, with their own
-// imports. A module missing from the list is fetched only after the module
-// that imports it (a slower first load); one no longer imported is a wasted
-// request.
+// The demo page's start script, dist/page-boot.js, is built from
+// web/boot.src.js by scripts/write-page-boot.mjs with two lists taken from
+// their owners: the models the page offers (pageModels, src/wasm/models.js)
+// and its start-up modules (the import graph of web/app.js and of the
+// package modules its start-up modules load). Checked here: the built file
+// is the source with the current lists (a stale build would preload the
+// wrong modules), and the graph walker finds nested imports. That the page
+// really fetches nothing at start that the list lacks is checked in Chromium
+// (tests/e2e/cold-start.test.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { root } from './helpers/models.mjs';
+import { pathToFileURL } from 'node:url';
+import { importGraph, startUpModules } from '../../scripts/write-page-boot.mjs';
+import { distDir, requireDist, root } from './helpers/models.mjs';
 
+requireDist();
 const web = join(root, 'web');
+const { pageModels, defaultModel, modelCatalog, shippedModels } = await import(pathToFileURL(join(distDir, 'models.js')).href);
 
-// Static imports only (`import ... from './x.js'`, `import './x.js'`,
-// `export ... from './x.js'`); dynamic import() is loaded when used.
-function staticImports(file) {
-  const body = readFileSync(file, 'utf8');
-  const specifiers = [];
-  for (const [, spec] of body.matchAll(/^\s*(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]/gm)) specifiers.push(spec);
-  for (const [, spec] of body.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) specifiers.push(spec);
-  return specifiers.filter((spec) => spec.startsWith('.')).map((spec) => join(dirname(file), spec));
+// The list that follows `marker` in `text` (a JS array literal of strings).
+function listAfter(text, pattern) {
+  const match = text.match(pattern);
+  assert.ok(match, `dist/page-boot.js: ${pattern} not found`);
+  return [...match[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
 }
 
-function importGraph(entry) {
-  const seen = new Set();
-  const pending = [entry];
-  while (pending.length) {
-    const file = pending.pop();
-    for (const dep of staticImports(file)) {
-      if (seen.has(dep)) continue;
-      seen.add(dep);
-      pending.push(dep);
-    }
+test('dist/page-boot.js is web/boot.src.js with the current lists (else: npm run build:wasm)', () => {
+  const built = readFileSync(join(distDir, 'page-boot.js'), 'utf8');
+  const source = readFileSync(join(web, 'boot.src.js'), 'utf8');
+  assert.deepEqual(listAfter(built, /var PAGE_MODELS = (\[[^\]]*\]);/), [...pageModels]);
+  const preload = listAfter(built, /(\[[^\]]*\])\.forEach\(function \(href\)/);
+  assert.deepEqual(preload, startUpModules(distDir));
+  assert.equal(new Set(preload).size, preload.length, 'a module is listed twice');
+  // Everything else is the source as it is.
+  const unfilled = built.replace(/^\/\/ Built by .*\n/, '')
+    .replace(/var PAGE_MODELS = \[[^\]]*\];/, 'var PAGE_MODELS = /*@PAGE_MODELS*/[];')
+    .replace(/\[[^\]]*\]\.forEach\(function \(href\)/, '/*@PRELOAD*/[].forEach(function (href)');
+  assert.equal(unfilled, source);
+});
+
+test('the page offers the models with attention, the default first', () => {
+  assert.equal(pageModels[0], defaultModel);
+  assert.deepEqual([...pageModels].sort(), shippedModels.filter((name) => !modelCatalog[name].baselineOf).sort());
+});
+
+test('the start-up modules include the page, its translator and the package modules it loads at once', () => {
+  const modules = startUpModules(distDir);
+  for (const file of ['dom.js', 'translator.js', 'i18n/zh-CN.js', '../dist/translator.js', '../dist/models.js', '../dist/platform.js']) {
+    assert.ok(modules.includes(file), `${file} in ${modules}`);
   }
-  return seen;
-}
-
-function preloadList() {
-  const html = readFileSync(join(web, 'index.html'), 'utf8');
-  const block = html.match(/\[('dom\.js'[\s\S]*?)\]\.forEach\(function \(href\)/);
-  assert.ok(block, "web/index.html: the start script's modulepreload list was not found");
-  return [...block[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
-}
-
-// dist/NAME for each loadPackage('NAME', ...) in the page's start-up modules
-// (translator.js: the first translation needs createTranslator at once).
-function startPackages() {
-  const names = new Set();
-  for (const file of ['app.js', 'page-models.js', 'translator.js']) {
-    const body = readFileSync(join(web, file), 'utf8');
-    for (const [, name] of body.matchAll(/loadPackage\(\s*'([^']+)'/g)) names.add(name);
-  }
-  return [...names].map((name) => join(root, 'dist', name));
-}
-
-test("the page's modulepreload list is exactly what it imports on start", () => {
-  const listed = preloadList();
-  assert.equal(new Set(listed).size, listed.length, 'a module is listed twice');
-  const files = new Set(importGraph(join(web, 'app.js')));
-  for (const entry of startPackages()) {
-    files.add(entry);
-    for (const dep of importGraph(entry)) files.add(dep);
-  }
-  const graph = [...files].map((file) => relative(web, file).replace(/\\/g, '/'));
-  assert.deepEqual([...listed].sort(), graph.sort(),
-    'update the list in web/index.html (the modulepreload links) to the modules that web/app.js imports');
+  // Not the runtime's glue: the model runs in the worker.
+  for (const file of ['../dist/s2s-core.js', '../dist/runtime.js', '../dist/load-model.js']) assert.ok(!modules.includes(file), file);
 });
 
 test('the import graph walker finds nested imports (it can fail)', () => {
