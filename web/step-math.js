@@ -109,20 +109,19 @@ export function lowCoverage(coverage, { given = null, threshold = possiblyDroppe
 
 // With the model's lexical shortlist, the decoder scores only this
 // sentence's candidate pieces: every other piece has probability 0, log
-// probability −∞ (-Infinity; null once it went through JSON), and the
-// special tokens it never writes are masked with -1e30. A short sentence
-// with a small shortlist can have fewer candidates than the page lists, so
-// such pieces can reach the "what if", the step panel's top tokens and the
-// beam tree: shown as −∞ or left out, never as "-Infinity", "NaN" or 1e30.
-const NEVER = -1e29; // at or below: the decoder's mask, a piece it cannot write
-
+// probability −∞. The core never offers an impossible piece (a piece
+// outside the shortlist, <pad>, <bos>, <eos> as the first token: top_tokens
+// in src/decode/search.cpp skips them, and tests/cpp/test_shortlist.cpp
+// checks it), so the page needs no rule of its own for them; a −∞ that does
+// arrive (-Infinity, or null once it went through JSON) shows as −∞, never
+// as "-Infinity" or "NaN".
 /**
  * A log probability or score as text, `digits` decimals: −∞ for a piece the
- * model cannot write (-Infinity, null, the mask), '—' for anything else
+ * model cannot write (-Infinity, or null from JSON), '—' for anything else
  * that is not a number.
  */
 export function formatLog(value, digits = 3) {
-  if (value === null || value === -Infinity || (Number.isFinite(value) && value <= NEVER)) return '−∞';
+  if (value === null || value === -Infinity) return '−∞';
   return Number.isFinite(value) ? value.toFixed(digits) : '—';
 }
 
@@ -132,6 +131,6 @@ export function formatLog(value, digits = 3) {
  * probability above 0 (the trace's top tokens carry only that).
  */
 export function possibleChoices(choices) {
-  return (choices ?? []).filter(({ logProb, probability }) => (logProb === undefined || (Number.isFinite(logProb) && logProb > NEVER)) &&
+  return (choices ?? []).filter(({ logProb, probability }) => (logProb === undefined || Number.isFinite(logProb)) &&
     Number.isFinite(probability) && probability > 0);
 }
