@@ -13,6 +13,9 @@
 //                                  heap: copy it at once)
 //   run.info()                     options, sizes, steps done
 //   limits()                       as the translator module's (bindings.cpp)
+//   trainingOptions()              the names TrainingRun's options may have
+//                                  (JSON array): trainer.js names them in
+//                                  its message for an unknown one
 //
 // Every fallible call returns an envelope (src/wasm/envelope.h). The module
 // has no threads: a step runs on the caller's thread, so callers run it in a
@@ -68,14 +71,24 @@ float bounded_number(const json& options, const char* name, float fallback, floa
     return value;
 }
 
-RunOptions parse_run_options(const json& o) {
-    static const std::vector<std::string> known = {
+// The options a run reads (parse_run_options): the one list of their names.
+const std::vector<std::string>& run_option_names() {
+    static const std::vector<std::string> names = {
         "task",  "pairs",         "characters",    "symbols",      "minLength",    "maxLength", "trainSize",
         "testSize", "attention",  "embedding",     "hidden",       "decoderHidden", "attentionSize",
         "outputHidden", "batchSize", "learningRate", "warmupSteps", "steps",        "dropout",   "seed"};
+    return names;
+}
+
+std::string training_options() { return json(run_option_names()).dump(); }
+
+RunOptions parse_run_options(const json& o) {
+    const std::vector<std::string>& known = run_option_names();
     for (auto it = o.begin(); it != o.end(); ++it) {
         if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
-            throw UsageError("unknown training option '" + it.key() + "'");
+            std::string list;
+            for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
+            throw UsageError("unknown training option '" + it.key() + "'; the options are " + list);
         }
     }
     RunOptions r;
@@ -319,5 +332,6 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention_train) {
         .function("modelBytes", &s2s::wasm::TrainingRun::modelBytes)
         .function("info", &s2s::wasm::TrainingRun::info);
     function("limits", &s2s::wasm::limits);
+    function("trainingOptions", &s2s::wasm::training_options);
     function("heapStats", &s2s::wasm::heap_stats);
 }

@@ -18,28 +18,29 @@ import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.
 export const getTrainCore = lazyModule(async () => (await import('./s2s-train.js')).default,
   new URL('./s2s-train.wasm', import.meta.url), 'training module s2s-train.wasm');
 
-// The options of a run, as train_bindings.cpp reads them (it checks their
-// values, and names the option in its message); the loop's own options.
-const TRAINER_OPTION_NAMES = ['task', 'pairs', 'characters', 'symbols', 'minLength', 'maxLength', 'trainSize', 'testSize',
-  'attention', 'embedding', 'hidden', 'decoderHidden', 'attentionSize', 'outputHidden', 'batchSize', 'learningRate',
-  'warmupSteps', 'steps', 'dropout', 'seed'];
+// The options of a run are train_bindings.cpp's (trainingOptions(): their
+// names; it checks their values, and names the option in its message);
+// these are the loop's own, train()'s.
 const TRAIN_LOOP_OPTION_NAMES = ['evaluateEvery', 'evaluateLimit', 'stopAtExactMatch', 'chunkSize', 'onProgress', 'signal'];
 
-function checkTrainerOptions(options, context, extra = []) {
+// The run's options out of `options`, after checking that every name is a
+// run's (the core's list) or one of `extra`.
+function checkTrainerOptions(core, options, context, extra = []) {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new Error(`${context}: options must be an object such as { task: 'reversal' }, but got ${describeValue(options)}`);
   }
+  const names = JSON.parse(core.trainingOptions());
   for (const key of Object.keys(options)) {
-    if (!TRAINER_OPTION_NAMES.includes(key) && !extra.includes(key)) {
-      throw new Error(`${context}: unknown option '${key}'; the options are ${[...TRAINER_OPTION_NAMES, ...extra].join(', ')}`);
+    if (!names.includes(key) && !extra.includes(key)) {
+      throw new Error(`${context}: unknown option '${key}'; the options are ${[...names, ...extra].join(', ')}`);
     }
   }
-  const core = {};
-  for (const key of TRAINER_OPTION_NAMES) {
-    if (options[key] !== undefined) core[key] = options[key];
+  const run = {};
+  for (const key of names) {
+    if (options[key] !== undefined) run[key] = options[key];
   }
-  return core;
+  return run;
 }
 
 class Trainer {
@@ -128,9 +129,8 @@ class Trainer {
  * steps (the learning-rate schedule's length), seed; see index.d.ts.
  */
 export async function createTrainer(options = {}) {
-  const checked = checkTrainerOptions(options, 'createTrainer');
   const core = await getTrainCore();
-  return new Trainer(core, checked);
+  return new Trainer(core, checkTrainerOptions(core, options, 'createTrainer'));
 }
 
 /**
@@ -143,7 +143,7 @@ export async function createTrainer(options = {}) {
  * 'aborted', seconds }; dispose the trainer when done.
  */
 export async function train(options = {}) {
-  const core = checkTrainerOptions(options, 'train', TRAIN_LOOP_OPTION_NAMES);
+  const run = checkTrainerOptions(await getTrainCore(), options, 'train', TRAIN_LOOP_OPTION_NAMES);
   const {
     evaluateEvery = 100, evaluateLimit = 0, stopAtExactMatch = null, chunkSize = 10, onProgress = null, signal = null,
   } = options ?? {};
@@ -159,7 +159,7 @@ export async function train(options = {}) {
   if (onProgress !== null && typeof onProgress !== 'function') throw new Error(`train: onProgress must be a function, but got ${describeValue(onProgress)}`);
   if (signal !== null && typeof signal?.aborted !== 'boolean') throw new Error('train: signal must be an AbortSignal');
 
-  const trainer = await createTrainer(core);
+  const trainer = await createTrainer(run);
   const totalSteps = trainer.info.options.steps;
   const started = performance.now();
   let evaluation = null;

@@ -130,7 +130,8 @@ test('the date task and the user\'s pairs train, and an abort stops train()', as
 
 test('bad options and bad pairs are errors that name the problem; a disposed trainer says so', async () => {
   await assert.rejects(createTrainer({ task: 'poetry' }), /unknown task 'poetry'/);
-  await assert.rejects(createTrainer({ sizes: 3 }), /unknown option 'sizes'/);
+  await assert.rejects(createTrainer({ sizes: 3 }), /unknown option 'sizes'; the options are task, pairs, .*learningRate.*seed$/);
+  await assert.rejects(train({ evaluateEach: 3 }), /unknown option 'evaluateEach'; the options are task, .*seed, evaluateEvery, evaluateLimit/);
   await assert.rejects(createTrainer({ hidden: 0 }), /hidden must be from 1 to 512/);
   await assert.rejects(createTrainer({ attention: 'magic' }), /unknown attention 'magic'/);
   await assert.rejects(createTrainer({ task: 'pairs' }), /needs pairs/);
