@@ -2,9 +2,11 @@
 # `npm run compare`: evaluates the shipped models and the translation-memory
 # baseline on the full development splits (needs ../shared/data, or
 # S2S_DATA_DIR), records each model's reports in its own provenance
-# (evaluations/dev-greedy and evaluations/dev-beam4: the page and the README
-# show them), writes the baseline's reports to models/baselines.json, and
-# draws docs/bleu-by-length.svg.
+# (evaluations/dev-greedy and dev-beam4 on Tatoeba's split, domain-greedy and
+# domain-beam4 on the project's in-domain split, each with the glossary's
+# term accuracy: the page shows them), writes the baseline's reports to
+# models/baselines.json, draws docs/bleu-by-length.svg and writes the tables
+# of README.md and docs/models.md from the files (scripts/bleu-tables.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data_dir=${S2S_DATA_DIR:-../shared/data}
@@ -17,14 +19,21 @@ mkdir -p "$work"
 "$cli" split --data "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 --dev-output "$work/en-fr-dev.tsv"
 "$cli" split --data "$data_dir/cmn-eng.txt" --dev-fraction 0.05 --split-seed 1 --dev-output "$work/en-zh-dev.tsv"
 
+# The in-domain development split (data/corpus/dev.tsv, as scripts/train.sh
+# reads it: scripts/domain-data.mjs).
+node scripts/domain-data.mjs --out "$work/data" --tatoeba-zh "$data_dir/cmn-eng.txt" >/dev/null
+terms=(--terms data/glossary/glossary.tsv)
+
 # The shipped models' names: the package's list (src/wasm/models.js).
 for model in $(node --input-type=module -e "import { shippedModels } from './src/wasm/models.js'; console.log(shippedModels.join(' '))"); do
   [[ -f models/$model.s2s ]] || { echo "compare: models/$model.s2s is missing; skipped" >&2; continue; }
   dev="$work/${model%-fixed}-dev.tsv"
+  language=$(node --input-type=module -e "import { modelCatalog } from './src/wasm/models.js'; console.log(modelCatalog['$model'].targetLanguage)")
   for beam in 1 4; do
-    key=$([[ $beam == 1 ]] && echo dev-greedy || echo dev-beam$beam)
+    suffix=$([[ $beam == 1 ]] && echo greedy || echo beam$beam)
     echo "== $model, beam $beam"
-    "$cli" eval --model "models/$model.s2s" --data "$dev" --beam "$beam" --record "$key"
+    "$cli" eval --model "models/$model.s2s" --data "$dev" --beam "$beam" "${terms[@]}" --record "dev-$suffix"
+    "$cli" eval --model "models/$model.s2s" --data "$work/data/domain-dev.en-$language.tsv" --beam "$beam" "${terms[@]}" --record "domain-$suffix"
   done
 done
 
@@ -44,3 +53,4 @@ for language in fr zh; do
     r.by_length.map((b) => `${b.bucket} ${b.bleu.toFixed(2)}`).join(", "))' "$PWD/$work/memory-en-$language.json"
 done
 node scripts/bleu-chart.mjs --decoding dev-beam4 --out docs/bleu-by-length.svg
+node scripts/bleu-tables.mjs

@@ -106,3 +106,11 @@ test('the command-line examples of the README and docs/cli.md run as written', (
     assert.ok(result.stdout.trim().length > 0 || result.stderr.trim().length > 0, `\`${command}\` printed nothing`);
   }
 });
+
+// The quality tables of README.md and docs/models.md are written from the
+// evaluations the model files record (scripts/bleu-tables.mjs, run by
+// `npm run compare`): a model changed without them fails here.
+test("the BLEU tables of README.md and docs/models.md are the model files' own figures", () => {
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'bleu-tables.mjs'), '--check'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+});
