@@ -6,7 +6,7 @@
 // The floor page does only what no version of the demo can avoid: it starts
 // a module worker, which compiles dist/s2s-core.wasm (compileStreaming) and
 // fetches the model, then draws one SVG rectangle. The demo's cold and
-// repeat-visit figures are also given as ratios to it (issue: at most 1.5).
+// repeat-visit figures are also given as ratios to it (the target: at most 1.5).
 // Without --old only the new build and the floor are measured.
 //
 // DIR is a copy of the repository at the commit to compare against, built

@@ -1,4 +1,4 @@
-// What the decoder trace costs (issue 17: nothing when off, at most +25%
+// What the decoder trace costs (the budget: nothing when off, at most +25%
 // when on), in Node through the package's API (dist/index.js), side by side
 // in one process: trace off, trace on, and (with --before DIR) the same
 // translations by another build's dist/ folder, the code before the trace

@@ -1,4 +1,4 @@
-// The page's step-through section (issue 17): the temperature slider, the
+// The page's step-through section: the temperature slider, the
 // coverage row under the heatmap, the step panel (step-panel.js) for output
 // step state.step, the comparison of contexts with the fixed-context twin,
 // and the beam tree (beam-tree.js). It reads the last translation's trace
