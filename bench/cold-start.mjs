@@ -13,9 +13,8 @@
 // (its web/, dist/ and models/; scripts/serve.mjs when it has one). Make one
 // with: git worktree add /tmp/s2s-old REV && (cd /tmp/s2s-old && npm ci &&
 // bash scripts/build-wasm.sh && ln -sfn "$OLDPWD/models" models), or copy
-// web/ and dist/ of a build. Both load the same model file (this
-// repository's models/en-fr.s2s, or S2S_COLD_MODEL=PATH) so only the code
-// differs. Each figure alternates old and new load by load (the order
+// web/ and dist/ of a build. Each loads its own models/en-fr.s2s (the same
+// model in the file format that build writes), or both S2S_COLD_MODEL=PATH. Each figure alternates old and new load by load (the order
 // flipped every round), so a machine that gets busier or quieter affects both
 // alike; medians of --loads each:
 //   - the demo page's cold load (a fresh browser context: empty cache, new
@@ -57,7 +56,8 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const oldRoot = option('--old', process.env.S2S_OLD_ROOT);
 const loads = Number(option('--loads', 7));
-const modelPath = resolve(process.env.S2S_COLD_MODEL ?? join(root, 'models', 'en-fr.s2s'));
+const modelOf = (dir) => resolve(process.env.S2S_COLD_MODEL ?? join(dir, 'models', 'en-fr.s2s'));
+const modelPath = modelOf(root);
 if (oldRoot && (!existsSync(join(oldRoot, 'dist', 'index.js')) || !existsSync(join(oldRoot, 'web', 'index.html')))) {
   console.error('cold-start: --old DIR must be a built copy of the repository to compare against (web/ and dist/; see this file\'s header)');
   process.exit(2);
@@ -100,7 +100,7 @@ worker.onmessage = () => {
 for (const b of builds) b.node = [];
 for (let i = 0; i < loads; ++i) {
   for (const b of inTurn(i)) {
-    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', b.dir, modelPath], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', b.dir, modelOf(b.dir)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`the Node measurement of ${b.name} failed: ${r.stderr}`);
     b.node.push(JSON.parse(r.stdout.trim().split('\n').pop()));
   }
@@ -113,7 +113,7 @@ const { launchChromium } = await import('../tests/js/helpers/chromium.mjs');
 for (const b of builds) {
   const serve = existsSync(join(b.dir, 'scripts', 'serve.mjs')) ? join(b.dir, 'scripts', 'serve.mjs') : join(root, 'scripts', 'serve.mjs');
   const { startServer } = await import(pathToFileURL(serve));
-  b.server = await startServer({ root: b.dir, port: 0, mounts: { '/models/': dirname(modelPath) } });
+  b.server = await startServer({ root: b.dir, port: 0, mounts: { '/models/': dirname(modelOf(b.dir)) } });
   b.page = [];
   b.repeat = [];
   b.chromium = [];
@@ -244,7 +244,7 @@ const newRepeat = med(newBuild.repeat, 'firstCellMs');
 const lines = [
   oldRoot ? '# Cold start, old against new, and the floor' : '# Cold start against the floor',
   '',
-  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${modelPath.replace(`${root}/`, '')}.`,
+  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${process.env.S2S_COLD_MODEL ?? 'models/en-fr.s2s of each'}.`,
   `Machine: ${cpus()[0]?.model} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end (another process may be busy on a core: compare within this run, not across runs).`,
   `Each figure is the median of ${loads}, the pages measured in turn (order flipped each round).`,
   '',

@@ -1,13 +1,17 @@
 // A .s2s model file read in plain JavaScript, with no WebAssembly: the
-// layout of src/model/model_file.h (magic, version, JSON header, tensor
-// table, 64-byte aligned data in float32, float16 or int8 with one float32
-// scale per row, and a checksum: over every byte, at the end, from format
-// version 3 on; over the data, after the table, in versions 1 and 2). The
-// TF.js peer (tfjs-model.mjs) loads its weights with it; the tests and the
-// fuzz seeds use its checksum (wordHash64) to write model files of their own.
+// layout of src/model/model_file.h (magic, version, JSON header, table,
+// 64-byte aligned records: tensors in float32, float16 or int8 with one
+// float32 scale per row, and from format version 4 tables of strings and of
+// uint16 values; and a checksum: over every byte, at the end, from version
+// 3 on; over the data, after the table, in versions 1 and 2). The TF.js
+// peer (tfjs-model.mjs) loads its weights with it; the tests and the fuzz
+// seeds use its checksum (wordHash64) to write model files of their own.
 
 const MAGIC = 'S2SMODEL';
 const DTYPE_NAMES = ['float32', 'float16', 'int8'];
+const STRINGS = 3;  // from format version 4: a count, count + 1 offsets, UTF-8 text
+const UINT16 = 4;   // from format version 4: rows x cols little-endian uint16
+const NEWEST_VERSION = 4;
 
 let halfTable;
 function halfToFloatTable() {
@@ -114,9 +118,11 @@ export function wordHash64(bytes) {
 }
 
 /**
- * Parses a .s2s model file. Returns { version, header, tensors } where
- * tensors maps a name to { rows, cols, dtype, data: Float32Array (row-major) }.
- * Throws an Error naming the problem for a file that is not a valid model.
+ * Parses a .s2s model file. Returns { version, header, tensors, records }
+ * where tensors maps a name to { rows, cols, dtype, data: Float32Array
+ * (row-major) } and records (format version 4 on) maps a name to an array
+ * of strings or to { rows, cols, data: Uint16Array (row-major) }. Throws an
+ * Error naming the problem for a file that is not a valid model.
  */
 export function parseModelFile(input) {
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
@@ -131,8 +137,8 @@ export function parseModelFile(input) {
   if (new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) throw new Error('not a .s2s model file (bad magic)');
   pos = 8;
   const version = u32('the version');
-  if (version < 1 || version > 3) throw new Error(`model file format version ${version} is not 1, 2 or 3`);
-  // Version 3: the last 8 bytes are the checksum of every byte before them.
+  if (version < 1 || version > NEWEST_VERSION) throw new Error(`model file format version ${version} is not 1 to ${NEWEST_VERSION}`);
+  // Version 3 on: the last 8 bytes are the checksum of every byte before them.
   let end = bytes.length;
   if (version >= 3) {
     if (bytes.length < 24) throw new Error('model file is truncated in the checksum');
@@ -157,12 +163,15 @@ export function parseModelFile(input) {
     const name = new TextDecoder().decode(bytes.subarray(pos, pos + nameLength));
     pos += nameLength;
     const dtype = u32('a dtype');
-    if (dtype > 2 || (dtype === 2 && version < 2)) throw new Error(`tensor '${name}' has unknown dtype ${dtype}`);
+    if (dtype > UINT16 || (dtype === 2 && version < 2) || (dtype >= STRINGS && version < 4)) {
+      throw new Error(`tensor '${name}' has unknown dtype ${dtype}`);
+    }
     const rows = u32('rows');
     const cols = u32('cols');
     const offset = Number(u64('an offset'));
     const byteSize = Number(u64('a byte size'));
-    const expected = dtype === 0 ? 4 * rows * cols : dtype === 1 ? 2 * rows * cols : 4 * rows + rows * cols;
+    // A table of strings: rows strings, cols bytes of text.
+    const expected = [4 * rows * cols, 2 * rows * cols, 4 * rows + rows * cols, 4 + 4 * (rows + 1) + cols, 2 * rows * cols][dtype];
     if (byteSize !== expected) throw new Error(`tensor '${name}' records ${byteSize} bytes, expected ${expected}`);
     if (offset % 64 !== 0 || offset + byteSize > end) throw new Error(`tensor '${name}' lies outside the file`);
     entries.push({ name, dtype, rows, cols, offset, byteSize });
@@ -173,7 +182,31 @@ export function parseModelFile(input) {
     if (actual !== checksum) throw new Error(`model file checksum mismatch (0x${actual}, recorded 0x${checksum})`);
   }
   const tensors = new Map();
+  const records = new Map();
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
   for (const e of entries) {
+    if (e.dtype === STRINGS) {
+      if (view.getUint32(e.offset, true) !== e.rows) throw new Error(`strings '${e.name}' count differs from its table entry`);
+      const text = e.offset + 4 + 4 * (e.rows + 1);
+      const strings = [];
+      let start = view.getUint32(e.offset + 4, true);
+      if (start !== 0) throw new Error(`strings '${e.name}' do not start at offset 0`);
+      for (let i = 0; i < e.rows; ++i) {
+        const end = view.getUint32(e.offset + 8 + 4 * i, true);
+        if (end < start || end > e.cols) throw new Error(`strings '${e.name}' has string ${i} outside its text`);
+        strings.push(utf8.decode(bytes.subarray(text + start, text + end)));
+        start = end;
+      }
+      if (start !== e.cols) throw new Error(`strings '${e.name}' end before their text does`);
+      records.set(e.name, strings);
+      continue;
+    }
+    if (e.dtype === UINT16) {
+      const data = new Uint16Array(e.rows * e.cols);
+      for (let i = 0; i < data.length; ++i) data[i] = view.getUint16(e.offset + 2 * i, true);
+      records.set(e.name, { rows: e.rows, cols: e.cols, data });
+      continue;
+    }
     const n = e.rows * e.cols;
     const data = new Float32Array(n);
     if (e.dtype === 0) {
@@ -190,5 +223,5 @@ export function parseModelFile(input) {
     }
     tensors.set(e.name, { rows: e.rows, cols: e.cols, dtype: DTYPE_NAMES[e.dtype], data });
   }
-  return { version, header, tensors };
+  return { version, header, tensors, records };
 }

@@ -5,8 +5,9 @@
 // DIR is a built copy of the repository to compare against (its dist/; see
 // bench/cold-start.mjs for how to make one). Each round starts a fresh Node
 // process per build (old and new in turn, the order flipped every round)
-// that loads the same model file (models/en-fr.s2s, or S2S_COLD_MODEL=PATH)
-// --loads times with loadModel(bytes). Printed per build: the first load of
+// that loads a model file --loads times with loadModel(bytes): each build
+// its own models/en-fr.s2s (the same model, in the file format that build
+// writes), or both S2S_COLD_MODEL=PATH. Printed per build: the first load of
 // each process (median over rounds: what a cold start pays, with each
 // WebAssembly function compiled on its first call) and the later loads
 // (median of all: the work itself, in optimized code).
@@ -44,7 +45,7 @@ if (!oldRoot) {
 }
 const rounds = Number(option('--rounds', 5));
 const loads = Number(option('--loads', 10));
-const modelPath = resolve(process.env.S2S_COLD_MODEL ?? join(root, 'models', 'en-fr.s2s'));
+const modelOf = (dir) => resolve(process.env.S2S_COLD_MODEL ?? join(dir, 'models', 'en-fr.s2s'));
 const builds = [{ name: 'old', dir: resolve(oldRoot), first: [], later: [] }, { name: 'new', dir: root, first: [], later: [] }];
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -52,7 +53,7 @@ const median = (xs) => {
 };
 for (let r = 0; r < rounds; ++r) {
   for (const b of r % 2 ? [...builds].reverse() : builds) {
-    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', b.dir, modelPath, String(loads)], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', b.dir, modelOf(b.dir), String(loads)], { encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`the ${b.name} build failed: ${run.stderr}`);
     const times = JSON.parse(run.stdout.trim().split('\n').pop());
     b.first.push(times[0]);
@@ -61,7 +62,7 @@ for (let r = 0; r < rounds; ++r) {
 }
 const [o, n] = builds;
 const row = (label, a, b) => console.log(`| ${label} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(a / b).toFixed(2)} |`);
-console.log(`Model parse in Node (${modelPath}), ${rounds} rounds of ${loads} loads per build`);
+console.log(`Model parse in Node (old: ${modelOf(o.dir)}, new: ${modelOf(n.dir)}), ${rounds} rounds of ${loads} loads per build`);
 console.log('| ms (median) | old | new | old / new |\n|---|---:|---:|---:|');
 row('first load in a fresh process', median(o.first), median(n.first));
 row('later loads in the same process', median(o.later), median(n.later));

@@ -74,10 +74,13 @@ export async function loadTfjsModel(tf, bytes) {
 class TfjsModel {
   constructor(tf, file) {
     this.tf = tf;
-    const { header, tensors } = file;
+    const { header, tensors, records } = file;
+    // Format version 4 keeps the vocabularies, the merges and the
+    // shortlist's triggers as records, older versions in the header.
+    const sourceVocabulary = records.get('source_vocabulary') ?? header.source_vocabulary;
     const reading = header.source_tokenizer?.kind;
     if (reading === 'bpe') {
-      const encode = bpeEncoder(header.source_tokenizer.merges);
+      const encode = bpeEncoder(records.get('source_tokenizer.merges') ?? header.source_tokenizer.merges);
       this.tokenize = (text) => preTokens(normalizeText(text)).flatMap(encode);
     } else if (reading === 'words') {
       this.tokenize = tokenizeWords;
@@ -86,8 +89,9 @@ class TfjsModel {
     }
     this.header = header;
     this.config = header.config;
-    this.sourceIds = new Map(header.source_vocabulary.map((token, id) => [token, id]));
-    this.targetVocabulary = header.target_vocabulary;
+    this.sourceVocabulary = sourceVocabulary;
+    this.sourceIds = new Map(sourceVocabulary.map((token, id) => [token, id]));
+    this.targetVocabulary = records.get('target_vocabulary') ?? header.target_vocabulary;
     const c = this.config;
     this.kind = c.attention;
     this.H = c.encoder_hidden_size;
@@ -143,7 +147,7 @@ class TfjsModel {
       throw new Error(`unknown attention '${this.kind}'`);
     }
     this.w = w;
-    this.shortlist = readShortlist(this.header.target_shortlist, this.V);
+    this.shortlist = readShortlist(this.header.target_shortlist, records.get('target_shortlist.triggers'), this.V);
   }
 
   // The rows of W_o the shortlist computes for a sentence (source ids):
@@ -177,7 +181,7 @@ class TfjsModel {
     if (truncated) tokens = tokens.slice(0, MAX_SOURCE_TOKENS - 1);
     const ids = tokens.map((t) => this.sourceIds.get(t) ?? UNK);
     ids.push(EOS);
-    const sourceTokens = ids.map((id) => (id === UNK ? '<unk>' : this.header.source_vocabulary[id]));
+    const sourceTokens = ids.map((id) => (id === UNK ? '<unk>' : this.sourceVocabulary[id]));
     return { ids, sourceTokens, truncated };
   }
 
@@ -398,13 +402,17 @@ class TfjsModel {
   }
 }
 
-// The header's target_shortlist ({always, per_target, triggers: base64 of
-// little-endian uint16 source ids, 0xFFFF = none}), or null.
-function readShortlist(field, V) {
+// The header's target_shortlist ({always, per_target}) with its triggers,
+// uint16 source ids (0xFFFF = none): the record `record` (format version 4)
+// or the field's base64 "triggers" (older versions); or null.
+function readShortlist(field, record, V) {
   if (!field) return null;
-  const binary = typeof atob === 'function' ? atob(field.triggers) : Buffer.from(field.triggers, 'base64').toString('binary');
-  const triggers = new Uint16Array(binary.length >> 1);
-  for (let i = 0; i < triggers.length; ++i) triggers[i] = binary.charCodeAt(2 * i) | (binary.charCodeAt(2 * i + 1) << 8);
+  let triggers = record?.data;
+  if (!triggers) {
+    const binary = typeof atob === 'function' ? atob(field.triggers) : Buffer.from(field.triggers, 'base64').toString('binary');
+    triggers = new Uint16Array(binary.length >> 1);
+    for (let i = 0; i < triggers.length; ++i) triggers[i] = binary.charCodeAt(2 * i) | (binary.charCodeAt(2 * i + 1) << 8);
+  }
   if (triggers.length !== (V - field.always) * field.per_target) throw new Error('target_shortlist: the triggers do not match the vocabulary');
   return { always: field.always, perTarget: field.per_target, triggers };
 }

@@ -27,11 +27,8 @@ set(S2S_WASM_LINK_OPTIONS
   -sINITIAL_MEMORY=16777216  # emscripten's default, stated: the heap starts small and grows on demand
 )
 
-add_executable(s2s_core src/wasm/bindings.cpp src/wasm/fast_strtod.cpp)
+add_executable(s2s_core src/wasm/bindings.cpp)
 target_link_libraries(s2s_core PRIVATE s2s_decode)
-# strtod with an exact quick path (src/wasm/fast_strtod.cpp): the C library's
-# works in emulated 128-bit floats, slow when a model header is read.
-target_link_options(s2s_core PRIVATE -Wl,--wrap=strtod)
 add_executable(s2s_train_module src/wasm/train_bindings.cpp)
 target_link_libraries(s2s_train_module PRIVATE s2s_train s2s_decode)
 target_link_options(s2s_core PRIVATE ${S2S_WASM_LINK_OPTIONS} -sEXPORT_NAME=createS2sCore)

@@ -19,9 +19,10 @@ constexpr const char* kHelp = R"(usage: seq2seq convert --model PATH [--dtype f3
                        [--interpolate OTHER --weight W] --output PATH
 
 Writes a copy of a model with its weights stored in another format, or with
-the beam search penalties chosen for it recorded; the architecture,
-vocabularies, tokenizers and provenance are kept (the provenance gains a
-"conversions" entry).
+the beam search penalties chosen for it recorded, or only rewritten in the
+current file format; the architecture, vocabularies, tokenizers and
+provenance are kept (the provenance gains a "conversions" entry when the
+weights or the penalties change).
   --model PATH    the .s2s model to read
   --dtype D       (default: the input's)
                   f32: float32, exact (4 bytes per weight)
@@ -46,7 +47,8 @@ vocabularies, tokenizers and provenance are kept (the provenance gains a
                   Wortsman et al., 2022). OTHER needs the same architecture,
                   vocabularies and tokenizers; the provenance records it
   --output PATH   where to write it (atomically; may be the input itself),
-                  in format version 3: a checksum over every byte, whatever
+                  in format version 4 (vocabularies, merges and shortlist
+                  as binary records; a checksum over every byte), whatever
                   version the input has
 The BLEU recorded in the provenance was measured with the original weights;
 `seq2seq eval --model OUT --data TSV --record KEY` measures the new ones.
@@ -120,13 +122,20 @@ int run_convert(const std::vector<std::string>& argv) {
     const bool to_int8 = dtype == TensorDtype::kInt8;
     const int from_levels = model.int8_levels;
     model.int8_levels = args.int8_levels(to_int8, from == TensorDtype::kInt8 ? from_levels : kMaxInt8Levels);
-    if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
-    nlohmann::json& conversions = model.provenance["conversions"];
-    if (!conversions.is_array()) conversions = nlohmann::json::array();
-    nlohmann::json conversion = {{"from", dtype_short_name(from)}, {"to", dtype_short_name(dtype)}};
-    if (from == TensorDtype::kInt8) conversion["from_int8_levels"] = from_levels;
-    if (to_int8) conversion["to_int8_levels"] = model.int8_levels;
-    conversions.push_back(conversion);
+    // A rewrite that changes nothing of the model (the same dtype and
+    // levels, no penalties, no interpolation: only the file, say to the
+    // current format version) records nothing, so its provenance stays.
+    const bool changed = dtype != from || (to_int8 && model.int8_levels != from_levels) ||
+                         args.has("length-penalty") || args.has("coverage-penalty") || args.has("interpolate");
+    if (changed) {
+        if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
+        nlohmann::json& conversions = model.provenance["conversions"];
+        if (!conversions.is_array()) conversions = nlohmann::json::array();
+        nlohmann::json conversion = {{"from", dtype_short_name(from)}, {"to", dtype_short_name(dtype)}};
+        if (from == TensorDtype::kInt8) conversion["from_int8_levels"] = from_levels;
+        if (to_int8) conversion["to_int8_levels"] = model.int8_levels;
+        conversions.push_back(conversion);
+    }
     const auto before = std::filesystem::file_size(input);
     save_model(model, output, dtype);
     std::fprintf(stderr, "wrote %s: weights as %s, %ju bytes (%s: %s, %ju bytes)\n", output.c_str(),

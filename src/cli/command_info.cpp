@@ -32,11 +32,11 @@ int run_info(const std::vector<std::string>& argv) {
     }
     const std::string path = args.required("model");
     const Model model = load_model(path);
+    // The header without the vocabularies and the shortlist's triggers
+    // (thousands of tokens and ids, not for reading), with the BPE merges.
     nlohmann::json info = model_header(model);
-    info.erase("source_vocabulary");
-    info.erase("target_vocabulary");
-    if (info.contains("target_shortlist")) info["target_shortlist"].erase("triggers");  // thousands of ids, not for reading
-
+    info["source_tokenizer"] = to_json(model.source_tokenizer);
+    info["target_tokenizer"] = to_json(model.target_tokenizer);
     info["source_vocabulary_size"] = model.source_vocabulary.size();
     info["target_vocabulary_size"] = model.target_vocabulary.size();
     info["parameters"] = model.params.count();

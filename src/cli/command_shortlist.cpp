@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kHelp = R"(usage: seq2seq shortlist --model PATH --data TSV --output PATH --always M --per-target K
                          [--min-count N] [--max-source-share F]
 
-Writes a copy of a model with a lexical shortlist in its header: per
+Writes a copy of a model with a lexical shortlist in its file: per
 sentence, decoding computes the output layer and its softmax over the
 candidate target pieces only (int8 output layers; translate, eval and bench
 take --shortlist on|off). The candidates of a sentence are every target id

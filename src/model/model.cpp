@@ -11,8 +11,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <string_view>
 #include <map>
+#include <stdexcept>
+#include <string_view>
 
 namespace s2s {
 namespace {
@@ -90,13 +91,18 @@ void add_decoding(const Model& model, nlohmann::json& header) {
     if (!decoding.empty()) header["decoding"] = decoding;
 }
 
-// The lexical shortlist (target_shortlist.h), when the model has one; a
-// model's info shows it without its triggers.
-void add_target_shortlist(const Model& model, nlohmann::json& header, bool with_triggers) {
-    if (!model.target_shortlist) return;
-    nlohmann::json field = target_shortlist_to_json(*model.target_shortlist);
-    if (!with_triggers) field.erase("triggers");
-    header["target_shortlist"] = std::move(field);
+// The lexical shortlist (target_shortlist.h), when the model has one: its
+// sizes and provenance (the triggers are a record of the file).
+void add_target_shortlist(const Model& model, nlohmann::json& header) {
+    if (model.target_shortlist) header["target_shortlist"] = target_shortlist_to_json(*model.target_shortlist);
+}
+
+// A tokenizer as the header of format version 4 holds it: kind and
+// language (a BPE tokenizer's merges are a record of the file).
+nlohmann::json tokenizer_header(const TokenizerSettings& settings) {
+    nlohmann::json json = to_json(settings, /*with_merges=*/false);
+    json.erase("merge_count");
+    return json;
 }
 
 }  // namespace
@@ -105,14 +111,12 @@ nlohmann::json model_header(const Model& model) {
     nlohmann::json header = {
         {"format", kFormatName},
         {"config", to_json(model.config)},
-        {"source_tokenizer", to_json(model.source_tokenizer)},
-        {"target_tokenizer", to_json(model.target_tokenizer)},
-        {"source_vocabulary", model.source_vocabulary.to_json()},
-        {"target_vocabulary", model.target_vocabulary.to_json()},
+        {"source_tokenizer", tokenizer_header(model.source_tokenizer)},
+        {"target_tokenizer", tokenizer_header(model.target_tokenizer)},
         {"provenance", model.provenance},
     };
     add_decoding(model, header);
-    add_target_shortlist(model, header, true);
+    add_target_shortlist(model, header);
     return header;
 }
 
@@ -127,7 +131,7 @@ nlohmann::json model_header_without_vocabularies(const Model& model) {
         {"provenance", model.provenance},
     };
     add_decoding(model, header);
-    add_target_shortlist(model, header, false);
+    add_target_shortlist(model, header);
     return header;
 }
 
@@ -153,6 +157,53 @@ std::vector<TensorToWrite> tensors_to_write(const Model& model, TensorDtype dtyp
     return tensors;
 }
 
+// The names of the records of a model file (model_file.h).
+constexpr const char* kSourceVocabulary = "source_vocabulary";
+constexpr const char* kTargetVocabulary = "target_vocabulary";
+constexpr const char* kSourceMerges = "source_tokenizer.merges";
+constexpr const char* kTargetMerges = "target_tokenizer.merges";
+constexpr const char* kShortlistTriggers = "target_shortlist.triggers";
+
+// The records of `model`'s file: its vocabularies, its BPE merges and its
+// shortlist's triggers. The views point into `model`, and the trigger ids
+// into `trigger_ids`.
+std::vector<RecordToWrite> records_to_write(const Model& model, std::vector<uint16_t>& trigger_ids) {
+    std::vector<RecordToWrite> records;
+    const auto strings = [&](const char* name, const std::vector<std::string>& texts) {
+        RecordToWrite record;
+        record.name = name;
+        record.strings.assign(texts.begin(), texts.end());
+        records.push_back(std::move(record));
+    };
+    strings(kSourceVocabulary, model.source_vocabulary.tokens());
+    strings(kTargetVocabulary, model.target_vocabulary.tokens());
+    for (const auto& [name, tokenizer] : {std::pair{kSourceMerges, &model.source_tokenizer},
+                                          std::pair{kTargetMerges, &model.target_tokenizer}}) {
+        if (tokenizer->kind != TokenizerKind::kSubwords) continue;
+        RecordToWrite record;
+        record.name = name;
+        const size_t merges = tokenizer->bpe ? tokenizer->bpe->merge_count() : 0;
+        record.strings.reserve(merges);
+        for (size_t i = 0; i < merges; ++i) record.strings.emplace_back(tokenizer->bpe->joined(i));
+        records.push_back(std::move(record));
+    }
+    if (model.target_shortlist) {
+        trigger_ids = target_shortlist_trigger_ids(*model.target_shortlist);
+        RecordToWrite record;
+        record.name = kShortlistTriggers;
+        record.dtype = RecordDtype::kUint16;
+        record.rows = static_cast<uint32_t>(model.config.target_vocab_size - model.target_shortlist->always);
+        record.cols = static_cast<uint32_t>(model.target_shortlist->per_target);
+        if (uint64_t{record.rows} * record.cols != trigger_ids.size()) {
+            throw std::invalid_argument("the model's shortlist has " + std::to_string(trigger_ids.size()) +
+                                        " triggers where its sizes need " + std::to_string(uint64_t{record.rows} * record.cols));
+        }
+        record.values = trigger_ids.data();
+        records.push_back(std::move(record));
+    }
+    return records;
+}
+
 // A translation-only model lacks the float weights a file needs.
 void refuse_translation_only(const Model& model) {
     if (model.translation_only) {
@@ -174,16 +225,104 @@ nlohmann::json file_header(const Model& model, TensorDtype dtype) {
 std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype) {
     refuse_translation_only(model);
     std::vector<RowMajorMatrix> storage;
-    return encode_model_file(file_header(model, dtype), tensors_to_write(model, dtype, storage));
+    std::vector<uint16_t> trigger_ids;
+    return encode_model_file(file_header(model, dtype), tensors_to_write(model, dtype, storage),
+                             records_to_write(model, trigger_ids));
 }
 
 void save_model(const Model& model, const std::string& path, TensorDtype dtype) {
     refuse_translation_only(model);
     std::vector<RowMajorMatrix> storage;
-    write_model_file(path, file_header(model, dtype), tensors_to_write(model, dtype, storage));
+    std::vector<uint16_t> trigger_ids;
+    write_model_file(path, file_header(model, dtype), tensors_to_write(model, dtype, storage),
+                     records_to_write(model, trigger_ids));
 }
 
 namespace {
+
+[[noreturn]] void throw_vocabulary_sizes(const ModelConfig& config, uint64_t source, uint64_t target) {
+    throw ModelFileError("model header: the vocabularies have " + std::to_string(source) + " and " +
+                         std::to_string(target) + " entries but the config says " +
+                         std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size) +
+                         "; the file is corrupted");
+}
+
+// The record called `name` of a version 4 file, or null.
+const RecordLayout* find_record(const ModelFileLayout& layout, std::string_view name) {
+    for (const RecordLayout& record : layout.records) {
+        if (record.name == name) return &record;
+    }
+    return nullptr;
+}
+
+const RecordLayout& require_record(const ModelFileLayout& layout, const char* name, RecordDtype dtype) {
+    const char* kind = dtype == RecordDtype::kStrings ? "strings" : "uint16 values";
+    const RecordLayout* record = find_record(layout, name);
+    if (record == nullptr) {
+        throw ModelFileError(std::string("model file has no record '") + name + "' (" + kind +
+                             "), which this model needs; the file is incomplete, download or copy it again");
+    }
+    if (record->dtype != dtype) {
+        throw ModelFileError(std::string("model file record '") + name + "' does not hold " + kind +
+                             "; the file is damaged, download or copy it again");
+    }
+    return *record;
+}
+
+std::vector<std::string> record_strings(const uint8_t* bytes, const RecordLayout& record) {
+    // One copy of each string, into the storage of the vocabulary or the
+    // BPE model (both hand out std::string references to their users).
+    const StringTableView view(bytes, record);
+    std::vector<std::string> strings;
+    strings.reserve(view.size());
+    for (size_t i = 0; i < view.size(); ++i) strings.emplace_back(view[i]);
+    return strings;
+}
+
+// Format version 4: the tokenizers, the vocabularies (after the sizes in
+// the config, so that a damaged count costs nothing) and, checked in
+// model_from_layout, the shortlist's triggers come from records; every
+// record must be one of these, and the header must not hold them too.
+void read_records(const ModelFileLayout& layout, const uint8_t* bytes, Model& model) {
+    const nlohmann::json& header = layout.header;
+    for (const char* key : {kSourceVocabulary, kTargetVocabulary}) {
+        if (header.contains(key)) {
+            throw ModelFileError(std::string("model header holds '") + key + "', which format version " +
+                                 std::to_string(layout.version) +
+                                 " stores as a record; the file is damaged, download or copy it again");
+        }
+    }
+    const auto tokenizer = [&](const char* key, const char* merges_name) {
+        const nlohmann::json& json = require(header, key);
+        const auto kind = json.is_object() ? json.find("kind") : json.end();
+        if (json.is_object() && kind != json.end() && *kind == "bpe") {
+            return tokenizer_settings_from_json(json, record_strings(bytes, require_record(layout, merges_name, RecordDtype::kStrings)));
+        }
+        return tokenizer_settings_from_json(json);
+    };
+    model.source_tokenizer = tokenizer("source_tokenizer", kSourceMerges);
+    model.target_tokenizer = tokenizer("target_tokenizer", kTargetMerges);
+    for (const RecordLayout& record : layout.records) {
+        const bool expected =
+            record.name == kSourceVocabulary || record.name == kTargetVocabulary ||
+            (record.name == kSourceMerges && model.source_tokenizer.kind == TokenizerKind::kSubwords) ||
+            (record.name == kTargetMerges && model.target_tokenizer.kind == TokenizerKind::kSubwords) ||
+            (record.name == kShortlistTriggers && header.contains("target_shortlist"));
+        if (!expected) {
+            throw ModelFileError("model file has an unexpected record '" + record.name +
+                                 "'; the file is damaged, download or copy it again");
+        }
+    }
+    const RecordLayout& source = require_record(layout, kSourceVocabulary, RecordDtype::kStrings);
+    const RecordLayout& target = require_record(layout, kTargetVocabulary, RecordDtype::kStrings);
+    if (source.rows != static_cast<uint32_t>(model.config.source_vocab_size) ||
+        target.rows != static_cast<uint32_t>(model.config.target_vocab_size)) {
+        throw_vocabulary_sizes(model.config, source.rows, target.rows);
+    }
+    // The file reader has checked every string's UTF-8.
+    model.source_vocabulary = Vocabulary::from_tokens(record_strings(bytes, source), /*utf8_checked=*/true);
+    model.target_vocabulary = Vocabulary::from_tokens(record_strings(bytes, target), /*utf8_checked=*/true);
+}
 
 // owned: the file's bytes when the model may keep and change them
 // (model_from_owned_bytes; `bytes` is owned.get()), else null.
@@ -196,18 +335,11 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
     }
     Model model;
     model.config = model_config_from_json(require(header, "config"));
-    // Merges the quick path read without JSON (header_vocabularies.cpp) are checked the same way.
-    const auto tokenizer = [&](const char* key, bool merges_separate, std::vector<std::string>& merges) {
-        return merges_separate ? tokenizer_settings_from_json(require(header, key), std::move(merges))
-                               : tokenizer_settings_from_json(require(header, key));
-    };
-    model.source_tokenizer = tokenizer("source_tokenizer", layout.source_merges_separate, layout.source_merges);
-    model.target_tokenizer = tokenizer("target_tokenizer", layout.target_merges_separate, layout.target_merges);
-    if (layout.vocabularies_separate) {  // read without JSON (header_vocabularies.cpp)
-        // The quick path reads strings of valid UTF-8 only (it gives up on anything else).
-        model.source_vocabulary = Vocabulary::from_tokens(std::move(layout.source_vocabulary), /*utf8_checked=*/true);
-        model.target_vocabulary = Vocabulary::from_tokens(std::move(layout.target_vocabulary), /*utf8_checked=*/true);
-    } else {
+    if (layout.version >= kStringRecordsVersion) {
+        read_records(layout, bytes, model);
+    } else {  // versions 1 to 3: everything in the header
+        model.source_tokenizer = tokenizer_settings_from_json(require(header, "source_tokenizer"));
+        model.target_tokenizer = tokenizer_settings_from_json(require(header, "target_tokenizer"));
         model.source_vocabulary = Vocabulary::from_json(require(header, "source_vocabulary"));
         model.target_vocabulary = Vocabulary::from_json(require(header, "target_vocabulary"));
     }
@@ -215,10 +347,7 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
     check_subword_vocabulary(model.target_tokenizer, model.target_vocabulary, "target");
     if (model.source_vocabulary.size() != model.config.source_vocab_size ||
         model.target_vocabulary.size() != model.config.target_vocab_size) {
-        throw ModelFileError("model header: the vocabularies have " + std::to_string(model.source_vocabulary.size()) +
-                             " and " + std::to_string(model.target_vocabulary.size()) +
-                             " entries but the config says " + std::to_string(model.config.source_vocab_size) +
-                             " and " + std::to_string(model.config.target_vocab_size) + "; the file is corrupted");
+        throw_vocabulary_sizes(model.config, model.source_vocabulary.size(), model.target_vocabulary.size());
     }
     if (auto it = header.find("provenance"); it != header.end()) model.provenance = *it;
     if (auto it = header.find("decoding"); it != header.end()) {
@@ -236,9 +365,15 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
         }
     }
     if (auto it = header.find("target_shortlist"); it != header.end()) {
-        model.target_shortlist =
-            target_shortlist_from_json(*it, model.config.source_vocab_size, model.config.target_vocab_size,
-                                       layout.shortlist_triggers_separate ? &layout.shortlist_triggers : nullptr);
+        if (layout.version >= kStringRecordsVersion) {
+            const RecordLayout& triggers = require_record(layout, kShortlistTriggers, RecordDtype::kUint16);
+            model.target_shortlist =
+                target_shortlist_from_record(*it, model.config.source_vocab_size, model.config.target_vocab_size,
+                                             bytes + triggers.offset, triggers.rows, triggers.cols);
+        } else {
+            model.target_shortlist =
+                target_shortlist_from_json(*it, model.config.source_vocab_size, model.config.target_vocab_size);
+        }
     }
     if (auto it = header.find("int8_levels"); it != header.end()) {
         if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > kMaxInt8Levels) {
@@ -341,15 +476,14 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
 }  // namespace
 
 Model model_from_bytes(const uint8_t* bytes, size_t size, LoadFor purpose) {
-    Model model = model_from_layout(read_model_layout(bytes, size, /*separate_vocabularies=*/true), bytes, purpose);
+    Model model = model_from_layout(read_model_layout(bytes, size), bytes, purpose);
     model.translation_only = purpose == LoadFor::kTranslation;
     return model;
 }
 
 Model model_from_owned_bytes(std::shared_ptr<uint8_t[]> bytes, size_t size) {
     const uint8_t* data = bytes.get();
-    Model model = model_from_layout(read_model_layout(data, size, /*separate_vocabularies=*/true), data,
-                                    LoadFor::kTranslation, bytes);
+    Model model = model_from_layout(read_model_layout(data, size), data, LoadFor::kTranslation, bytes);
     model.translation_only = true;
     return model;
 }

@@ -67,12 +67,13 @@ enum class LoadFor { kAnything, kTranslation };
 // Levels of a quantization to `bits` bits (2..8): 2^(bits-1) - 1.
 inline int int8_levels_for_bits(int bits) { return (1 << (bits - 1)) - 1; }
 
-// The JSON header written into the model file.
+// The JSON header written into the model file (format version 4):
+// everything but the vocabularies, the BPE merges and the shortlist's
+// triggers, which are records of the file (model_file.h).
 nlohmann::json model_header(const Model& model);
-// model_header without the two vocabularies and the BPE merges (their sizes
-// instead: source_vocabulary_size, target_vocabulary_size, each tokenizer's
-// merge_count): what a model's info shows, without building thousands of
-// JSON strings only to drop them.
+// model_header with the sizes of what the records hold
+// (source_vocabulary_size, target_vocabulary_size, each tokenizer's
+// merge_count): what the JavaScript API's info shows.
 nlohmann::json model_header_without_vocabularies(const Model& model);
 
 // Float16 halves the file and int8 quarters it (matrices only: vectors,

@@ -1,9 +1,10 @@
 // The checks of a model file's structure (model_file.h): magic and version,
 // the checksum over every byte (format version 3 on), the JSON header, each
-// tensor table entry, where the tensors lie, the padding between them and
-// what follows the last; and on the writing side, the checks of what a
-// caller asks to store. The values themselves are checked as they are
-// decoded (model_file_values.cpp).
+// table entry, where the records lie, the padding between them and what
+// follows the last; and on the writing side, the checks of the tensors a
+// caller asks to store. Tensor values are checked as they are decoded
+// (model_file_values.cpp), the inside of records of strings in
+// model_file_strings.cpp.
 //
 // The decoder is a trust boundary: model files come from downloads and, in the
 // browser, from whatever the user drops on the page. Every length is checked
@@ -95,6 +96,7 @@ uint32_t check_magic_and_version(Reader& reader, const uint8_t* bytes, size_t si
         throw ModelFileError(newer + "; upgrade the seq2seq-attention package to load it");
     }
     if (version < kOldestModelFormatVersion) {
+        check_version_field_damage(bytes, size, version);
         throw ModelFileError("model file has format version " + std::to_string(version) +
                              ", which no release of seq2seq-attention writes (this build reads format versions " +
                              std::to_string(kOldestModelFormatVersion) + " to " +
@@ -118,23 +120,24 @@ FileChecksum check_file_checksum(const uint8_t* bytes, size_t size) {
 
 void check_version_field_damage(const uint8_t* bytes, size_t size, uint32_t version) {
     if (size < kPreambleSize + kChecksumSize) return;
-    // A copy with the version set to 3 (the hash has no way to skip four
-    // bytes). Only on the error path, and only a diagnosis: without the
-    // memory for it, the older version's own error stands.
+    // A copy with the version set to each one whose checksum covers every
+    // byte (the hash has no way to skip four bytes). Only on the error path,
+    // and only a diagnosis: without the memory for it, the older version's
+    // own error stands.
     std::vector<uint8_t> repaired;
     try {
         repaired.assign(bytes, bytes + size);
     } catch (const std::bad_alloc&) {
         return;
     }
-    for (int i = 0; i < 4; ++i) {
-        repaired[sizeof kModelMagic + i] = static_cast<uint8_t>(kWholeFileChecksumVersion >> (8 * i));
+    for (uint32_t laid_out = kWholeFileChecksumVersion; laid_out <= kModelFormatVersion; ++laid_out) {
+        if (laid_out == version) continue;
+        for (int i = 0; i < 4; ++i) repaired[sizeof kModelMagic + i] = static_cast<uint8_t>(laid_out >> (8 * i));
+        if (check_file_checksum(repaired.data(), size) != FileChecksum::kMatches) continue;
+        throw ModelFileError("model file format version field is damaged: it reads " + std::to_string(version) +
+                             ", but the file is laid out as version " + std::to_string(laid_out) +
+                             " (its checksum matches only with " + std::to_string(laid_out) + "); " + kDamaged);
     }
-    if (check_file_checksum(repaired.data(), size) != FileChecksum::kMatches) return;
-    throw ModelFileError("model file format version field is damaged: it reads " + std::to_string(version) +
-                         ", but the file is laid out as version " + std::to_string(kWholeFileChecksumVersion) +
-                         " (its checksum matches only with " + std::to_string(kWholeFileChecksumVersion) + "); " +
-                         kDamaged);
 }
 
 std::string_view read_header_text(Reader& reader) {
@@ -161,60 +164,9 @@ nlohmann::json parse_header(std::string_view text) {
     return header;
 }
 
-void read_header_into(ModelFileLayout& layout, std::string_view text, bool separate_vocabularies) {
-    if (separate_vocabularies) {
-        std::string rest;
-        std::vector<std::string> source, target;
-        HeaderMerges merges;
-        // The depth is that of the whole text (each array taken out leaves
-        // [] at its place, and strings hold no structure), checked on the
-        // 12 kB left instead of the 510 kB of en-fr's header (the split
-        // itself never recurses).
-        if (split_header_vocabularies(text, rest, source, target, &merges) &&
-            json_nesting_depth(rest.data(), rest.size()) <= kMaxHeaderDepth) {
-            nlohmann::json header = nlohmann::json::parse(rest, nullptr, /*allow_exceptions=*/false);
-            const auto empty_array = [](const nlohmann::json& object, const char* key) {
-                auto it = object.is_object() ? object.find(key) : object.end();
-                return it != object.end() && it->is_array() && it->empty();
-            };
-            const auto merges_emptied = [&](const char* tokenizer, bool found) {
-                if (!found) return true;
-                auto it = header.is_object() ? header.find(tokenizer) : header.end();
-                return it != header.end() && empty_array(*it, "merges");
-            };
-            // Taken only when what is left is a valid object holding the
-            // emptied arrays where they were; otherwise the full parse below
-            // decides (and words any error as always).
-            const auto triggers_emptied = [&] {
-                if (!merges.shortlist_found) return true;
-                auto it = header.is_object() ? header.find("target_shortlist") : header.end();
-                if (it == header.end() || !it->is_object()) return false;
-                auto triggers = it->find("triggers");
-                return triggers != it->end() && triggers->is_string() && triggers->get_ref<const std::string&>().empty();
-            };
-            if (empty_array(header, "source_vocabulary") && empty_array(header, "target_vocabulary") &&
-                merges_emptied("source_tokenizer", merges.source_found) &&
-                merges_emptied("target_tokenizer", merges.target_found) && triggers_emptied()) {
-                layout.header = std::move(header);
-                layout.source_vocabulary = std::move(source);
-                layout.target_vocabulary = std::move(target);
-                layout.vocabularies_separate = true;
-                layout.source_merges_separate = merges.source_found;
-                layout.target_merges_separate = merges.target_found;
-                layout.source_merges = std::move(merges.source);
-                layout.target_merges = std::move(merges.target);
-                layout.shortlist_triggers_separate = merges.shortlist_found;
-                layout.shortlist_triggers = std::move(merges.shortlist_triggers);
-                return;
-            }
-        }
-    }
-    layout.header = parse_header(text);
-}
-
-TensorLayout read_table_entry(Reader& reader, uint32_t version, uint32_t index, std::unordered_set<std::string>& seen) {
+TableEntry read_table_entry(Reader& reader, uint32_t version, uint32_t index, std::unordered_set<std::string>& seen) {
     const std::string where = "tensor table entry " + std::to_string(index + 1);
-    TensorLayout entry;
+    TableEntry entry;
     const uint32_t name_length = reader.u32(where + " (name length)");
     if (name_length == 0) throw ModelFileError("model file " + where + " has an empty name; " + kDamaged);
     if (name_length > kMaxNameLength) {
@@ -229,67 +181,90 @@ TensorLayout read_table_entry(Reader& reader, uint32_t version, uint32_t index, 
                              " has a name that is not valid UTF-8 or contains control characters; " + kDamaged);
     }
     if (!seen.insert(entry.name).second) {
-        throw ModelFileError("model file has two tensors named " + in_quotes(entry.name) + "; " + kDamaged);
+        throw ModelFileError("model file has two records named " + in_quotes(entry.name) + "; " + kDamaged);
     }
-    const std::string tensor = "tensor " + in_quotes(entry.name);
+    // Called a tensor until its dtype says otherwise (what every entry of
+    // versions 1 to 3 is, and most of version 4).
+    const std::string named = "tensor " + in_quotes(entry.name);
 
-    const uint32_t dtype = reader.u32(tensor + " (dtype)");
-    if (!is_known_dtype(dtype)) {
-        throw ModelFileError("model file " + tensor + " has unknown dtype " + std::to_string(dtype) +
-                             " (known: 0 = float32, 1 = float16, 2 = int8); " + kDamaged);
+    entry.dtype = reader.u32(named + " (dtype)");
+    const bool record = is_record_dtype(entry.dtype);
+    if (!is_known_dtype(entry.dtype) && !record) {
+        throw ModelFileError("model file " + named + " has unknown dtype " + std::to_string(entry.dtype) +
+                             " (known: 0 = float32, 1 = float16, 2 = int8, 3 = strings, 4 = uint16); " + kDamaged);
     }
-    if (dtype == static_cast<uint32_t>(TensorDtype::kInt8) && version < 2) {
-        throw ModelFileError("model file " + tensor + " has dtype 2 (int8), which format version " +
-                             std::to_string(version) + " does not have; " + kDamaged);
+    if ((entry.dtype == static_cast<uint32_t>(TensorDtype::kInt8) && version < 2) ||
+        (record && version < kStringRecordsVersion)) {
+        const char* name_of_dtype = entry.dtype == 2 ? "int8" : entry.dtype == 3 ? "strings" : "uint16";
+        throw ModelFileError("model file " + entry.label() + " has dtype " + std::to_string(entry.dtype) + " (" +
+                             name_of_dtype + "), which format version " + std::to_string(version) +
+                             " does not have; " + kDamaged);
     }
-    entry.dtype = static_cast<TensorDtype>(dtype);
-    entry.rows = reader.u32(tensor + " (rows)");
-    entry.cols = reader.u32(tensor + " (cols)");
-    entry.offset = reader.u64(tensor + " (offset)");
-    entry.byte_size = reader.u64(tensor + " (byte size)");
+    const std::string labelled = entry.label();
+    entry.rows = reader.u32(labelled + " (rows)");
+    entry.cols = reader.u32(labelled + " (cols)");
+    entry.offset = reader.u64(labelled + " (offset)");
+    entry.byte_size = reader.u64(labelled + " (byte size)");
 
     const std::string shape = std::to_string(entry.rows) + " x " + std::to_string(entry.cols);
+    if (record) {
+        const auto dtype = static_cast<RecordDtype>(entry.dtype);
+        uint64_t expected = 0;
+        if (!record_byte_size(dtype, entry.rows, entry.cols, expected)) {
+            throw ModelFileError("model file " + labelled + " has shape " + shape + ", too large to address; " + kDamaged);
+        }
+        if (entry.byte_size != expected) {
+            const std::string holds = dtype == RecordDtype::kStrings
+                                          ? std::to_string(entry.rows) + " strings of " + std::to_string(entry.cols) +
+                                                " bytes (with a count and " + std::to_string(uint64_t{entry.rows} + 1) +
+                                                " offsets) take "
+                                          : shape + " uint16 values take ";
+            throw ModelFileError("model file " + labelled + " records " + std::to_string(entry.byte_size) +
+                                 " bytes, but " + holds + std::to_string(expected) + " bytes; " + kDamaged);
+        }
+        return entry;
+    }
+    const auto dtype = static_cast<TensorDtype>(entry.dtype);
     // LoadedTensor keeps its shape in int.
     if (entry.rows > static_cast<uint32_t>(INT_MAX) || entry.cols > static_cast<uint32_t>(INT_MAX)) {
-        throw ModelFileError("model file " + tensor + " has shape " + shape + ", larger than this build supports; " +
+        throw ModelFileError("model file " + labelled + " has shape " + shape + ", larger than this build supports; " +
                              kDamaged);
     }
     uint64_t expected = 0;
-    if (!tensor_byte_size(entry.dtype, entry.rows, entry.cols, expected)) {
-        throw ModelFileError("model file " + tensor + " has shape " + shape + ", too large to address; " + kDamaged);
+    if (!tensor_byte_size(dtype, entry.rows, entry.cols, expected)) {
+        throw ModelFileError("model file " + labelled + " has shape " + shape + ", too large to address; " + kDamaged);
     }
     if (entry.byte_size != expected) {
-        throw ModelFileError("model file " + tensor + " records " + std::to_string(entry.byte_size) +
-                             " bytes, but " + shape + " " + dtype_name(entry.dtype) + " values take " +
+        throw ModelFileError("model file " + labelled + " records " + std::to_string(entry.byte_size) +
+                             " bytes, but " + shape + " " + dtype_name(dtype) + " values take " +
                              std::to_string(expected) + " bytes" +
-                             (entry.dtype == TensorDtype::kInt8 ? " (with one float32 scale per row)" : "") + "; " +
+                             (dtype == TensorDtype::kInt8 ? " (with one float32 scale per row)" : "") + "; " +
                              kDamaged);
     }
     return entry;
 }
 
-uint64_t check_tensor_placement(const std::vector<TensorLayout>& entries, size_t data_start, size_t size) {
+uint64_t check_placement(const std::vector<TableEntry>& entries, size_t data_start, size_t size) {
     uint64_t previous_end = data_start;
-    const TensorLayout* previous = nullptr;
-    for (const TensorLayout& entry : entries) {
-        const std::string tensor = "tensor " + in_quotes(entry.name);
+    const TableEntry* previous = nullptr;
+    for (const TableEntry& entry : entries) {
+        const std::string labelled = entry.label();
         if (entry.offset % kTensorAlignment != 0) {
-            throw ModelFileError("model file " + tensor + " starts at offset " + std::to_string(entry.offset) +
+            throw ModelFileError("model file " + labelled + " starts at offset " + std::to_string(entry.offset) +
                                  ", which is not a multiple of " + std::to_string(kTensorAlignment) + "; " + kDamaged);
         }
         if (entry.offset < data_start) {
-            throw ModelFileError("model file " + tensor + " starts at offset " + std::to_string(entry.offset) +
+            throw ModelFileError("model file " + labelled + " starts at offset " + std::to_string(entry.offset) +
                                  ", inside the header and tensor table (which end at " + std::to_string(data_start) +
                                  "); " + kDamaged);
         }
         if (entry.offset < previous_end) {
-            throw ModelFileError("model file " + tensor + " starts at offset " + std::to_string(entry.offset) +
-                                 ", before the end of tensor " + in_quotes(previous->name) + " (" +
-                                 std::to_string(previous_end) +
-                                 "); tensors must be stored in table order without overlap; " + kDamaged);
+            throw ModelFileError("model file " + labelled + " starts at offset " + std::to_string(entry.offset) +
+                                 ", before the end of " + previous->label() + " (" + std::to_string(previous_end) +
+                                 "); records must be stored in table order without overlap; " + kDamaged);
         }
         if (entry.offset > size || entry.byte_size > size - entry.offset) {
-            throw_truncated(tensor, entry.offset, entry.byte_size, size);
+            throw_truncated(labelled, entry.offset, entry.byte_size, size);
         }
         previous_end = entry.offset + entry.byte_size;
         previous = &entry;
@@ -317,9 +292,9 @@ void check_checksum_ends_file(uint64_t data_end, size_t size) {
     }
 }
 
-void check_padding(const uint8_t* bytes, const std::vector<TensorLayout>& entries, size_t data_start) {
+void check_padding(const uint8_t* bytes, const std::vector<TableEntry>& entries, size_t data_start) {
     uint64_t gap_start = data_start;
-    for (const TensorLayout& entry : entries) {
+    for (const TableEntry& entry : entries) {
         for (uint64_t i = gap_start; i < entry.offset; ++i) {
             if (bytes[i] != 0) {
                 throw ModelFileError("model file has a nonzero padding byte at offset " + std::to_string(i) + "; " +

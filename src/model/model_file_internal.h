@@ -1,10 +1,12 @@
-// What the three source files of the model file share (internal to
-// src/model; users include model_file.h):
-//   model_file.cpp         encoding, decoding and file I/O
-//   model_file_checks.cpp  checks of the structure: magic, version, header,
-//                          table, tensor placement, padding, writer input
-//   model_file_values.cpp  tensor values: float32, float16 and int8 in both
-//                          directions, with the checks of the values
+// What the source files of the model file share (internal to src/model;
+// users include model_file.h):
+//   model_file.cpp          encoding, decoding and file I/O
+//   model_file_checks.cpp   checks of the structure: magic, version, header,
+//                           table, record placement, padding, writer input
+//   model_file_values.cpp   tensor values: float32, float16 and int8 in both
+//                           directions, with the checks of the values
+//   model_file_strings.cpp  records of strings and of uint16 values: their
+//                           encoding, reading and checks
 // Here: the sizes the layout fixes, the messages' fixes, little-endian
 // access, cursors that cannot leave their buffer, and each file's functions
 // that the others call.
@@ -76,6 +78,9 @@ inline float bits_float(uint32_t bits) {
 // Dtypes.
 
 inline bool is_known_dtype(uint32_t dtype) { return dtype <= static_cast<uint32_t>(TensorDtype::kInt8); }
+inline bool is_record_dtype(uint32_t dtype) {
+    return dtype == static_cast<uint32_t>(RecordDtype::kStrings) || dtype == static_cast<uint32_t>(RecordDtype::kUint16);
+}
 
 // Each dtype's two names: the file format's, for messages, and the CLI's
 // short one (dtype_short_name, parse_dtype).
@@ -120,13 +125,45 @@ inline bool tensor_byte_size(TensorDtype dtype, uint64_t rows, uint64_t cols, ui
     return true;
 }
 
+// Bytes a record of strings or of uint16 values takes, or false if that
+// does not fit in 64 bits (rows and cols are at most 2^32 - 1 each, so only
+// uint16's last step can wrap).
+inline bool record_byte_size(RecordDtype dtype, uint64_t rows, uint64_t cols, uint64_t& bytes) {
+    if (dtype == RecordDtype::kStrings) {
+        bytes = 4 + 4 * (rows + 1) + cols;
+        return true;
+    }
+    const uint64_t count = rows * cols;
+    if (count > std::numeric_limits<uint64_t>::max() / 2) return false;
+    bytes = 2 * count;
+    return true;
+}
+
 inline std::string in_quotes(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+// One entry of the table as read, whatever it holds: a tensor (dtype 0 to
+// 2) or a record of strings or uint16 values (3, 4). The placement checks
+// run over all of them in file order.
+struct TableEntry {
+    std::string name;
+    uint32_t dtype = 0;
+    uint32_t rows = 0;
+    uint32_t cols = 0;
+    uint64_t offset = 0;
+    uint64_t byte_size = 0;
+    bool is_tensor() const { return is_known_dtype(dtype); }
+    // "tensor 'name'", "strings 'name'", "uint16 record 'name'": how messages call it.
+    std::string label() const {
+        if (is_tensor()) return "tensor " + in_quotes(name);
+        return (dtype == static_cast<uint32_t>(RecordDtype::kStrings) ? "strings " : "uint16 record ") + in_quotes(name);
+    }
+};
 
 // ---------------------------------------------------------------------------
 // Cursors.
 
 // A file shorter or longer than its own table says. The message's two
-// halves are kept apart so that the version 3 reader can add between them
+// halves are kept apart so that the reader of version 3 on can add between them
 // that the checksum does not match either.
 struct FileSizeError : ModelFileError {
     FileSizeError(const std::string& problem_text, const std::string& fix_text)
@@ -217,59 +254,46 @@ FileChecksum check_file_checksum(const uint8_t* bytes, size_t size);
 [[noreturn]] void throw_checksum_mismatch(const uint8_t* bytes, size_t size);
 // For a file that claims an older version and fails to load as one: throws
 // a ModelFileError saying the version field is damaged if the file is a
-// version 3 file but for that field (its checksum matches with version 3).
+// file of version 3 on but for that field (its checksum matches with another
+// version from 3 on).
 void check_version_field_damage(const uint8_t* bytes, size_t size, uint32_t version);
 
 // Reads header_size and takes the header's bytes (not parsed).
 std::string_view read_header_text(Reader& reader);
 // Checks that the header is a JSON object of bounded depth and parses it.
 nlohmann::json parse_header(std::string_view text);
-// parse_header into `layout`; with `separate_vocabularies`, the two
-// vocabularies go to layout.source_vocabulary/target_vocabulary (the header
-// then holds [] for each) when split_header_vocabularies can take them out,
-// and the tokenizers' BPE merges to layout.source_merges/target_merges.
-void read_header_into(ModelFileLayout& layout, std::string_view text, bool separate_vocabularies);
-
-// ---------------------------------------------------------------------------
-// header_vocabularies.cpp.
-
-// Takes the arrays "source_vocabulary" and "target_vocabulary" out of the
-// header's JSON text into `source` and `target`, and writes the text with
-// [] in their place to `rest`. Returns false, with no judgement on the
-// text's validity, when it cannot (JSON outside its strict subset: \u
-// escapes, a repeated key, anything unusual); the caller then parses the
-// whole text.
-// With `merges`, also takes the "merges" array of the "source_tokenizer"
-// and "target_tokenizer" objects out (each `found` says whether that
-// tokenizer had one), replaced by [] in `rest` too.
-// And the "triggers" string of the "target_shortlist" object
-// (shortlist_found), replaced by "" in `rest`.
-struct HeaderMerges {
-    std::vector<std::string> source, target;
-    bool source_found = false, target_found = false;
-    std::string shortlist_triggers;
-    bool shortlist_found = false;
-};
-bool split_header_vocabularies(std::string_view text, std::string& rest, std::vector<std::string>& source,
-                               std::vector<std::string>& target, HeaderMerges* merges = nullptr);
 // Reads table entry `index` (0-based) and checks its name (valid, not in
 // `seen`, which it joins), dtype (known, allowed in `version`), shape and
 // byte size.
-TensorLayout read_table_entry(Reader& reader, uint32_t version, uint32_t index, std::unordered_set<std::string>& seen);
-// Every tensor aligned, after `data_start`, in table order without overlap,
+TableEntry read_table_entry(Reader& reader, uint32_t version, uint32_t index, std::unordered_set<std::string>& seen);
+// Every entry aligned, after `data_start`, in table order without overlap,
 // and inside the file. Returns where the last one ends (`data_start` if
 // there are none).
-uint64_t check_tensor_placement(const std::vector<TensorLayout>& entries, size_t data_start, size_t size);
+uint64_t check_placement(const std::vector<TableEntry>& entries, size_t data_start, size_t size);
 // Versions 1 and 2: the file ends where the last tensor does.
 void check_nothing_after_tensors(uint64_t data_end, size_t size);
-// Version 3: the checksum follows the data directly and ends the file.
+// Version 3 on: the checksum follows the data directly and ends the file.
 void check_checksum_ends_file(uint64_t data_end, size_t size);
-// Every byte between `data_start` and the last tensor that belongs to no
-// tensor is zero.
-void check_padding(const uint8_t* bytes, const std::vector<TensorLayout>& entries, size_t data_start);
+// Every byte between `data_start` and the last entry that belongs to no
+// entry is zero.
+void check_padding(const uint8_t* bytes, const std::vector<TableEntry>& entries, size_t data_start);
 // What the writer can store: a valid unique name (joins `seen`), a shape,
 // a dtype and values the reader will accept.
 void check_tensor_to_write(const TensorToWrite& tensor, std::unordered_set<std::string>& seen);
+
+// ---------------------------------------------------------------------------
+// model_file_strings.cpp.
+
+// The inside of a record of strings placed in the file: its count equals
+// its rows, its offsets start at 0, never decrease and end at its cols, and
+// each string is valid UTF-8. (A uint16 record has nothing inside to check.)
+void check_string_record(const uint8_t* bytes, const TableEntry& entry);
+// What the writer can store: a valid unique name (joins `seen`), a known
+// dtype, strings of valid UTF-8 that fit u32 sizes, values for every cell.
+// Returns the record's byte size. Throws std::invalid_argument.
+uint64_t check_record_to_write(const RecordToWrite& record, std::unordered_set<std::string>& seen);
+// Stores the record at `out` (the bytes check_record_to_write gave).
+void encode_record(const RecordToWrite& record, uint8_t* out);
 
 // ---------------------------------------------------------------------------
 // model_file_values.cpp.

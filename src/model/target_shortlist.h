@@ -9,15 +9,17 @@
 //     triggers[(t - M) * per_target + j], j < per_target (K), are t's K best
 //     source ids (-1: none), chosen by the builder (src/train/shortlist_builder.h).
 //
-// Part of the model: stored in the model file's header as
-// "target_shortlist" (docs/model.md), read and checked with the model
-// (model.cpp); a model without it decodes as before. Decoding uses it
+// Part of the model: stored in the model file as the header field
+// "target_shortlist" (M, K and where it was built from) and the record
+// "target_shortlist.triggers" (docs/model.md, model_file.h), read and
+// checked with the model (model.cpp); a model without it decodes as before. Decoding uses it
 // (src/decode/shortlist.h) when DecodeOptions::shortlist is on and the
 // model's output layer is int8 (the float path computes every row).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,14 +34,21 @@ struct TargetShortlist {
 
 inline constexpr int kMaxShortlistTriggers = 16;
 
-// The header field and back (target_shortlist.cpp). from_json checks
-// everything (the message names the problem and the fix) and throws
+// The header field and back (target_shortlist.cpp); the readers check
+// everything (the message names the problem and the fix) and throw
 // ModelFileError.
+// The field of format version 4: always, per_target and built_from; the
+// triggers are a record of their own, target_shortlist_trigger_ids.
 nlohmann::json target_shortlist_to_json(const TargetShortlist& shortlist);
-// `triggers`: the field's base64 triggers when the model file's quick path
-// took them out of the header (the field then holds ""); null: read them
-// from the field.
-TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int source_vocab_size, int target_vocab_size,
-                                           const std::string* triggers = nullptr);
+// The triggers as that record stores them: (target vocabulary - M) x K
+// uint16 source ids, row-major, 0xFFFF = none.
+std::vector<uint16_t> target_shortlist_trigger_ids(const TargetShortlist& shortlist);
+// From the field of format versions 1 to 3, which holds the triggers as
+// "triggers": base64 of the same little-endian uint16 ids.
+TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int source_vocab_size, int target_vocab_size);
+// From the field of version 4 and its triggers record, read where it lies:
+// `triggers` points at rows x cols little-endian uint16 ids.
+TargetShortlist target_shortlist_from_record(const nlohmann::json& json, int source_vocab_size, int target_vocab_size,
+                                             const uint8_t* triggers, uint32_t rows, uint32_t cols);
 
 }  // namespace s2s

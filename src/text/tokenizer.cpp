@@ -172,9 +172,10 @@ std::string json_excerpt(const nlohmann::json& value) {
 
 // "left right" strings, each side a non-empty piece without spaces.
 // Checks merge `index`, "left right": throws for a string that is not two
-// pieces separated by one space. `check_utf8` false: a string of
-// header_vocabularies.cpp, which has checked its UTF-8 already (each check
-// counts in a first model load, run in WebAssembly as baseline code).
+// pieces separated by one space. `check_utf8` false: a string of a model
+// file's record of strings, whose UTF-8 the file reader has checked already
+// (each check counts in a first model load, run in WebAssembly as baseline
+// code).
 void check_merge(size_t index, const std::string* text, const nlohmann::json& entry, bool check_utf8) {
     const size_t space = text == nullptr ? std::string::npos : text->find(' ');
     if (text == nullptr || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
@@ -210,9 +211,9 @@ BpeModel bpe_merges_from_json(const nlohmann::json& json) {
 
 // Takes the strings of `merges`, kept as they are by the model.
 BpeModel bpe_merges_from_strings(const nlohmann::json& json, std::vector<std::string>& merges) {
-    if (!require_merges(json).empty()) {
-        throw ModelFileError("a \"bpe\" tokenizer's merges were given twice; the model file is damaged, download "
-                             "or copy it again");
+    if (json.contains("merges")) {
+        throw ModelFileError("a \"bpe\" tokenizer's merges were given twice (in the header and as a record); the "
+                             "model file is damaged, download or copy it again");
     }
     for (size_t i = 0; i < merges.size(); ++i) check_merge(i, &merges[i], nullptr, /*check_utf8=*/false);
     return BpeModel::from_joined(std::move(merges));

@@ -62,11 +62,12 @@ std::string detokenize(const std::vector<std::string>& tokens, const TokenizerSe
 nlohmann::json to_json(const TokenizerSettings& settings, bool with_merges = true);
 // Throws ModelFileError naming the bad field.
 TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json);
-// The same for settings whose BPE merges were read from the model file
-// without JSON (header_vocabularies.cpp): `json` holds "merges": [] and
-// `merges` the "left right" strings, checked as the JSON ones are but for
-// their UTF-8, which the quick path checked (and every piece must then be
-// in the vocabulary, whose tokens are checked: model.cpp).
+// The same for settings whose BPE merges a model file stores beside its
+// header (format version 4: a record of strings, model_file.h): `json`
+// holds no "merges" and `merges` the "left right" strings, checked as the
+// JSON ones are but for their UTF-8, which the file reader checked (and
+// every piece must then be in the vocabulary, whose tokens are checked:
+// model.cpp).
 TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json, std::vector<std::string> merges);
 
 // A word of a tokenized text: tokens [start, end) and its text. For subword

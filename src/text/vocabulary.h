@@ -30,7 +30,8 @@ public:
     // Throws ModelFileError on a missing/misplaced special, an empty token or
     // a duplicate, naming it.
     // `utf8_checked`: the caller has checked that every token is valid UTF-8
-    // (a model file's quick path has), so it is not checked again.
+    // (a model file's reader has, for a record of strings), so it is not
+    // checked again.
     static Vocabulary from_tokens(std::vector<std::string> tokens, bool utf8_checked = false);
 
     int size() const { return static_cast<int>(tokens_.size()); }

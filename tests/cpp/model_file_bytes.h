@@ -23,9 +23,9 @@
 
 namespace s2s::testing {
 
-// Test-side view of the layout (version 3, or 1 and 2 with their checksum
-// after the table), written independently of the loader so that tests can
-// corrupt one field and then re-seal the checksum.
+// Test-side view of the layout (version 3 on, or 1 and 2 with their
+// checksum after the table), written independently of the loader so that
+// tests can corrupt one field and then re-seal the checksum.
 struct EntryFields {
     size_t name_length = 0, name = 0, dtype = 0, rows = 0, cols = 0, offset = 0, byte_size = 0;
     uint32_t name_size = 0;
@@ -35,7 +35,7 @@ struct Layout {
     uint32_t header_size = 0;
     size_t table_count = 0;
     std::vector<EntryFields> entries;
-    size_t checksum = 0;    // version 3: the last 8 bytes
+    size_t checksum = 0;    // version 3 on: the last 8 bytes
     size_t data_start = 0;  // where the table (and in versions 1 and 2 the checksum) ends
 };
 
@@ -85,7 +85,7 @@ inline uint64_t fnv1a(const std::vector<uint8_t>& b, size_t from) {
     return h;
 }
 
-// Makes the checksum match again: version 3's over every byte before the
+// Makes the checksum match again: that of version 3 on, over every byte before the
 // last 8 (without walking the layout, so a damaged length field is fine),
 // or the data checksum of versions 1 and 2.
 inline void reseal(std::vector<uint8_t>& b) {
@@ -99,6 +99,23 @@ inline void reseal(std::vector<uint8_t>& b) {
 }
 
 inline ModelFileContents decode(const std::vector<uint8_t>& b) { return decode_model_file(b.data(), b.size()); }
+
+// The records of decoded contents as encode_model_file takes them again
+// (views of `contents`, which must outlive them).
+inline std::vector<RecordToWrite> records_to_rewrite(const ModelFileContents& contents) {
+    std::vector<RecordToWrite> records;
+    for (const LoadedRecord& loaded : contents.records) {
+        RecordToWrite record;
+        record.name = loaded.name;
+        record.dtype = loaded.dtype;
+        record.strings.assign(loaded.strings.begin(), loaded.strings.end());
+        record.rows = loaded.rows;
+        record.cols = loaded.cols;
+        record.values = loaded.values.data();
+        records.push_back(std::move(record));
+    }
+    return records;
+}
 
 inline std::string decode_error(const std::vector<uint8_t>& b) {
     try {
@@ -134,6 +151,37 @@ struct SmallModel {
         return {{"encoder.W", 2, 3, a.data(), TensorDtype::kFloat32}, {"decoder.b", 1, 5, b.data(), TensorDtype::kFloat16}};
     }
     std::vector<uint8_t> bytes() const { return encode_model_file({{"k", 1}}, tensors()); }
+};
+
+// Records to write, every field set.
+inline RecordToWrite strings_record(const std::string& name, const std::vector<std::string>& strings) {
+    RecordToWrite record;
+    record.name = name;
+    record.strings.assign(strings.begin(), strings.end());
+    return record;
+}
+inline RecordToWrite uint16_record(const std::string& name, uint32_t rows, uint32_t cols, const uint16_t* values) {
+    RecordToWrite record;
+    record.name = name;
+    record.dtype = RecordDtype::kUint16;
+    record.rows = rows;
+    record.cols = cols;
+    record.values = values;
+    return record;
+}
+
+// A tensor, two records of strings (multi-byte UTF-8, an empty string, an
+// empty table) and a record of uint16 values: what format version 4 adds.
+struct RecordsModel {
+    std::vector<float> a = {1.0f, -2.5f, 3.25f, 0.0f, -0.0f, 1e-3f};
+    std::vector<std::string> tokens = {"<pad>", "caf\xc3\xa9", "", "\xe4\xbd\xa0\xe5\xa5\xbd", "x"};
+    std::vector<uint16_t> ids = {0, 1, 0xFFFF, 65534, 7, 9};
+    std::vector<RecordToWrite> records() const {
+        return {strings_record("vocabulary", tokens), strings_record("merges", {}), uint16_record("triggers", 3, 2, ids.data())};
+    }
+    std::vector<uint8_t> bytes() const {
+        return encode_model_file({{"k", 1}}, {{"encoder.W", 2, 3, a.data(), TensorDtype::kFloat32}}, records());
+    }
 };
 
 inline std::filesystem::path scratch_directory() {

@@ -4,10 +4,13 @@
 #include "common/error.h"
 #include "decode/translator.h"
 #include "model/model.h"
+#include "text/bpe.h"
+#include "model_file_bytes.h"
 #include "test_helpers.h"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 
@@ -44,14 +47,29 @@ void check_same(const Model& a, const Model& b) {
     });
 }
 
-// Re-encodes a model whose header was edited by `edit`.
-std::vector<uint8_t> with_header(const Model& model, const std::function<void(nlohmann::json&)>& edit) {
+// Re-encodes a model whose file contents (header, tensors, records) were
+// edited by `edit`.
+std::vector<uint8_t> with_contents(const Model& model, const std::function<void(ModelFileContents&)>& edit) {
     const std::vector<uint8_t> bytes = serialize_model(model);
     ModelFileContents contents = decode_model_file(bytes.data(), bytes.size());
-    edit(contents.header);
+    edit(contents);
     std::vector<TensorToWrite> tensors;
     for (const auto& t : contents.tensors) tensors.push_back({t.name, t.rows, t.cols, t.data.data()});
-    return encode_model_file(contents.header, tensors);
+    return encode_model_file(contents.header, tensors, records_to_rewrite(contents));
+}
+
+// Re-encodes a model whose header was edited by `edit`.
+std::vector<uint8_t> with_header(const Model& model, const std::function<void(nlohmann::json&)>& edit) {
+    return with_contents(model, [&](ModelFileContents& contents) { edit(contents.header); });
+}
+
+// The strings of the record called `name`.
+std::vector<std::string>& record_strings(ModelFileContents& contents, const std::string& name) {
+    for (LoadedRecord& record : contents.records) {
+        if (record.name == name) return record.strings;
+    }
+    FAIL("no record " << name);
+    throw;
 }
 
 }  // namespace
@@ -155,9 +173,7 @@ TEST_CASE("int8 with fewer levels: values stay within them, the header records t
     CHECK(decode_model_file(f16.data(), f16.size()).header.count("int8_levels") == 0);
     // A damaged value is refused, naming the field.
     for (const nlohmann::json& bad : {nlohmann::json(0), nlohmann::json(128), nlohmann::json("63"), nlohmann::json(6.5)}) {
-        nlohmann::json header = model_header(model);
-        header["int8_levels"] = bad;
-        const auto damaged = encode_model_file(header, {});
+        const auto damaged = with_header(model, [&](nlohmann::json& h) { h["int8_levels"] = bad; });
         CHECK_THROWS_WITH_AS(model_from_bytes(damaged.data(), damaged.size()),
                              doctest::Contains("int8_levels"), ModelFileError);
     }
@@ -178,20 +194,113 @@ TEST_CASE("the loader refuses headers and tensors that do not fit together, nami
     CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["attention"] = "magic"; })).find("magic") != std::string::npos);
     CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["embedding_size"] = -3; })).find("embedding_size") != std::string::npos);
     CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["embedding_size"] = 6; })).find("shape") != std::string::npos);
-    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["target_vocabulary"].erase(h["target_vocabulary"].size() - 1); }))
-              .find("vocabular") != std::string::npos);
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) { record_strings(c, "target_vocabulary").pop_back(); }))
+              .find("entries but the config says") != std::string::npos);
     CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["attention"] = "none"; })).find("unexpected tensor") != std::string::npos);
-    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["source_vocabulary"][5] = "s4"; })).find("duplicate") != std::string::npos);
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) { record_strings(c, "source_vocabulary")[5] = "s4"; }))
+              .find("duplicate") != std::string::npos);
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) { record_strings(c, "source_vocabulary")[5] = ""; }))
+              .find("vocabulary entry 5 is an empty token") != std::string::npos);
 
     // A tensor missing from the table.
-    const auto bytes = serialize_model(model);
-    ModelFileContents contents = decode_model_file(bytes.data(), bytes.size());
-    std::vector<TensorToWrite> tensors;
-    for (const auto& t : contents.tensors) {
-        if (t.name != "attention_vector") tensors.push_back({t.name, t.rows, t.cols, t.data.data()});
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) {
+              c.tensors.erase(std::find_if(c.tensors.begin(), c.tensors.end(),
+                                           [](const LoadedTensor& t) { return t.name == "attention_vector"; }));
+          })).find("attention_vector") != std::string::npos);
+}
+
+TEST_CASE("a version 3 file (everything in its header) loads, and saved again as version 4 it is the same model") {
+    // tests/fixtures/model-v3-subword.s2s: BPE on both sides, int8, beam
+    // penalties and a lexical shortlist, written by the version 3 writer.
+    const std::vector<uint8_t> old = fixture("model-v3-subword.s2s");
+    REQUIRE(get_u32(old, 8) == 3);
+    const Model model = model_from_bytes(old.data(), old.size());
+    REQUIRE(model.source_tokenizer.kind == TokenizerKind::kSubwords);
+    REQUIRE(model.target_tokenizer.kind == TokenizerKind::kSubwords);
+    REQUIRE(model.target_shortlist.has_value());
+    CHECK(model.length_penalty == 1.2);
+    const std::vector<uint8_t> rewritten = serialize_model(model, model.stored_dtype);
+    CHECK(get_u32(rewritten, 8) == kModelFormatVersion);
+    const ModelFileLayout layout = read_model_layout(rewritten.data(), rewritten.size());
+    std::vector<std::string> names;
+    for (const RecordLayout& r : layout.records) names.push_back(r.name);
+    CHECK(names == std::vector<std::string>{"source_vocabulary", "target_vocabulary", "source_tokenizer.merges",
+                                            "target_tokenizer.merges", "target_shortlist.triggers"});
+    CHECK(layout.header.at("source_tokenizer") == nlohmann::json({{"kind", "bpe"}, {"language", "en"}}));
+    CHECK_FALSE(layout.header.contains("source_vocabulary"));
+    CHECK_FALSE(layout.header.at("target_shortlist").contains("triggers"));
+    const StringTableView merges(rewritten.data(), layout.records[2]);
+    REQUIRE(merges.size() == model.source_tokenizer.bpe->merge_count());
+    for (size_t i = 0; i < merges.size(); ++i) CHECK(merges[i] == model.source_tokenizer.bpe->joined(i));
+
+    const Model again = model_from_bytes(rewritten.data(), rewritten.size());
+    check_same(again, model);
+    CHECK(to_json(again.source_tokenizer) == to_json(model.source_tokenizer));
+    CHECK(again.target_shortlist->triggers == model.target_shortlist->triggers);
+    CHECK(again.target_shortlist->built_from == model.target_shortlist->built_from);
+    CHECK(again.length_penalty == model.length_penalty);
+    CHECK(again.coverage_penalty == model.coverage_penalty);
+    CHECK(serialize_model(again, again.stored_dtype) == rewritten);
+    for (const char* text : {"I see the cat.", "We drink water."}) {
+        const Translation before = translate(model, text, decode_defaults(model));
+        const Translation after = translate(again, text, decode_defaults(again));
+        CHECK(to_json(after).dump() == to_json(before).dump());
     }
-    const auto missing = encode_model_file(contents.header, tensors);
-    CHECK(refused(missing).find("attention_vector") != std::string::npos);
+}
+
+TEST_CASE("version 4: the records a model needs must be there, of their kind, once, and not in the header too") {
+    const std::vector<uint8_t> old = fixture("model-v3-subword.s2s");
+    const Model model = model_from_bytes(old.data(), old.size());
+    auto refused = [](const std::vector<uint8_t>& bytes) -> std::string {
+        try {
+            model_from_bytes(bytes.data(), bytes.size());
+        } catch (const ModelFileError& e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    const auto without = [&](const std::string& name) {
+        return with_contents(model, [&](ModelFileContents& c) {
+            c.records.erase(std::find_if(c.records.begin(), c.records.end(),
+                                         [&](const LoadedRecord& r) { return r.name == name; }));
+        });
+    };
+    CHECK(refused(without("source_vocabulary")) ==
+          "model file has no record 'source_vocabulary' (strings), which this model needs; the file is incomplete, "
+          "download or copy it again");
+    CHECK(refused(without("target_tokenizer.merges")).find("no record 'target_tokenizer.merges'") != std::string::npos);
+    CHECK(refused(without("target_shortlist.triggers")).find("no record 'target_shortlist.triggers' (uint16 values)") !=
+          std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h.erase("target_shortlist"); })) ==
+          "model file has an unexpected record 'target_shortlist.triggers'; the file is damaged, download or copy it again");
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["source_tokenizer"]["kind"] = "words"; }))
+              .find("unexpected record 'source_tokenizer.merges'") != std::string::npos);
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) { c.records.push_back(LoadedRecord{"extra", RecordDtype::kStrings, {}, 0, 0, {}}); }))
+              .find("unexpected record 'extra'") != std::string::npos);
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) {
+              for (LoadedRecord& r : c.records) {
+                  if (r.name == "target_vocabulary") r = {"target_vocabulary", RecordDtype::kUint16, {}, 1, 1, {7}};
+              }
+          })) == "model file record 'target_vocabulary' does not hold strings; the file is damaged, download or copy it again");
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["source_vocabulary"] = {"<pad>"}; })) ==
+          "model header holds 'source_vocabulary', which format version 4 stores as a record; the file is damaged, "
+          "download or copy it again");
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["target_tokenizer"]["merges"] = nlohmann::json::array(); }))
+              .find("merges were given twice") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["target_shortlist"]["triggers"] = ""; }))
+              .find("holds 'triggers'") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["target_shortlist"]["per_target"] = 3; }))
+              .find("were expected") != std::string::npos);
+    CHECK(refused(with_header(model, [](nlohmann::json& h) { h["source_tokenizer"]["kind"] = 7; }))
+              .find("tokenizer field \"kind\" is 7") != std::string::npos);
+    // A merge that is not two pieces, and a merge whose piece is not in the vocabulary.
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) { record_strings(c, "source_tokenizer.merges")[0] = "ab"; }))
+              .find("BPE merge 0 is \"ab\"") != std::string::npos);
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) { record_strings(c, "source_tokenizer.merges")[0] = "Q Z"; }))
+              .find("source BPE merge 0 (\"Q Z\") needs the piece \"Q\"") != std::string::npos);
+    // The vocabulary sizes are checked against the config before the tokens are copied.
+    CHECK(refused(with_contents(model, [](ModelFileContents& c) { record_strings(c, "source_vocabulary").push_back("zz"); }))
+              .find("the vocabularies have 61 and 80 entries but the config says 60 and 80") != std::string::npos);
 }
 
 TEST_CASE("a model's own beam penalties: kept through a file, used by decode_defaults, damaged values refused") {
@@ -244,7 +353,7 @@ TEST_CASE("absurd sizes in a small file are refused before any allocation") {
 TEST_CASE("every single-byte corruption of a real model file is refused, never a crash") {
     const Model model = tiny_model(AttentionKind::kGeneral);
     const std::vector<uint8_t> good = serialize_model(model);
-    // The checksum covers every byte (format version 3), the header's strings included.
+    // The checksum covers every byte (format version 3 on), the header and the records included.
     for (size_t i = 0; i < good.size(); ++i) {
         std::vector<uint8_t> bad = good;
         bad[i] ^= 0x5a;
@@ -256,18 +365,18 @@ TEST_CASE("every single-byte corruption of a real model file is refused, never a
     }
 }
 
-TEST_CASE("every shipped model loads, and saved again it is version 3 with the same weights") {
-    // Versions 1 and 2 of the format are checked on tests/fixtures (above);
-    // here the full-size files users get, whatever version wrote them.
-    for (const char* name : {"en-fr", "en-fr-fixed", "en-zh"}) {
+TEST_CASE("every shipped model is version 4 and loads, and saved again it is the same bytes") {
+    // Older versions of the format are checked on tests/fixtures
+    // (test_model_file.cpp); here the full-size files users get.
+    for (const char* name : {"en-fr", "en-fr-fixed", "en-zh", "en-zh-fixed"}) {
         CAPTURE(name);
         const std::vector<uint8_t> shipped = read_file_bytes(std::string(S2S_SOURCE_DIR) + "/models/" + name + ".s2s");
         REQUIRE(shipped.size() > 16);
-        CHECK((shipped[8] == 2 || shipped[8] == 3));
+        CHECK(shipped[8] == kModelFormatVersion);
         const Model model = model_from_bytes(shipped.data(), shipped.size());
         CHECK(model.stored_dtype == TensorDtype::kInt8);
         const std::vector<uint8_t> rewritten = serialize_model(model, model.stored_dtype);  // what seq2seq convert does
-        CHECK(rewritten[8] == 3);
+        CHECK(rewritten == shipped);
         check_same(model_from_bytes(rewritten.data(), rewritten.size()), model);
     }
 }

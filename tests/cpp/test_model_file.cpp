@@ -1,5 +1,6 @@
 // The model file container (model_file.h): round trips of float32, float16
-// and int8 values, files of format versions 1 and 2, and the file system.
+// and int8 values and of records of strings and uint16 values, files of
+// format versions 1 and 2, and the file system.
 // Damaged files are refused in test_model_file_damage.cpp.
 #include "model/model_file.h"
 #include "model_file_bytes.h"
@@ -37,7 +38,7 @@ TEST_CASE("model file: float32 round trip is bit-identical and the header is pre
                                                 {"empty", 0, 4, nullptr}};
     const std::vector<uint8_t> bytes = encode_model_file(kHeader, tensors);
     CHECK(std::memcmp(bytes.data(), "S2SMODEL", 8) == 0);
-    CHECK(get_u32(bytes, 8) == 3);  // every writer writes format version 3
+    CHECK(get_u32(bytes, 8) == kModelFormatVersion);  // every writer writes the current format version
 
     const ModelFileContents loaded = decode(bytes);
     CHECK(loaded.header == kHeader);
@@ -100,6 +101,47 @@ TEST_CASE("model file: a model without tensors") {
     CHECK(loaded.tensors.empty());
 }
 
+TEST_CASE("model file: records of strings and uint16 values round-trip, read where they lie") {
+    const RecordsModel model;
+    const std::vector<uint8_t> bytes = model.bytes();
+    const ModelFileLayout layout = read_model_layout(bytes.data(), bytes.size());
+    CHECK(layout.version == kModelFormatVersion);
+    REQUIRE(layout.tensors.size() == 1);
+    REQUIRE(layout.records.size() == 3);
+    const RecordLayout& strings = layout.records[0];
+    CHECK(strings.name == "vocabulary");
+    CHECK(strings.dtype == RecordDtype::kStrings);
+    CHECK(strings.rows == 5);
+    CHECK(strings.cols == 17);  // the bytes of the text
+    CHECK(strings.byte_size == 4 + 4 * 6 + 17);
+    // Tensors first, then the records, each 64-byte aligned.
+    CHECK(strings.offset > layout.tensors[0].offset);
+    for (const RecordLayout& r : layout.records) CHECK(r.offset % 64 == 0);
+    const StringTableView view(bytes.data(), strings);
+    REQUIRE(view.size() == model.tokens.size());
+    for (size_t i = 0; i < view.size(); ++i) {
+        CHECK(view[i] == model.tokens[i]);
+        // In place: a view of the file's own bytes.
+        CHECK(reinterpret_cast<const uint8_t*>(view[i].data()) >= bytes.data() + strings.offset);
+    }
+    CHECK(StringTableView(bytes.data(), layout.records[1]).size() == 0);
+    CHECK(layout.records[2].dtype == RecordDtype::kUint16);
+    CHECK(layout.records[2].rows == 3);
+    CHECK(layout.records[2].cols == 2);
+    for (size_t i = 0; i < model.ids.size(); ++i) CHECK(uint16_record_value(bytes.data(), layout.records[2], i) == model.ids[i]);
+    CHECK_THROWS_AS(StringTableView(bytes.data(), layout.records[2]), std::invalid_argument);
+
+    const ModelFileContents loaded = decode(bytes);
+    REQUIRE(loaded.records.size() == 3);
+    CHECK(loaded.records[0].strings == model.tokens);
+    CHECK(loaded.records[1].strings.empty());
+    CHECK(loaded.records[2].values == model.ids);
+    // Written again from what was read: the same bytes.
+    std::vector<TensorToWrite> tensors;
+    for (const LoadedTensor& t : loaded.tensors) tensors.push_back({t.name, t.rows, t.cols, t.data.data(), t.stored_dtype});
+    CHECK(encode_model_file(loaded.header, tensors, records_to_rewrite(loaded)) == bytes);
+}
+
 TEST_CASE("model file: versions 1 and 2 (written before version 3) load as before, with their data-only checksum") {
     // tests/fixtures/model-file-v1.s2s and -v2.s2s, written by the encoder of
     // before version 3 from these values (tests/fixtures/README.md).
@@ -154,11 +196,11 @@ TEST_CASE("model file: versions 1 and 2 (written before version 3) load as befor
         std::vector<uint8_t> cut(bytes.begin(), bytes.end() - 1);
         CHECK(decode_error(cut).rfind("model file is truncated: tensor 'decoder.b' needs bytes", 0) == 0);
 
-        // Written again, a model file is version 3.
+        // Written again, a model file is of the current version.
         std::vector<TensorToWrite> again;
         for (const LoadedTensor& t : loaded.tensors) again.push_back({t.name, t.rows, t.cols, t.data.data(), t.stored_dtype});
         const std::vector<uint8_t> rewritten = encode_model_file(loaded.header, again);
-        CHECK(get_u32(rewritten, 8) == 3);
+        CHECK(get_u32(rewritten, 8) == kModelFormatVersion);
         const ModelFileContents reloaded = decode(rewritten);
         for (size_t t = 0; t < loaded.tensors.size(); ++t) CHECK(reloaded.tensors[t].data == loaded.tensors[t].data);
     }
@@ -174,7 +216,7 @@ TEST_CASE("model file: versions 1 and 2 (written before version 3) load as befor
 TEST_CASE("model file: int8 round trip is within half a step of each row's scale, and stable") {
     const Int8Model model;
     const std::vector<uint8_t> bytes = model.bytes();
-    CHECK(get_u32(bytes, 8) == 3);
+    CHECK(get_u32(bytes, 8) == kModelFormatVersion);
     const Layout l = layout_of(bytes);
     CHECK(get_u32(bytes, l.entries[0].dtype) == 2);
     CHECK(get_u64(bytes, l.entries[0].byte_size) == 6 * 4 + 6 * 9);  // six float32 scales, then the values

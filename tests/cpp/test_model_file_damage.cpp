@@ -27,8 +27,8 @@ using namespace s2s::testing;
 namespace {
 
 // A header like a real model's (a provenance with BLEU figures and a data
-// source: what a flipped bit used to change silently) and one tensor of
-// each dtype.
+// source: what a flipped bit used to change silently), one tensor of each
+// dtype and one record of strings and of uint16 values.
 struct ChecksumModel {
     nlohmann::json header = {
         {"format", "seq2seq-attention"},
@@ -39,10 +39,14 @@ struct ChecksumModel {
     std::vector<float> a = {1.0f, -2.5f, 3.25f, 0.0f, -0.0f, 1e-3f};
     std::vector<float> b = {0.5f, -1.0f, 2.0f, 65504.0f, -3.0f};
     std::vector<float> w = {0.5f, -1.0f, 0.25f, 0.0f, 2.0f, -4.0f, 1.0f, 3.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    std::vector<std::string> tokens = {"<pad>", "caf\xc3\xa9", "x"};
+    std::vector<uint16_t> ids = {3, 0xFFFF};
     std::vector<uint8_t> bytes() const {
-        return encode_model_file(header, {{"encoder.W", 2, 3, a.data(), TensorDtype::kFloat32},
-                                          {"decoder.b", 1, 5, b.data(), TensorDtype::kFloat16},
-                                          {"decoder.W", 3, 4, w.data(), TensorDtype::kInt8}});
+        return encode_model_file(header,
+                                 {{"encoder.W", 2, 3, a.data(), TensorDtype::kFloat32},
+                                  {"decoder.b", 1, 5, b.data(), TensorDtype::kFloat16},
+                                  {"decoder.W", 3, 4, w.data(), TensorDtype::kInt8}},
+                                 {strings_record("vocabulary", tokens), uint16_record("triggers", 1, 2, ids.data())});
     }
 };
 
@@ -67,13 +71,13 @@ TEST_CASE("model file: every truncation is refused") {
 }
 
 
-TEST_CASE("model file: version 3's checksum covers every byte: each flipped bit is refused naming the checksum and the fix") {
+TEST_CASE("model file: the checksum covers every byte: each flipped bit is refused naming the checksum and the fix") {
     const std::vector<uint8_t> original = ChecksumModel().bytes();
     REQUIRE_NOTHROW(decode(original));
     const Layout l = layout_of(original);
     // The sweep covers every part: header, table, padding, data of each dtype, checksum.
     REQUIRE(l.header_size > 100);
-    REQUIRE(l.entries.size() == 3);
+    REQUIRE(l.entries.size() == 5);
     REQUIRE(get_u64(original, l.entries[0].offset) > l.data_start);
     long refused = 0;
     for (size_t p = 0; p < original.size(); ++p) {
@@ -101,7 +105,7 @@ TEST_CASE("model file: version 3's checksum covers every byte: each flipped bit 
                                        " bytes hash to 0x", 0) == 0);
 }
 
-TEST_CASE("model file: a truncated version 3 file and one with bytes after its end are refused saying so") {
+TEST_CASE("model file: a truncated file and one with bytes after its end are refused saying so") {
     const std::vector<uint8_t> original = ChecksumModel().bytes();
     for (size_t length = 1; length < original.size(); ++length) {
         std::vector<uint8_t> prefix(original.begin(), original.begin() + length);
@@ -147,13 +151,17 @@ TEST_CASE("model file: a newer format version is refused naming both versions") 
                                      "; upgrade the seq2seq-attention package to load it");
     set_u32(bytes, 8, 0);
     CHECK(decode_error(bytes).find("version 0") != std::string::npos);
-    // A version 3 file whose version field reads 1 or 2 is not taken for an older file.
-    for (uint32_t older : {1u, 2u}) {
-        std::vector<uint8_t> b = SmallModel().bytes();
-        set_u32(b, 8, older);
-        CHECK(decode_error(b) == "model file format version field is damaged: it reads " + std::to_string(older) +
-                                     ", but the file is laid out as version 3 (its checksum matches only with 3); "
-                                     "the file is damaged, download or copy it again");
+    // A file whose version field reads an older version is not taken for an older file.
+    for (uint32_t older = 1; older < kModelFormatVersion; ++older) {
+        for (const std::vector<uint8_t>& original : {SmallModel().bytes(), RecordsModel().bytes()}) {
+            std::vector<uint8_t> b = original;
+            set_u32(b, 8, older);
+            const std::string laid_out = std::to_string(kModelFormatVersion);
+            CHECK(decode_error(b) == "model file format version field is damaged: it reads " + std::to_string(older) +
+                                         ", but the file is laid out as version " + laid_out +
+                                         " (its checksum matches only with " + laid_out +
+                                         "); the file is damaged, download or copy it again");
+        }
     }
 }
 
@@ -330,7 +338,7 @@ TEST_CASE("model file: structural validation names the problem") {
         std::vector<uint8_t> b = original;
         b[l.entries[1].name] = 'e';  // "decoder.b" -> "eecoder.b" is fine, so make a duplicate instead
         std::memcpy(&b[l.entries[1].name], "encoder.W", 9);
-        expect(b, "two tensors named 'encoder.W'");
+        expect(b, "two records named 'encoder.W'");
     }
     {
         std::vector<uint8_t> b = original;
@@ -387,25 +395,6 @@ TEST_CASE("model file: the header must be a JSON object of bounded depth") {
     CHECK(decode_error(file_with_header("{\"a\":\"\xff\"}")).find("not valid JSON") != std::string::npos);
     const std::string deep = "{\"a\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
     CHECK(decode_error(file_with_header(deep)).find("nested more than") != std::string::npos);
-    // The same through the quick path for vocabularies (the depth is checked
-    // on what it leaves for the JSON parser), and a shallow one it takes.
-    const auto quick_error = [](const std::vector<uint8_t>& bytes) {
-        try {
-            read_model_layout(bytes.data(), bytes.size(), /*separate_vocabularies=*/true);
-        } catch (const ModelFileError& e) {
-            return std::string(e.what());
-        }
-        return std::string();
-    };
-    const std::string vocabularies = R"("source_vocabulary":["a","b"],"target_vocabulary":["c"])";
-    CHECK(quick_error(file_with_header("{" + vocabularies + ",\"x\":" + std::string(100000, '[') +
-                                       std::string(100000, ']') + "}"))
-              .find("nested more than") != std::string::npos);
-    const std::vector<uint8_t> shallow = file_with_header("{" + vocabularies + ",\"x\":[[1]]}");
-    const ModelFileLayout quick = read_model_layout(shallow.data(), shallow.size(), /*separate_vocabularies=*/true);
-    CHECK(quick.vocabularies_separate);
-    CHECK(quick.source_vocabulary == std::vector<std::string>{"a", "b"});
-    CHECK(quick.header["x"][0][0] == 1);
     // Brackets inside strings do not count.
     const std::string brackets = "{\"a\":\"" + std::string(1000, '[') + "\\\"\"}";
     CHECK_NOTHROW(decode(file_with_header(brackets)));
@@ -446,4 +435,105 @@ TEST_CASE("model file: the writer refuses caller mistakes") {
     CHECK_THROWS_AS(encode_model_file(kHeader, {{"a", 1, 2, v.data()}, {"a", 2, 1, v.data()}}), std::invalid_argument);
     CHECK_THROWS_AS(encode_model_file(kHeader, {{"a", -1, 2, v.data()}}), std::invalid_argument);
     CHECK_THROWS_AS(encode_model_file(kHeader, {{"a", 1, 2, nullptr}}), std::invalid_argument);
+}
+
+TEST_CASE("model file: damaged records of strings and of uint16 values are refused naming the problem, before any allocation") {
+    const std::vector<uint8_t> original = RecordsModel().bytes();
+    REQUIRE_NOTHROW(decode(original));
+    const Layout l = layout_of(original);
+    REQUIRE(l.entries.size() == 4);
+    const EntryFields& strings = l.entries[1];  // "vocabulary": 5 strings, 16 bytes of text
+    const EntryFields& values = l.entries[3];   // "triggers": 3 x 2 uint16
+    const size_t record = size_t(get_u64(original, strings.offset));
+    // "<pad>", "café", "", "你好", "x": a count, 6 offsets, 17 bytes of text.
+    const size_t offsets = record + 4;
+    const size_t text = offsets + 4 * 6;
+    REQUIRE(get_u32(original, strings.rows) == 5);
+    REQUIRE(get_u32(original, strings.cols) == 17);
+    REQUIRE(get_u32(original, record) == 5);
+    const uint32_t expected_offsets[] = {0, 5, 10, 10, 16, 17};
+    for (size_t i = 0; i < 6; ++i) CHECK(get_u32(original, offsets + 4 * i) == expected_offsets[i]);
+    auto expect = [](std::vector<uint8_t> bytes, const std::string& expected) {
+        reseal(bytes);
+        const std::string error = decode_error(bytes);
+        INFO(error);
+        CHECK(error.find(expected) != std::string::npos);
+        CHECK(error.find("download or copy it again") != std::string::npos);
+    };
+    const auto edited = [&](size_t at, uint32_t value) {
+        std::vector<uint8_t> b = original;
+        set_u32(b, at, value);
+        return b;
+    };
+    expect(edited(record, 4), "strings 'vocabulary' counts 4 strings, but its table entry says 5");
+    expect(edited(record, 0xFFFFFFFF), "counts 4294967295 strings");
+    expect(edited(offsets, 1), "has its first string at offset 1 of its text instead of 0");
+    expect(edited(offsets + 4 * 2, 4), "has string 1 ending at offset 4 of its text, before it starts (5)");
+    expect(edited(offsets + 4 * 4, 18), "has string 3 ending at offset 18 of its text, past the end of the text (17 bytes)");
+    expect(edited(offsets + 4 * 4, 0xFFFFFFFF), "past the end of the text");
+    expect(edited(offsets + 4 * 5, 16), "has strings that end at offset 16 of its text of 17 bytes");
+    expect(edited(offsets + 4 * 2, 9), "has string 2 starting inside a UTF-8 character");   // inside "é"
+    expect(edited(offsets + 4 * 3, 11), "has string 3 starting inside a UTF-8 character");  // inside "你"
+    {
+        std::vector<uint8_t> b = original;
+        b[text] = 0xFF;  // "<pad>" -> "\xFFpad>"
+        expect(b, "strings 'vocabulary' holds text that is not valid UTF-8");
+        b = original;
+        b[text + 4] = 0xC3;  // a lead byte at the end of "<pad>", before "caf"
+        expect(b, "not valid UTF-8");
+    }
+    // The table entry's sizes: byte_size must follow from rows and cols, and
+    // a count or a text larger than the file is refused as truncated, before
+    // anything is read or allocated for it.
+    expect(edited(strings.cols, 18), "strings 'vocabulary' records 45 bytes, but 5 strings of 18 bytes (with a count and 6 offsets) take 46 bytes");
+    {
+        std::vector<uint8_t> b = edited(strings.rows, 0x40000000);
+        set_u64(b, strings.byte_size, 4 + 4 * (uint64_t(0x40000000) + 1) + 17);
+        expect(b, "model file is truncated: strings 'vocabulary' needs bytes");
+        b = edited(strings.cols, 0xFFFFFFFF);
+        set_u64(b, strings.byte_size, 4 + 4 * 6 + uint64_t(0xFFFFFFFF));
+        expect(b, "model file is truncated: strings 'vocabulary' needs bytes");
+    }
+    expect(edited(values.cols, 3), "uint16 record 'triggers' records 12 bytes, but 3 x 3 uint16 values take 18 bytes");
+    {
+        std::vector<uint8_t> b = edited(values.rows, 0xFFFF);
+        set_u32(b, values.cols, 0xFFFF);
+        set_u64(b, values.byte_size, 2 * uint64_t(0xFFFF) * 0xFFFF);
+        expect(b, "model file is truncated: uint16 record 'triggers' needs");
+        b = edited(values.rows, 0xFFFFFFFF);
+        set_u32(b, values.cols, 0xFFFFFFFF);
+        expect(b, "uint16 record 'triggers' has shape 4294967295 x 4294967295, too large to address");
+    }
+    // Records overlap or leave the alignment like tensors.
+    {
+        std::vector<uint8_t> b = original;
+        set_u64(b, l.entries[2].offset, get_u64(b, strings.offset));
+        expect(b, "strings 'merges' starts at offset " + std::to_string(record) + ", before the end of strings 'vocabulary'");
+        b = original;
+        set_u64(b, values.offset, get_u64(b, values.offset) + 2);
+        expect(b, "uint16 record 'triggers' starts at offset");
+    }
+    // Version 3 has no such records (versions 1 and 2 neither, but they
+    // keep their checksum elsewhere: such a file is refused as damaged).
+    expect(edited(8, 3), "strings 'vocabulary' has dtype 3 (strings), which format version 3 does not have");
+    // A truncated text and an unknown dtype.
+    for (size_t length = record; length < original.size(); ++length) {
+        std::vector<uint8_t> prefix(original.begin(), original.begin() + length);
+        INFO("length " << length);
+        CHECK(decode_error(prefix).find("model file is truncated") == 0);
+    }
+    expect(edited(strings.dtype, 5), "unknown dtype 5 (known: 0 = float32, 1 = float16, 2 = int8, 3 = strings, 4 = uint16)");
+    expect(edited(strings.dtype, 4), "uint16 record 'vocabulary' records 45 bytes, but 5 x 17 uint16 values take 170 bytes");
+}
+
+TEST_CASE("model file: the writer refuses records it could not read back") {
+    CHECK_THROWS_AS(encode_model_file(kHeader, {}, {strings_record("v", {"ok", "caf\xc3"})}), std::invalid_argument);
+    const std::vector<float> v = {1.0f, 2.0f};
+    CHECK_THROWS_AS(encode_model_file(kHeader, {{"a", 1, 2, v.data()}}, {strings_record("a", {})}), std::invalid_argument);
+    CHECK_THROWS_AS(encode_model_file(kHeader, {}, {strings_record("", {})}), std::invalid_argument);
+    CHECK_THROWS_AS(encode_model_file(kHeader, {}, {uint16_record("u", 2, 2, nullptr)}), std::invalid_argument);
+    RecordToWrite unknown = strings_record("u", {});
+    unknown.dtype = static_cast<RecordDtype>(9);
+    CHECK_THROWS_AS(encode_model_file(kHeader, {}, {unknown}), std::invalid_argument);
+    CHECK_NOTHROW(encode_model_file(kHeader, {}, {uint16_record("u", 0, 5, nullptr)}));
 }

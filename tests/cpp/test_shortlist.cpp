@@ -25,6 +25,31 @@ Model reloaded_int8(const Model& model) {
     return model_from_bytes(bytes.data(), bytes.size());
 }
 
+// The header field as format versions 1 to 3 stored it, with "triggers":
+// base64 of the little-endian uint16 ids (0xFFFF = none), written here
+// independently of the reader.
+nlohmann::json field_of_version_3(const TargetShortlist& shortlist) {
+    static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::vector<uint8_t> bytes;
+    for (int id : shortlist.triggers) {
+        const auto v = static_cast<uint16_t>(id < 0 ? 0xFFFF : id);
+        bytes.push_back(uint8_t(v & 0xFF));
+        bytes.push_back(uint8_t(v >> 8));
+    }
+    std::string text;
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        const size_t left = bytes.size() - i;
+        const uint32_t n = uint32_t(bytes[i]) << 16 | (left > 1 ? uint32_t(bytes[i + 1]) << 8 : 0) | (left > 2 ? bytes[i + 2] : 0);
+        text += kAlphabet[n >> 18 & 63];
+        text += kAlphabet[n >> 12 & 63];
+        text += left > 1 ? kAlphabet[n >> 6 & 63] : '=';
+        text += left > 2 ? kAlphabet[n & 63] : '=';
+    }
+    nlohmann::json field = target_shortlist_to_json(shortlist);
+    field["triggers"] = text;
+    return field;
+}
+
 std::string refusal(const nlohmann::json& field, int source_vocab, int target_vocab) {
     try {
         target_shortlist_from_json(field, source_vocab, target_vocab);
@@ -249,9 +274,17 @@ TEST_CASE("shortlist: the model file keeps it, a model without one has none, and
     model.target_shortlist = s;
     for (TensorDtype dtype : {TensorDtype::kFloat32, TensorDtype::kInt8}) {
         const auto bytes = serialize_model(model, dtype);
-        // A load takes the triggers out of the header text (the quick path).
-        CHECK(read_model_layout(bytes.data(), bytes.size(), /*separate_vocabularies=*/true).shortlist_triggers_separate);
-        CHECK_FALSE(read_model_layout(bytes.data(), bytes.size()).shortlist_triggers_separate);
+        // The header keeps the sizes, a record the triggers.
+        const ModelFileLayout layout = read_model_layout(bytes.data(), bytes.size());
+        CHECK(layout.header.at("target_shortlist") == nlohmann::json({{"always", 9}, {"per_target", 3}, {"built_from", s.built_from}}));
+        const auto record = std::find_if(layout.records.begin(), layout.records.end(),
+                                         [](const RecordLayout& r) { return r.name == "target_shortlist.triggers"; });
+        REQUIRE(record != layout.records.end());
+        CHECK(record->dtype == RecordDtype::kUint16);
+        CHECK(record->rows == 45 - 9);
+        CHECK(record->cols == 3);
+        CHECK(uint16_record_value(bytes.data(), *record, 0) == 0xFFFF);
+        CHECK(uint16_record_value(bytes.data(), *record, 1) == 5);
         const Model loaded = model_from_bytes(bytes.data(), bytes.size());
         REQUIRE(loaded.target_shortlist.has_value());
         CHECK(loaded.target_shortlist->always == 9);
@@ -259,8 +292,30 @@ TEST_CASE("shortlist: the model file keeps it, a model without one has none, and
         CHECK(loaded.target_shortlist->triggers == s.triggers);
         CHECK(loaded.target_shortlist->built_from == s.built_from);
     }
+    {
+        // The record read in place: its shape must be the one M and K give,
+        // and the field must not hold triggers too.
+        const std::vector<uint16_t> ids = target_shortlist_trigger_ids(s);
+        std::vector<uint8_t> little_endian;
+        for (uint16_t id : ids) little_endian.insert(little_endian.end(), {uint8_t(id & 0xFF), uint8_t(id >> 8)});
+        const nlohmann::json field = target_shortlist_to_json(s);
+        CHECK(target_shortlist_from_record(field, 11, 45, little_endian.data(), 36, 3).triggers == s.triggers);
+        const auto refused = [&](const nlohmann::json& j, uint32_t rows, uint32_t cols) {
+            try {
+                target_shortlist_from_record(j, 11, 45, little_endian.data(), rows, cols);
+            } catch (const ModelFileError& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        CHECK(refused(field, 36 * 3, 1).find("has triggers of 108 x 1 where (target vocabulary 45 - always 9) x per_target 3 = 36 x 3 were expected") != std::string::npos);
+        CHECK(refused(field, 35, 3).find("were expected") != std::string::npos);
+        CHECK(refused(field_of_version_3(s), 36, 3).find("holds 'triggers'") != std::string::npos);
+    }
 
-    const nlohmann::json good = target_shortlist_to_json(s);
+    // The field of format versions 1 to 3, triggers in base64.
+    const nlohmann::json good = field_of_version_3(s);
+    CHECK(target_shortlist_from_json(good, 11, 45).triggers == s.triggers);
     CHECK(refusal(good, 11, 45).empty());
     auto damaged = [&](auto change) {
         nlohmann::json j = good;
@@ -285,13 +340,9 @@ TEST_CASE("shortlist: the model file keeps it, a model without one has none, and
         odd.always = 10;
         odd.per_target = 1;
         for (int i = 0; i < 45 - 10; ++i) odd.triggers.push_back(i % 5 == 0 ? -1 : i % 11);
-        const nlohmann::json j = target_shortlist_to_json(odd);
+        const nlohmann::json j = field_of_version_3(odd);
         REQUIRE(j["triggers"].get<std::string>().substr(j["triggers"].get<std::string>().size() - 2) == "==");
         CHECK(target_shortlist_from_json(j, 11, 45).triggers == odd.triggers);
-        const std::string separate = j["triggers"];
-        nlohmann::json emptied = j;
-        emptied["triggers"] = "";
-        CHECK(target_shortlist_from_json(emptied, 11, 45, &separate).triggers == odd.triggers);
     }
     CHECK(damaged([](nlohmann::json& j) { j["per_target"] = 2; }).find("were expected") != std::string::npos);
     CHECK(damaged([](nlohmann::json& j) { j = 3; }).find("must be an object") != std::string::npos);

@@ -9,12 +9,14 @@
 //     beam, gives well-formed results (decode invariants are checked by
 //     fuzz_translate in depth).
 //
-// The checksum of format version 3 covers every byte (that of versions 1
-// and 2 the tensor data), so almost every mutation stops at the checksum.
-// To reach the checks after it, every input whose error names the checksum
-// is tried a second time with its checksum recomputed: for version 3 the
-// last 8 bytes, for versions 1 and 2 the harness's own walk over the layout,
-// written independently of the loader, as in tests/cpp/test_model_file.cpp.
+// The checksum of format version 3 on covers every byte (that of versions
+// 1 and 2 the tensor data), so almost every mutation stops at the checksum.
+// To reach the checks after it (among them those of version 4's records of
+// strings: counts, offsets, UTF-8, the vocabularies and merges they hold),
+// every input whose error names the checksum is tried a second time with
+// its checksum recomputed: from version 3 on the last 8 bytes, for versions
+// 1 and 2 the harness's own walk over the layout, written independently of
+// the loader, as in tests/cpp/test_model_file.cpp.
 //
 // Build and run: scripts/fuzz.sh (the fuzz preset); the seeds are in
 // tests/fuzz/corpus/fuzz_model_file/.
@@ -48,7 +50,7 @@ bool reseal(std::vector<uint8_t>& bytes) {
     const size_t size = bytes.size();
     const uint8_t* b = bytes.data();
     if (size < 16) return false;
-    if (get_u32(b + 8) >= 3) {  // version 3: the last 8 bytes, over every byte before them
+    if (get_u32(b + 8) >= 3) {  // version 3 on: the last 8 bytes, over every byte before them
         if (size < 24) return false;
         const uint64_t hash = s2s::word_hash64(b, size - 8);
         for (int i = 0; i < 8; ++i) bytes[size - 8 + i] = uint8_t(hash >> (8 * i));

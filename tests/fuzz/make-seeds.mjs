@@ -5,11 +5,13 @@
 //   node tests/fuzz/make-seeds.mjs      (needs build/native/seq2seq, or S2S_CLI)
 //
 // fuzz_model_file: tiny model files written by the CLI (every dtype: f32, f16, i8; the
-// fixed-context baseline, a Chinese character model, an optimizer-state
-// file), all of format version 3, and damaged or foreign files. The seeds
-// named v1-* and v2-* are of format versions 1 and 2, written by this script
-// before version 3: the CLI cannot write them any more, so they are kept as
-// they are.
+// fixed-context baseline, a Chinese character model, BPE pieces with a
+// lexical shortlist, an optimizer-state file), all of format version 4, and
+// damaged or foreign files, among them damaged records of strings (a count
+// larger than the file, a damaged offset table, a truncated text, text that
+// is not UTF-8). The seeds named v1-*, v2-* and v3-* are of format versions
+// 1 to 3, written by this script before version 4: the CLI cannot write them
+// any more, so they are kept as they are.
 // fuzz_translate: text seeds, each followed by the option bytes the target
 // reads from the end of its input (see encodeOptions).
 import { spawnSync } from 'node:child_process';
@@ -54,18 +56,28 @@ const models = {
   'none-f16.s2s': trainTiny('none-f16', ['--data', tinyEnFr, '--attention', 'none', '--dtype', 'f16']),
   'zh-chars-f16.s2s': trainTiny('zh-chars-f16', ['--data', tinyEnZh, '--target-language', 'zh', '--dtype', 'f16']),
   'additive-i8.s2s': trainTiny('additive-i8', ['--data', tinyEnFr, '--attention', 'additive', '--dtype', 'i8']),
+  'bpe-i8.s2s': trainTiny('bpe-i8', ['--data', tinyEnFr, '--source-pieces', '40', '--target-pieces', '40', '--dtype', 'i8']),
 };
+// The BPE model with a lexical shortlist: every kind of record.
+{
+  const output = join(work, 'bpe-i8-shortlist.s2s');
+  writeFileSync(join(work, 'bpe-i8.s2s'), models['bpe-i8.s2s']);
+  const r = spawnSync(cli, ['shortlist', '--model', join(work, 'bpe-i8.s2s'), '--data', tinyEnFr, '--always', '20',
+    '--per-target', '2', '--output', output], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`the shortlist failed: ${r.stderr}`);
+  models['bpe-i8-shortlist.s2s'] = readFileSync(output);
+}
 const optimizerState = readFileSync(join(work, 'ck-none-f16', 'checkpoint.s2s.optimizer'));
 rmSync(work, { recursive: true, force: true });
 
-const modelDir = freshDir('fuzz_model_file', (file) => /^v[12]-/.test(file));
+const modelDir = freshDir('fuzz_model_file', (file) => /^v[123]-/.test(file));
 const good = models['additive-f32.s2s'];
 const withU32 = (bytes, offset, value) => {
   const copy = Buffer.from(bytes);
   copy.writeUInt32LE(value, offset);
   return copy;
 };
-// The checksum of format version 3 made right again: the last 8 bytes.
+// The checksum of format version 3 on made right again: the last 8 bytes.
 const sealed = (bytes) => {
   const copy = Buffer.from(bytes);
   copy.writeBigUInt64LE(wordHash64(copy.subarray(0, copy.length - 8)), copy.length - 8);
@@ -75,6 +87,29 @@ const flipped = (bytes, position, mask) => Buffer.from(bytes.map((b, i) => (i ==
 const headerSize = good.readUInt32LE(12);
 const tableCount = 16 + headerSize;
 const header = good.subarray(16, 16 + headerSize).toString('latin1');
+// The source vocabulary's record of strings in the BPE model with a
+// shortlist: its table entry's fields and its count, offsets and text.
+const full = models['bpe-i8-shortlist.s2s'];
+const vocabulary = (() => {
+  let p = 16 + full.readUInt32LE(12) + 4;
+  for (let i = 0; i < full.readUInt32LE(16 + full.readUInt32LE(12)); ++i) {
+    const nameLength = full.readUInt32LE(p);
+    const name = full.subarray(p + 4, p + 4 + nameLength).toString('utf8');
+    const fields = p + 4 + nameLength;
+    if (name === 'source_vocabulary') {
+      const offset = Number(full.readBigUInt64LE(fields + 12));
+      const count = full.readUInt32LE(fields + 4);
+      return { rows: fields + 4, cols: fields + 8, byteSize: fields + 20, offset, count, text: offset + 4 + 4 * (count + 1) };
+    }
+    p = fields + 28;
+  }
+  throw new Error('the BPE model has no source_vocabulary record');
+})();
+const sealedEdit = (bytes, edit) => {
+  const copy = Buffer.from(bytes);
+  edit(copy);
+  return sealed(copy);
+};
 const modelSeeds = {
   ...models,
   'optimizer-state.s2s': optimizerState,          // a valid container, not a model
@@ -84,9 +119,17 @@ const modelSeeds = {
   'truncated-data.s2s': good.subarray(0, good.length - 20),
   'truncated-checksum.s2s': good.subarray(0, good.length - 5),
   'trailing-bytes.s2s': Buffer.concat([good, Buffer.alloc(16, 0xAB)]),
-  'version-4.s2s': withU32(good, 8, 4),           // damaged, or newer than this build reads
-  'version-4-sealed.s2s': sealed(withU32(good, 8, 4)),  // newer than this build reads
-  'version-field-2.s2s': withU32(good, 8, 2),     // a version 3 file whose version field is damaged
+  'version-5.s2s': withU32(good, 8, 5),           // damaged, or newer than this build reads
+  'version-5-sealed.s2s': sealed(withU32(good, 8, 5)),  // newer than this build reads
+  'version-field-3.s2s': withU32(good, 8, 3),     // a version 4 file whose version field is damaged
+  'strings-count-huge.s2s': sealedEdit(full, (b) => {
+    b.writeUInt32LE(0x40000000, vocabulary.rows);
+    b.writeBigUInt64LE(BigInt(4 + 4 * (0x40000000 + 1) + b.readUInt32LE(vocabulary.cols)), vocabulary.byteSize);
+  }),
+  'strings-count-differs.s2s': sealedEdit(full, (b) => b.writeUInt32LE(vocabulary.count + 1, vocabulary.offset)),
+  'strings-offset-damaged.s2s': sealedEdit(full, (b) => b.writeUInt32LE(0xFFFFFFF0, vocabulary.offset + 4 * 6)),
+  'strings-not-utf8.s2s': sealedEdit(full, (b) => { b[vocabulary.text + 1] = 0xC3; }),
+  'strings-text-truncated.s2s': full.subarray(0, vocabulary.text + 3),
   'i8-truncated-data.s2s': models['additive-i8.s2s'].subarray(0, models['additive-i8.s2s'].length - 11),
   'header-size-huge.s2s': withU32(good, 12, 0xFFFFFFF0),
   'table-count-huge.s2s': withU32(good, tableCount, 0x7FFFFFFF),

@@ -118,7 +118,7 @@ test('every kind of damaged or foreign model file is refused naming the problem,
   }
 });
 
-test('model files are written as format version 3, whose checksum (the last 8 bytes) the JavaScript word_hash64 agrees with', () => {
+test('model files are written as format version 4, whose checksum (the last 8 bytes) the JavaScript word_hash64 agrees with', () => {
   // The fixed values of tests/cpp/test_hash.cpp: the C++ and the JavaScript hash are the same function.
   const text = (s) => new TextEncoder().encode(s);
   const pattern = Uint8Array.from({ length: 1000 }, (_, i) => (i * 31 + 7) & 0xff);
@@ -131,22 +131,34 @@ test('model files are written as format version 3, whose checksum (the last 8 by
   }
   const checkSealed = (path) => {
     const bytes = readFileSync(path);
-    assert.equal(bytes.readUInt32LE(8), 3, `${path}: format version`);
+    assert.equal(bytes.readUInt32LE(8), 4, `${path}: format version`);
     assert.equal(bytes.readBigUInt64LE(bytes.length - 8), wordHash64(bytes.subarray(0, bytes.length - 8)), `${path}: checksum`);
+    // The header is small metadata: the vocabularies, merges and triggers are records.
+    const header = JSON.parse(bytes.subarray(16, 16 + bytes.readUInt32LE(12)).toString('utf8'));
+    assert.ok(!('source_vocabulary' in header) && !('merges' in header.source_tokenizer), `${path}: header`);
+    return header;
   };
   checkSealed(model);  // written by train
-  // convert rewrites every shipped model as version 3 (a word-level model of
-  // format version 2 too), translating exactly the same.
+  // The shipped models are version 4; convert rewrites them (and the
+  // version 3 model of tests/fixtures, with BPE, penalties and a shortlist)
+  // as version 4, keeping their provenance and translating exactly the same.
   const input = 'I see the cat.\nI love deep learning.\nWe drink water.\n';
-  for (const name of ['en-fr', 'en-fr-fixed', 'en-zh']) {
-    const shipped = join(root, 'models', `${name}.s2s`);
+  for (const [name, shipped] of [...['en-fr', 'en-fr-fixed', 'en-zh', 'en-zh-fixed'].map((n) => [n, join(root, 'models', `${n}.s2s`)]),
+    ['model-v3-subword', join(root, 'tests', 'fixtures', 'model-v3-subword.s2s')]]) {
     const version = readFileSync(shipped).readUInt32LE(8);
-    assert.ok(version === 2 || version === 3, `${name}: format version ${version}`);
-    if (version === 3) checkSealed(shipped);
-    const converted = join(work, `${name}-v3.s2s`);
-    const r = run(['convert', '--model', shipped, '--dtype', 'i8', '--output', converted]);
+    assert.equal(version, name === 'model-v3-subword' ? 3 : 4, `${name}: format version`);
+    const converted = join(work, `${name}-v4.s2s`);
+    const r = run(['convert', '--model', shipped, '--output', converted]);
     assert.equal(r.code, 0, r.err);
-    checkSealed(converted);
+    const header = checkSealed(converted);
+    const info = (path) => {
+      const out = JSON.parse(run(['info', '--model', path, '--json']).out);
+      delete out.file_bytes;
+      return out;
+    };
+    assert.deepEqual(info(converted), info(shipped), `${name}: info`);
+    if (version === 4) assert.deepEqual(readFileSync(converted), readFileSync(shipped), `${name}: the same bytes`);
+    assert.ok(header.provenance, name);
     const before = run(['translate', '--model', shipped, '--json'], input);
     const after = run(['translate', '--model', converted, '--json'], input);
     assert.equal(before.code, 0, before.err);

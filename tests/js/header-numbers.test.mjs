@@ -1,8 +1,7 @@
 // The numbers of a model header as the WebAssembly build reads them
-// (nlohmann::json through src/wasm/fast_strtod.cpp's exact quick path, or
-// the C library's strtod) against JavaScript's JSON.parse, which rounds
-// correctly: the same double for every one, including those the quick path
-// leaves to the library (17 digits, large exponents, subnormals).
+// (nlohmann::json through the C library's strtod) against JavaScript's
+// JSON.parse, which rounds correctly: the same double for every one,
+// including 17 digits, large exponents and subnormals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -21,7 +20,7 @@ const NUMBERS = ['51.00848686336446', '0.1', '1e-7', '0.30000000000000004', '123
 
 // `bytes` with its header's provenance replaced by { numbers: [...] }
 // (padded with spaces to the same length, so the table's offsets hold), and
-// sealed again when the format's checksum covers the header (version 3).
+// sealed again when the format's checksum covers the header (version 3 on).
 function withNumbers(bytes) {
   const size = bytes.readUInt32LE(12);
   const header = JSON.parse(bytes.subarray(16, 16 + size).toString('utf8'));

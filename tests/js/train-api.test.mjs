@@ -48,11 +48,11 @@ test('train() learns the reversal task, and its attention is the mirrored diagon
     }
     assert.ok(rows / probes.length >= 0.9, `mirrored rows ${rows / probes.length}`);
 
-    // The trained model is an ordinary .s2s file: format version 3, its last
+    // The trained model is an ordinary .s2s file: format version 4, its last
     // 8 bytes the checksum of the rest, as the JavaScript word_hash64 computes it.
     const bytes = trainer.toBytes();
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    assert.equal(view.getUint32(8, true), 3);
+    assert.equal(view.getUint32(8, true), 4);
     assert.equal(view.getBigUint64(bytes.length - 8, true), wordHash64(bytes.subarray(0, bytes.length - 8)));
     const model = await loadModel(bytes);
     try {
