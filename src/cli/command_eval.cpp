@@ -160,6 +160,18 @@ int run_eval(const std::vector<std::string>& argv) {
         if (key.empty()) throw UsageError("--record needs a name, for example --record dev-beam4");
         nlohmann::json recorded = j;
         recorded.erase("seconds");
+        // What readers of the file use of each length bucket (the page's
+        // chart, scripts/bleu-tables.mjs): the overall report keeps every
+        // field, its signature included; the buckets' n-gram counts and
+        // repeated signatures would only make the file (the page's first
+        // download) bigger.
+        for (nlohmann::json& bucket : recorded["by_length"]) {
+            nlohmann::json kept;
+            for (const char* field : {"bucket", "min_words", "max_words", "sentences", "bleu", "chrf2"}) {
+                if (bucket.contains(field)) kept[field] = bucket[field];
+            }
+            bucket = std::move(kept);
+        }
         model.provenance["evaluations"][key] = recorded;
         save_model(model, args.required("model"), model.stored_dtype);
         std::fprintf(stderr, "recorded as evaluations/%s in %s\n", key.c_str(), args.required("model").c_str());

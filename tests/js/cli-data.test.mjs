@@ -98,6 +98,10 @@ test('eval --record stores the report in the model file, which still loads', () 
   assert.equal(recorded.beam, 2);
   assert.equal(recorded.overall.bleu, JSON.parse(r.out).overall.bleu);
   assert.equal(recorded.data.file, 'tiny-en-fr.tsv');
+  // The buckets keep what the page and the tables read, not their n-gram counts.
+  assert.deepEqual(Object.keys(recorded.by_length[0]).sort(), ['bleu', 'bucket', 'chrf2', 'max_words', 'min_words', 'sentences']);
+  assert.equal(recorded.by_length[0].bleu, JSON.parse(r.out).by_length[0].bleu);
+  assert.equal(typeof recorded.overall.signature, 'string');
   // Same weights: the same translation as before.
   const before = run(['translate', '--model', model], 'I see the cat.\n').out;
   assert.equal(run(['translate', '--model', copy], 'I see the cat.\n').out, before);
