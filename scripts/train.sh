@@ -2,14 +2,18 @@
 # Reproduces a shipped model with its recorded configuration:
 #   bash scripts/train.sh en-fr | en-fr-fixed | en-zh | en-zh-fixed [--max-minutes M]
 #   (npm run train:NAME [-- --max-minutes M])
-# Two stages, the same for the four models (so each attention model and its
-# fixed-context twin differ only in --attention):
-#   1. base: Tatoeba alone (checkpoints/NAME-base.s2s). en-fr and en-fr-fixed
-#      from scratch; en-zh and en-zh-fixed with their encoder from the
-#      matching en-fr base.
-#   2. domain: every weight from the base, on Tatoeba plus the project's
-#      in-domain corpus, glossary and (Chinese) CC-CEDICT pairs
-#      (scripts/domain-data.mjs, data/README.md), written to models/NAME.s2s.
+# One recipe per language pair, the same for the attention model and its
+# fixed-context twin (so the two differ only in --attention):
+#   en-fr, en-fr-fixed: two stages.
+#     1. base: Tatoeba alone, from scratch (checkpoints/NAME-base.s2s).
+#     2. domain: every weight from the base, on Tatoeba plus the project's
+#        in-domain corpus and glossary (scripts/domain-data.mjs,
+#        data/README.md), written to models/NAME.s2s.
+#   en-zh, en-zh-fixed: one stage, on Tatoeba and the domain data (corpus,
+#     glossary, CC-CEDICT pairs) together from the start, with the encoder
+#     of the matching en-fr base: trained on both at once, the model does
+#     not trade one domain for the other as a second stage on top of
+#     Tatoeba did (models/README.md, "One stage for Chinese").
 # Resumable: rerunning continues from checkpoints/NAME-base/ or
 # checkpoints/NAME/; --max-minutes ends a stage cleanly (with a checkpoint)
 # so that a long training spans sessions (rerun the same command). Training
@@ -49,14 +53,15 @@ en_fr_base=("${fr_split[@]}" --target-language fr
        --source-pieces 8000 --target-pieces 10000 "${fr_model[@]}"
        --steps 48000 --batch-size 64 --learning-rate 0.002 --warmup 400 --label-smoothing 0.1
        --seed 1 --eval-every 4000 --eval-sentences 500 --checkpoint-every 1000)
-# Stage 1 of the en-zh models: English read with en-fr's pieces (the
-# encoder starts from it). Chinese is one token per character, every
-# character of the training split kept (--min-frequency 1). The mean of the
-# last 10 checkpoints is written (--average-last).
-en_zh_base=("${zh_split[@]}" --target-language zh --min-frequency 1 "${zh_model[@]}"
+# The en-zh models: English read with en-fr's pieces (the encoder starts
+# from it), Chinese one token per character, every character of the
+# training data kept (--min-frequency 1), Tatoeba's training split and the
+# domain data from the first step, the mean of the last 10 checkpoints
+# written (--average-last).
+en_zh_joint=("${zh_split[@]}" --target-language zh --min-frequency 1 "${zh_model[@]}"
        --batch-size 64 --warmup 400 --label-smoothing 0.1
        --eval-every 3000 --eval-sentences 500 --checkpoint-every 1000
-       --steps 45000 --learning-rate 0.002 --seed 1 --average-last 10)
+       --steps 30000 --learning-rate 0.002 --seed 1 --average-last 10)
 
 case "$name" in
   en-fr)       attention=additive; language=fr ;;
@@ -85,45 +90,43 @@ stage() {
 storage=(--dtype i8)
 [[ $name == en-fr ]] && storage+=(--int8-bits 7)
 
-# Stage 1.
+# The domain data: training-only files (scripts/domain-data.mjs,
+# data/README.md). The corpus three times an epoch and the glossary twice
+# (Chinese: CC-CEDICT's pairs once): the mixture chosen on the development
+# splits (models/README.md, "Two stages").
+node scripts/domain-data.mjs --out checkpoints/data --tatoeba-zh "$data_dir/cmn-eng.txt" >/dev/null
+domain="checkpoints/data/domain.en-$language.tsv:3,checkpoints/data/glossary.en-$language.tsv:2"
+[[ $language == zh ]] && domain+=",checkpoints/data/cedict.en-zh.tsv:1"
+
 if [[ $language == fr ]]; then
+  # Stage 1: Tatoeba alone.
   stage "$base" "checkpoints/$name-base" "${en_fr_base[@]}" --attention "$attention" "${storage[@]}"
+  # Stage 2: the domain (checkpoints/NAME.s2s, then models/NAME.s2s), every
+  # weight from the base, at a lower peak rate, the last 5 checkpoints
+  # averaged.
+  stage "checkpoints/$name.s2s" "checkpoints/$name" "${fr_split[@]}" --target-language fr --init-model "$base" \
+    --extra-data "$domain" --attention "$attention" "${fr_model[@]}" \
+    --steps 6000 --batch-size 64 --learning-rate 0.001 --warmup 200 --label-smoothing 0.1 \
+    --seed 2 --eval-every 2000 --eval-sentences 500 --checkpoint-every 500 --average-last 5 \
+    "${storage[@]}"
 else
   encoder=checkpoints/en-fr$suffix-base.s2s
   if [[ ! -f $encoder ]]; then
     echo "$name starts its encoder from $encoder, which is missing: run \`npm run train:en-fr$suffix\` first" >&2
     exit 2
   fi
-  stage "$base" "checkpoints/$name-base" "${en_zh_base[@]}" --attention "$attention" --init-encoder "$encoder" "${storage[@]}"
+  # One stage: Tatoeba and the domain data together (checkpoints/NAME.s2s).
+  stage "checkpoints/$name.s2s" "checkpoints/$name" "${en_zh_joint[@]}" --extra-data "$domain" \
+    --attention "$attention" --init-encoder "$encoder" "${storage[@]}"
 fi
-
-# Stage 2: the domain (checkpoints/NAME.s2s, then models/NAME.s2s). The corpus three times an epoch and the glossary
-# twice (Chinese: CC-CEDICT's pairs once), at a lower peak rate, the last 5
-# checkpoints averaged: the mixture chosen on the development splits
-# (models/README.md, "Two stages"). Stage 2 keeps the default
-# --min-frequency (2): the characters it adds to en-zh are those its new
-# data has at least twice, repeats counted.
-node scripts/domain-data.mjs --out checkpoints/data --tatoeba-zh "$data_dir/cmn-eng.txt" >/dev/null
-domain="checkpoints/data/domain.en-$language.tsv:3,checkpoints/data/glossary.en-$language.tsv:2"
-[[ $language == zh ]] && domain+=",checkpoints/data/cedict.en-zh.tsv:1"
-if [[ $language == fr ]]; then
-  split=("${fr_split[@]}"); model=("${fr_model[@]}")
-else
-  split=("${zh_split[@]}"); model=("${zh_model[@]}")
-fi
-stage "checkpoints/$name.s2s" "checkpoints/$name" "${split[@]}" --target-language "$language" --init-model "$base" \
-  --extra-data "$domain" --attention "$attention" "${model[@]}" \
-  --steps 6000 --batch-size 64 --learning-rate 0.001 --warmup 200 --label-smoothing 0.1 \
-  --seed 2 --eval-every 2000 --eval-sentences 500 --checkpoint-every 500 --average-last 5 \
-  "${storage[@]}"
 
 # Each model's own beam search penalties (chosen on its development split
 # with scripts/penalty-grid.mjs; models/README.md).
 case "$name" in
   en-fr)       penalties=(--length-penalty 0.6 --coverage-penalty 0.2) ;;
   en-fr-fixed) penalties=(--length-penalty 1.0 --coverage-penalty 0) ;;
-  en-zh)       penalties=(--length-penalty 1.4 --coverage-penalty 0) ;;
-  en-zh-fixed) penalties=(--length-penalty 1.4 --coverage-penalty 0) ;;
+  en-zh)       penalties=(--length-penalty 2.5 --coverage-penalty 0) ;;
+  en-zh-fixed) penalties=(--length-penalty 2.0 --coverage-penalty 0) ;;
 esac
 "$cli" convert --model "checkpoints/$name.s2s" --output "models/$name.s2s" "${penalties[@]}"
 

@@ -29,9 +29,11 @@ test('a second stage and averaged checkpoints say so, with the earlier run\'s st
     'the mean of the last 10 checkpoints, 1 h 49 min of training on a CPU, from 133,848 training pairs');
   const unnamed = { training: { steps: 5, init_model: { file: 'checkpoint.s2s' }, averaged_checkpoints: null } };
   assert.equal(trainingText(unnamed), `5 steps (a second stage, after ${NOT_RECORDED} steps of checkpoint.s2s), training time ${NOT_RECORDED}`);
-  // The shipped en-zh: a second stage after the Tatoeba stage, its last 5 checkpoints averaged.
-  const { provenance } = JSON.parse(spawnSync(nativeCli, ['info', '--model', join(root, 'models', 'en-zh.s2s'), '--json'], { encoding: 'utf8' }).stdout);
-  assert.match(trainingText(provenance), /^6,000 steps of 64 sentence pairs \(a second stage, after 45,000 steps of en-zh\), the mean of the last 5 checkpoints, /);
+  // The shipped en-fr: a second stage after the Tatoeba stage, its last 5
+  // checkpoints averaged; en-zh: one stage, its last 10 averaged.
+  const info = (name) => JSON.parse(spawnSync(nativeCli, ['info', '--model', join(root, 'models', `${name}.s2s`), '--json'], { encoding: 'utf8' }).stdout);
+  assert.match(trainingText(info('en-fr').provenance), /^6,000 steps of 64 sentence pairs \(a second stage, after 48,000 steps of en-fr\), the mean of the last 5 checkpoints, /);
+  assert.match(trainingText(info('en-zh').provenance), /^30,000 steps of 64 sentence pairs, the mean of the last 10 checkpoints, /);
 });
 
 test('a distilled model names its teacher and the teacher\'s share', () => {
