@@ -72,6 +72,29 @@ test('Node: AbortSignal cancels a load and the rest of a batch; bad arguments ar
   assert.equal(translator.disposed, true);
 });
 
+// Serves `site`, opens its page/ in Chromium and waits for the page's
+// window.__result; returns it with the page's errors, the paths it asked
+// for and the workers it started.
+async function runPage(site) {
+  const server = await serveFolder(site);
+  const chromium = await launchChromium();
+  try {
+    const page = await chromium.browser.newPage();
+    const problems = [];
+    const requests = [];
+    const workers = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
+    await page.goto(`${server.url}/page/`);
+    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 120_000 });
+    return { out: await page.evaluate(() => window.__result), problems, requests, workers };
+  } finally {
+    await chromium.close();
+    await server.close();
+  }
+}
+
 test('Chromium: the translator runs in a worker; the main thread has no long task over 50 ms; progress, batch, steps, abort', async (t) => {
   const site = join(work, 'site');
   mkdirSync(join(site, 'models'), { recursive: true });
@@ -142,36 +165,24 @@ try {
   window.__result = { error: String(e && e.stack || e) };
 }
 </script>`);
-  const server = await serveFolder(site);
-  const chromium = await launchChromium();
-  try {
-    const page = await chromium.browser.newPage();
-    const problems = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${server.url}/page/`);
-    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 120_000 });
-    const out = await page.evaluate(() => window.__result);
-    assert.equal(out.error, undefined, out.error);
-    t.diagnostic(JSON.stringify(out));
-    assert.equal(out.loadAbort, 'AbortError');
-    assert.ok(out.progress.count >= 1 && out.progress.last.loaded > 0, 'download progress reported');
-    assert.equal(out.progress.last.loaded, out.progress.last.total, 'the server sent Content-Length: the whole file');
-    assert.ok(out.worker.rows > 10, 'a long translation');
-    assert.deepEqual(out.worker.longTasks.filter((ms) => ms > 50), [], 'no long task on the main thread while the worker translates');
-    assert.ok(out.mainThread.same, 'the worker and the main thread give the same translation');
-    assert.ok(out.mainThread.longTasks.some((ms) => ms > 50) || out.mainThread.ms / 3 < 50,
-      'the control: the synchronous API blocks the main thread (unless this machine translates it in under 50 ms)');
-    assert.deepEqual(out.batch, [true, true, true]);
-    assert.equal(out.steps.count, out.steps.tokens, 'one step per target token');
-    assert.ok(out.steps.inOrder && out.steps.rowsAreTheResult, 'the streamed rows are the result\'s');
-    assert.ok(out.steps.spreadMs > 0, 'the steps arrived over time, not all at the end');
-    assert.equal(out.translateAbort, 'AbortError');
-    assert.equal(out.after, true, 'it translates after an abort');
-    assert.deepEqual(problems, []);
-  } finally {
-    await chromium.close();
-    await server.close();
-  }
+  const { out, problems } = await runPage(site);
+  assert.equal(out.error, undefined, out.error);
+  t.diagnostic(JSON.stringify(out));
+  assert.equal(out.loadAbort, 'AbortError');
+  assert.ok(out.progress.count >= 1 && out.progress.last.loaded > 0, 'download progress reported');
+  assert.equal(out.progress.last.loaded, out.progress.last.total, 'the server sent Content-Length: the whole file');
+  assert.ok(out.worker.rows > 10, 'a long translation');
+  assert.deepEqual(out.worker.longTasks.filter((ms) => ms > 50), [], 'no long task on the main thread while the worker translates');
+  assert.ok(out.mainThread.same, 'the worker and the main thread give the same translation');
+  assert.ok(out.mainThread.longTasks.some((ms) => ms > 50) || out.mainThread.ms / 3 < 50,
+    'the control: the synchronous API blocks the main thread (unless this machine translates it in under 50 ms)');
+  assert.deepEqual(out.batch, [true, true, true]);
+  assert.equal(out.steps.count, out.steps.tokens, 'one step per target token');
+  assert.ok(out.steps.inOrder && out.steps.rowsAreTheResult, 'the streamed rows are the result\'s');
+  assert.ok(out.steps.spreadMs > 0, 'the steps arrived over time, not all at the end');
+  assert.equal(out.translateAbort, 'AbortError');
+  assert.equal(out.after, true, 'it translates after an abort');
+  assert.deepEqual(problems, []);
 });
 
 test('Chromium: a page starts the bundled worker, the wasm compile and the download itself, and hands all three (as promises) to createTranslator', async (t) => {
@@ -212,35 +223,19 @@ try {
   window.__result = { error: String(e && e.stack || e) };
 }
 </script>`);
-  const server = await serveFolder(site);
-  const chromium = await launchChromium();
-  try {
-    const page = await chromium.browser.newPage();
-    const problems = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    const requests = [];
-    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
-    const workers = [];
-    page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
-    await page.goto(`${server.url}/page/`);
-    await page.waitForFunction(() => window.__result !== undefined, null, { timeout: 120_000 });
-    const out = await page.evaluate(() => window.__result);
-    assert.equal(out.error, undefined, out.error);
-    t.diagnostic(JSON.stringify({ ...out, workers }));
-    assert.equal(out.backend, 'worker');
-    assert.ok(out.text.length > 0);
-    assert.ok(out.same, 'the worker given by the page translates as the synchronous API does, attention included');
-    assert.deepEqual(workers, ['/dist/model-worker.bundle.js'], 'the page\'s worker is the one used: no other is started');
-    assert.equal(out.answered, false, 'dispose ended the worker the page handed over');
-    // The worker was handed the page's compiled module and bytes: it fetched
-    // neither (the main thread's own loadModel fetched each once more).
-    assert.equal(requests.filter((p) => p === '/models/en-fr.s2s').length, 2, requests.join('\n'));
-    assert.equal(requests.filter((p) => p === '/dist/s2s-core.wasm').length, 2, requests.join('\n'));
-    assert.deepEqual(problems, []);
-  } finally {
-    await chromium.close();
-    await server.close();
-  }
+  const { out, problems, requests, workers } = await runPage(site);
+  assert.equal(out.error, undefined, out.error);
+  t.diagnostic(JSON.stringify({ ...out, workers }));
+  assert.equal(out.backend, 'worker');
+  assert.ok(out.text.length > 0);
+  assert.ok(out.same, 'the worker given by the page translates as the synchronous API does, attention included');
+  assert.deepEqual(workers, ['/dist/model-worker.bundle.js'], 'the page\'s worker is the one used: no other is started');
+  assert.equal(out.answered, false, 'dispose ended the worker the page handed over');
+  // The worker was handed the page's compiled module and bytes: it fetched
+  // neither (the main thread's own loadModel fetched each once more).
+  assert.equal(requests.filter((p) => p === '/models/en-fr.s2s').length, 2, requests.join('\n'));
+  assert.equal(requests.filter((p) => p === '/dist/s2s-core.wasm').length, 2, requests.join('\n'));
+  assert.deepEqual(problems, []);
 });
 
 test('Node: steps() yields each greedy step with its row, as the final result has them; a beam yields the best hypothesis after the search', async () => {
