@@ -2,25 +2,13 @@
 // selected hypothesis, and its rows and columns as units, pieces or words
 // (the unit switch, state.unit), with the words the reader typed for the
 // source's unknown tokens. Data only: nothing here touches the page.
-import { pieceLabel, tokenKind, UNKNOWN_TOKEN } from './dom.js';
+import { pieceLabel, tokenKind } from './dom.js';
 import { page, state } from './page-state.js';
 
 /** The hypothesis the reader picked (state.hyp), or the best one. */
 export function selectedHypothesis() {
   const { result } = state;
   return result.hypotheses[state.hyp] ?? result.hypotheses[0] ?? result;
-}
-
-// The user's own words for the source tokens, so an unknown word's tooltip
-// can name it. The tokenizer's rules (src/text/tokenizer.h): lowercase,
-// `, . ! ?` split off, apostrophes kept. When this simple copy of them does
-// not line up with the model's tokens (always for subword pieces), no word
-// is named.
-export function originalWords(text, sourceTokens) {
-  const words = text.toLowerCase().replace(/[\u202f\u00a0]/g, ' ').replace(/([,.!?])/g, ' $1 ').split(/\s+/).filter(Boolean);
-  const tokens = sourceTokens.at(-1) === '<eos>' ? sourceTokens.slice(0, -1) : sourceTokens;
-  if (words.length !== tokens.length) return null;
-  return tokens.every((token, k) => token === UNKNOWN_TOKEN || token === words[k]) ? words : null;
 }
 
 // Every token its own word: results without word spans (none today).

@@ -13,7 +13,7 @@
 import { h, replaceChildren, tokenKind, UNKNOWN_TOKEN } from './dom.js';
 import { renderHeatmap, colorFor, needsLightText } from './heatmap.js';
 import { renderAlignment } from './alignment.js';
-import { figureData, originalWords, selectedHypothesis } from './figure-data.js';
+import { figureData, selectedHypothesis } from './figure-data.js';
 import { describeModel, infos, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
 import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
 import { formatLog } from './step-math.js';
@@ -157,11 +157,14 @@ export function mostlyUnreadable(sourceTokens) {
 // spans) and the target (buttons that open the "what if" at the unit's first
 
 function renderChips() {
-  const words = originalWords(shownText(), state.result.sourceTokens);
+  // An unknown piece names what the reader typed there (the core's offsets).
+  const typed = (unit) => {
+    const offsets = unit.token === UNKNOWN_TOKEN && unit.end - unit.start === 1 ? state.result.sourceOffsets?.[unit.start] : null;
+    return offsets ? shownText().slice(offsets[0], offsets[1]) : null;
+  };
   replaceChildren(view.sourceTokens, shown.source.map((unit, j) => chip(unit, {
     index: j, testid: 'source-token',
-    title: unit.token === UNKNOWN_TOKEN && words && unit.end - unit.start === 1
-      ? t('token.unknownWord', { word: words[unit.start] }) : undefined,
+    title: typed(unit) ? t('token.unknownWord', { word: typed(unit) }) : undefined,
   })));
   replaceChildren(view.targetTokens, shown.target.map((unit, i) => {
     const element = chip(unit, { index: i, testid: 'target-token', button: true });

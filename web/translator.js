@@ -75,7 +75,9 @@ class PageTranslators {
         // name (which reports the problem).
         return await createTranslator(bytes.then((downloaded) => downloaded ?? source), { worker, wasm });
       } catch (error) {
-        if (!(await bytes)) throw error;
+        // Only a model file the loader refused is downloaded again; any
+        // other failure (no worker, no runtime) would fail the same way.
+        if (error?.kind !== 'model-file' || !(await bytes)) throw error;
         // The bytes index.html handed over (on a repeat visit, its copy in
         // the Cache API) are damaged: that copy is dropped, so that no later
         // visit is served it, and the model is downloaded again.

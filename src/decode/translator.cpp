@@ -73,6 +73,7 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     // characters into <unk>: an unknown character stays inside its word.
     tokens.push_back(model.source_vocabulary.token(Vocabulary::kEos));
     result.source_words = word_spans(tokens, model.source_tokenizer);
+    result.source_offsets = token_ranges(text, tokens);
     DecodeTrace sentence;
     std::vector<Hypothesis> hypotheses = decode(model.params, model.config, ids, options, &model.int8_step, &sentence,
                                                model.target_shortlist ? &*model.target_shortlist : nullptr);
@@ -165,6 +166,11 @@ nlohmann::json to_json(const Translation& translation, TranslationLayout layout)
     }
     out["sourceTokens"] = translation.source_tokens;
     out["sourceWords"] = words_json(translation.source_words);
+    nlohmann::json offsets = nlohmann::json::array();
+    for (const TextRange& r : translation.source_offsets) {
+        offsets.push_back(r.begin < 0 ? nlohmann::json(nullptr) : nlohmann::json::array({r.begin, r.end}));
+    }
+    out["sourceOffsets"] = std::move(offsets);
     if (!translation.trace.is_null()) out["trace"] = translation.trace;
     if (!translation.beam_tree.is_null()) out["beamTree"] = translation.beam_tree;
     out["truncated"] = translation.truncated;

@@ -43,6 +43,9 @@ struct TranslationHypothesis {
 struct Translation {
     std::vector<std::string> source_tokens;    // as the model read them: unknown pieces are "<unk>", "<eos>" last
     std::vector<WordSpan> source_words;        // the words of source_tokens (spans of pieces)
+    // Where each source token is in the text translated: UTF-16 code units
+    // [begin, end) (token_ranges, text/tokenizer.h); {-1, -1} for <eos>.
+    std::vector<TextRange> source_offsets;
     std::vector<TranslationHypothesis> hypotheses;  // best first; empty for empty input
     bool truncated = false;                    // the input was cut to kMaxSourceTokens (limits.h)
     // With DecodeOptions::trace, the best hypothesis's decoder trace as
@@ -99,11 +102,13 @@ enum class TranslationLayout {
     kHypothesesOnly,
 };
 
-// {"text", "sourceTokens", "sourceWords", "targetTokens", "targetWords",
+// {"text", "sourceTokens", "sourceWords", "sourceOffsets", "targetTokens", "targetWords",
 //  "attention", "coverage", "possiblyDropped", "score", "truncated",
 //  "trace" (with DecodeOptions::trace), "beamTree" (with beam_tree),
 //  "hypotheses": [{"text", "targetTokens", "targetWords", "attention", "score", ...}...]}
 // A word is {"text", "start", "end"}: tokens [start, end) of its side.
+// "sourceOffsets" has one [begin, end] per source token (UTF-16 code units
+// of the text, as JavaScript indexes it), null for <eos>.
 nlohmann::json to_json(const Translation& translation, TranslationLayout layout = TranslationLayout::kDocument);
 
 }  // namespace s2s

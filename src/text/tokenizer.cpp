@@ -384,6 +384,62 @@ std::vector<WordSpan> word_spans(const std::vector<std::string>& tokens, const T
     return spans;
 }
 
+namespace {
+
+char32_t lower_code_point(char32_t cp) {
+    if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 0x20 : cp;
+    const std::vector<char32_t> lower = decode_utf8(to_lower_utf8(encode_utf8(cp)));
+    return lower.size() == 1 ? lower.front() : cp;
+}
+
+// True when a tokenizer writes the typed code point `typed` as `token`:
+// lowercase, and for words and pieces the typographic apostrophe as "'"
+// and a typed word marker as "_" (characters keep both).
+bool spells(char32_t typed, char32_t token) {
+    if (lower_code_point(typed) == token) return true;
+    return (typed == 0x2019 && token == '\'') || (typed == 0x2581 && token == '_');
+}
+
+int utf16_units(char32_t cp) { return cp >= 0x10000 ? 2 : 1; }
+
+}  // namespace
+
+std::vector<TextRange> token_ranges(std::string_view text, const std::vector<std::string>& tokens) {
+    std::vector<TextRange> ranges(tokens.size());
+    size_t pos = 0;  // bytes of `text` read
+    int unit = 0;    // UTF-16 code units of `text` read
+    for (size_t k = 0; k < tokens.size(); ++k) {
+        if (is_special_piece(tokens[k])) continue;
+        std::vector<char32_t> wanted = decode_utf8(sanitize_utf8(tokens[k]));
+        // A piece's word marker stands for the space before it; a piece that
+        // is the marker alone (before a rare character) is that space.
+        const bool marker = !wanted.empty() && wanted.front() == 0x2581;
+        if (marker) wanted.erase(wanted.begin());
+        // Spaces (and the NUL bytes sanitize_utf8 drops) between tokens.
+        const int space_begin = unit;
+        while (pos < text.size()) {
+            const Utf8Char c = read_utf8_char(text, pos);
+            if (c.code_point != 0 && !is_unicode_space(c.code_point)) break;
+            pos += c.length;
+            unit += utf16_units(c.code_point);
+        }
+        if (wanted.empty()) {
+            if (marker) ranges[k] = {space_begin, unit};
+            continue;
+        }
+        const int begin = unit;
+        for (char32_t cp : wanted) {
+            if (pos >= text.size()) return ranges;
+            const Utf8Char c = read_utf8_char(text, pos);
+            if (!spells(c.code_point, cp)) return ranges;  // not this text's tokens: no more ranges
+            pos += c.length;
+            unit += utf16_units(c.code_point);
+        }
+        ranges[k] = {begin, unit};
+    }
+    return ranges;
+}
+
 std::string join_tokens(const std::vector<std::string>& tokens) {
     std::string out;
     for (const auto& t : tokens) out += t + ' ';

@@ -81,6 +81,19 @@ struct WordSpan {
 };
 std::vector<WordSpan> word_spans(const std::vector<std::string>& tokens, const TokenizerSettings& settings);
 
+// Where each token of `text` came from: code units [begin, end) of `text`
+// as JavaScript indexes a string (UTF-16), so a page can slice what the
+// reader typed for a token ("<unk>" shows the character it stands for).
+// {-1, -1} for a special token (the final <eos>) and for every token from
+// one that does not spell the text's next characters on (a token list of
+// another text). Tokens are matched as tokenize() normalized them:
+// lowercase, U+2019 as "'", the word marker of a piece read as a space.
+struct TextRange {
+    int begin = -1;
+    int end = -1;
+};
+std::vector<TextRange> token_ranges(std::string_view text, const std::vector<std::string>& tokens);
+
 // True for the tokens the word tokenizer splits off (, . ! ?) and for other
 // punctuation-only tokens; used to count "words" of a sentence.
 bool is_punctuation_token(std::string_view token);

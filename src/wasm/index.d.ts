@@ -392,6 +392,13 @@ export interface Translation extends Readonly<Pick<Hypothesis,
   sourceTokens: string[];
   /** The words of `sourceTokens`, as spans of tokens (see {@link WordSpan}). */
   sourceWords: WordSpan[];
+  /**
+   * Where each source token is in the text translated: `[start, end)` in
+   * UTF-16 code units (`text.slice(start, end)`, see {@link sourceText}),
+   * `null` for `"<eos>"`. An `"<unk>"` piece points at the character the
+   * model could not read.
+   */
+  sourceOffsets: (readonly [number, number] | null)[];
   /** True when the input was longer than 199 tokens and was cut. */
   truncated: boolean;
   /** The decoder trace of the best hypothesis; present when `trace: true` and the input was not empty. */
@@ -412,6 +419,13 @@ export interface Translation extends Readonly<Pick<Hypothesis,
  * instead of being copied.
  */
 export declare function translationBuffer(translation: Translation): ArrayBuffer | null;
+
+/**
+ * What the reader typed for source token `k`: `text.slice(...translation.sourceOffsets[k])`,
+ * or `null` for `"<eos>"`. `text` is the text translated (a sentence's `source` for
+ * {@link Model.translateText}).
+ */
+export declare function sourceText(translation: Pick<Translation, 'sourceOffsets'>, text: string, k: number): string | null;
 
 /** A {@link Translation} again from its structured clone (what `postMessage` delivers), without copying. */
 export declare function reviveTranslation(clone: object): Translation;

@@ -104,7 +104,8 @@ class Translation {
   toJSON() {
     const best = this.best;
     const out = {
-      text: best.text, sourceTokens: this.sourceTokens, sourceWords: this.sourceWords, targetTokens: best.targetTokens,
+      text: best.text, sourceTokens: this.sourceTokens, sourceWords: this.sourceWords, sourceOffsets: this.sourceOffsets,
+      targetTokens: best.targetTokens,
       targetWords: best.targetWords, attention: best.attention, coverage: best.coverage, possiblyDropped: best.possiblyDropped,
       score: best.score, truncated: this.truncated, finished: best.finished, hypotheses: this.hypotheses,
     };
@@ -113,6 +114,16 @@ class Translation {
     if (this.beamTree) out.beamTree = this.beamTree;
     return plainNumbers(out);
   }
+}
+
+/**
+ * What the reader typed for source token `k` of `translation`: the slice of
+ * `text` (the text translated) at the token's offsets, or null for <eos>.
+ * An unknown piece ("<unk>") reads as the character it stands for.
+ */
+export function sourceText(translation, text, k) {
+  const offsets = translation.sourceOffsets?.[k];
+  return offsets ? text.slice(offsets[0], offsets[1]) : null;
 }
 
 const EMPTY_HYPOTHESIS = Object.freeze({
@@ -203,6 +214,7 @@ export function makeResult(value, withAlternatives, heap = null) {
   const fields = {
     sourceTokens: value.sourceTokens,
     sourceWords: makeWords(value.sourceWords),
+    sourceOffsets: value.sourceOffsets,
     truncated: value.truncated,
     hypotheses,
   };

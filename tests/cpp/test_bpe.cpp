@@ -189,20 +189,66 @@ TEST_CASE("decoding the pieces of every sentence of the data gives the normalize
         }
         for (const auto& [sentences, side_language] : {std::pair{&english, "en"}, std::pair{&target, language}}) {
             const BpeModel model = learn_bpe(s2s::count_pre_tokens(*sentences, side_language), 4000);
-            long checked = 0, mismatches = 0;
-            std::string first_mismatch;
+            long checked = 0, mismatches = 0, unplaced = 0;
+            std::string first_mismatch, first_unplaced;
             std::set<std::string> seen;
             for (const std::string& sentence : *sentences) {
                 if (!seen.insert(sentence).second) continue;
-                const std::string decoded = s2s::decode_pieces(model.encode(sentence, side_language));
+                const Pieces pieces = model.encode(sentence, side_language);
+                const std::string decoded = s2s::decode_pieces(pieces);
                 ++checked;
                 if (decoded != s2s::normalize_text(sentence)) {
                     if (mismatches++ == 0) first_mismatch = sentence;
                 }
+                // Every piece is found in the text it came from, in order.
+                int last_end = 0;
+                const std::vector<s2s::TextRange> ranges = s2s::token_ranges(sentence, pieces);
+                for (size_t k = 0; k < ranges.size(); ++k) {
+                    const s2s::TextRange& r = ranges[k];
+                    // Only a piece that is the word marker alone may be empty (at the start).
+                    if (r.begin < last_end || r.end < r.begin || (r.end == r.begin && pieces[k] != s2s::kWordMarker)) {
+                        if (unplaced++ == 0) first_unplaced = sentence;
+                        break;
+                    }
+                    last_end = r.end;
+                }
             }
-            INFO(file << " (" << side_language << "): first mismatch: " << first_mismatch);
+            INFO(file << " (" << side_language << "): first mismatch: " << first_mismatch
+                      << "; first sentence with a piece not placed: " << first_unplaced);
             CHECK(mismatches == 0);
+            CHECK(unplaced == 0);
             CHECK(checked > 20000);
         }
+    }
+}
+
+TEST_CASE("token_ranges: where each token is in the text typed, in UTF-16 code units") {
+    using s2s::TextRange;
+    const auto ranges = [](const std::string& text, const Pieces& tokens) {
+        std::vector<std::pair<int, int>> out;
+        for (const TextRange& r : s2s::token_ranges(text, tokens)) out.emplace_back(r.begin, r.end);
+        return out;
+    };
+    const std::string m(s2s::kWordMarker);
+    using Ranges = std::vector<std::pair<int, int>>;
+    // Pieces: case, the marker as the space before, a curly apostrophe, <eos>.
+    CHECK(ranges("  I DON\u2019T  know.", {m + "i", m + "don", "'t", m + "kn", "ow", ".", "<eos>"}) ==
+          Ranges{{2, 3}, {4, 7}, {7, 9}, {11, 13}, {13, 15}, {15, 16}, {-1, -1}});
+    // An emoji is two UTF-16 code units; an unseen character stays a piece.
+    CHECK(ranges("a \U0001F600 b", {m + "a", m + "\U0001F600", m + "b"}) == Ranges{{0, 1}, {2, 4}, {5, 6}});
+    // Words (a word model's tokens), French accents lowercased.
+    CHECK(ranges("\u00C9T\u00C9, oui!", {"\u00E9t\u00E9", ",", "oui", "!"}) == Ranges{{0, 3}, {3, 4}, {5, 8}, {8, 9}});
+    // Chinese characters, one token each.
+    CHECK(ranges("\u6211\u7231 \u4F60", {"\u6211", "\u7231", "\u4F60"}) == Ranges{{0, 1}, {1, 2}, {3, 4}});
+    // Tokens of another text: no range from the first that does not fit.
+    CHECK(ranges("cat dog", {"cat", "cow", "dog"}) == Ranges{{0, 3}, {-1, -1}, {-1, -1}});
+    CHECK(ranges("", {"a"}) == Ranges{{-1, -1}});
+    // A piece that is the marker alone is the space it stands for.
+    CHECK(ranges("a  \u55E8", {m + "a", m, "\u55E8"}) == Ranges{{0, 1}, {1, 3}, {3, 4}});
+    // Through the tokenizer itself, for every kind.
+    for (const s2s::TokenizerSettings& settings : {s2s::english_words_tokenizer(), s2s::TokenizerSettings(s2s::TokenizerKind::kCharacters, "zh")}) {
+        const std::string text = "Tom\u00A0said: \u201CIt\u2019s 3.5 km.\u201D";
+        const Pieces tokens = s2s::tokenize(text, settings);
+        for (const TextRange& r : s2s::token_ranges(text, tokens)) CHECK(r.begin >= 0);
     }
 }

@@ -49,6 +49,16 @@ void check_same(const Model& a, const Model& b) {
 
 // Re-encodes a model whose file contents (header, tensors, records) were
 // edited by `edit`.
+// The loader's message for `bytes`, or "accepted".
+std::string refused(const std::vector<uint8_t>& bytes) {
+    try {
+        model_from_bytes(bytes.data(), bytes.size());
+    } catch (const ModelFileError& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
 std::vector<uint8_t> with_contents(const Model& model, const std::function<void(ModelFileContents&)>& edit) {
     const std::vector<uint8_t> bytes = serialize_model(model);
     ModelFileContents contents = decode_model_file(bytes.data(), bytes.size());
@@ -181,14 +191,6 @@ TEST_CASE("int8 with fewer levels: values stay within them, the header records t
 
 TEST_CASE("the loader refuses headers and tensors that do not fit together, naming the problem") {
     const Model model = tiny_model(AttentionKind::kAdditive);
-    auto refused = [](const std::vector<uint8_t>& bytes) -> std::string {
-        try {
-            model_from_bytes(bytes.data(), bytes.size());
-        } catch (const ModelFileError& e) {
-            return e.what();
-        }
-        return "accepted";
-    };
     CHECK(refused(with_header(model, [](nlohmann::json& h) { h["format"] = "something-else"; })).find("format") != std::string::npos);
     CHECK(refused(with_header(model, [](nlohmann::json& h) { h.erase("config"); })).find("config") != std::string::npos);
     CHECK(refused(with_header(model, [](nlohmann::json& h) { h["config"]["attention"] = "magic"; })).find("magic") != std::string::npos);
@@ -251,14 +253,6 @@ TEST_CASE("a version 3 file (everything in its header) loads, and saved again as
 TEST_CASE("version 4: the records a model needs must be there, of their kind, once, and not in the header too") {
     const std::vector<uint8_t> old = fixture("model-v3-subword.s2s");
     const Model model = model_from_bytes(old.data(), old.size());
-    auto refused = [](const std::vector<uint8_t>& bytes) -> std::string {
-        try {
-            model_from_bytes(bytes.data(), bytes.size());
-        } catch (const ModelFileError& e) {
-            return e.what();
-        }
-        return "accepted";
-    };
     const auto without = [&](const std::string& name) {
         return with_contents(model, [&](ModelFileContents& c) {
             c.records.erase(std::find_if(c.records.begin(), c.records.end(),

@@ -186,8 +186,14 @@ TEST_CASE("a subword model's words: pieces grouped by word, an unseen character 
     CHECK(t.source_words[1].end == 4);
     CHECK(t.source_words[2].text == ".");
     CHECK(t.source_words[3].text == "<eos>");
+    // Each piece's place in the text typed: the unknown "v" is characters [4, 5).
+    REQUIRE(t.source_offsets.size() == t.source_tokens.size());
+    CHECK(t.source_offsets[2].begin == 4);
+    CHECK(t.source_offsets[2].end == 5);
+    CHECK(t.source_offsets.back().begin == -1);
     const nlohmann::json json = to_json(t);
     CHECK(json["sourceWords"][1]["text"] == "love");
+    CHECK(json["sourceOffsets"] == nlohmann::json::parse("[[0, 1], [2, 4], [4, 5], [5, 6], [6, 7], null]"));
     for (const auto& h : t.hypotheses) {
         int covered = 0;
         for (const WordSpan& w : h.target_words) {

@@ -79,7 +79,8 @@ test('the Translate button translates at once; a word never seen is pieces, a ch
   // "zorblax" is spelled with pieces the model knows; the emoji is one <unk>.
   const unknown = page.locator('[data-testid="source-token"].unk');
   assert.equal(await unknown.count(), 1);
-  assert.match(await unknown.first().getAttribute('title'), /never seen in training/);
+  // The chip names what was typed there: the core's offsets of the piece in the text.
+  assert.match(await unknown.first().getAttribute('title'), /“😀”: never seen in training/);
   assert.match((await tokens(page, 'source-token')).join('').replaceAll('\u2581', ' '), / zorblax /);
   assert.ok(await heatmapOf(page).locator('.col-label.unk title').count() >= 1);
 });

@@ -16,7 +16,7 @@ requireDist();
 const api = await import(pathToFileURL(distIndex).href);
 const { modelCatalog } = await import(pathToFileURL(join(root, 'dist', 'models.js')).href);
 const diagnostics = await import(pathToFileURL(distDiagnostics).href);
-const { loadModel } = api;
+const { loadModel, sourceText } = api;
 
 let attentionModel;  // { path, shipped, name }
 let model;           // loaded once, shared by the tests that do not dispose it
@@ -49,8 +49,28 @@ function assertStillWorks() {
 
 test('the API exports what users need and no diagnostics (those are in seq2seq-attention/diagnostics)', () => {
   assert.deepEqual(Object.keys(api).sort(), ['createTrainer', 'createTranslator', 'loadModel', 'optionRanges', 'reviveTranslation',
-    'shippedModels', 'train', 'translationBuffer', 'wordAttention']);
+    'shippedModels', 'sourceText', 'train', 'translationBuffer', 'wordAttention']);
   assert.deepEqual(Object.keys(diagnostics).sort(), ['memoryStats', 'preloadRuntime', 'warmUp']);
+});
+
+test('sourceOffsets place every source piece in the text typed, so an unknown piece names its character', () => {
+  const text = '  I SEE the zorblax \u{1F600}, Tom\u2019s cat.';
+  const r = model.translate(text);
+  assert.equal(r.sourceOffsets.length, r.sourceTokens.length);
+  assert.equal(r.sourceOffsets.at(-1), null, '<eos> was not typed');
+  let end = 0;
+  for (const [k, [from, to]] of r.sourceOffsets.slice(0, -1).entries()) {
+    assert.ok(from >= end && to >= from, `piece ${k} (${r.sourceTokens[k]}) at [${from}, ${to}) after ${end}`);
+    end = to;
+    // A piece that is the word marker alone (before a character never seen) is the space it stands for.
+    const piece = r.sourceTokens[k] === '\u2581' ? ' ' : r.sourceTokens[k].replace(/^\u2581/, '');
+    if (piece !== '<unk>') assert.equal(text.slice(from, to).toLowerCase().replace('\u2019', "'"), piece);
+  }
+  const unknown = r.sourceTokens.indexOf('<unk>');
+  assert.ok(unknown >= 0, `the emoji is unknown: ${r.sourceTokens}`);
+  assert.equal(sourceText(r, text, unknown), '\u{1F600}');
+  assert.equal(sourceText(r, text, r.sourceTokens.length - 1), null);
+  assert.deepEqual(JSON.parse(JSON.stringify(r)).sourceOffsets, r.sourceOffsets.map((o) => o && [...o]));
 });
 
 test('translate returns the contract shape, with attention rows summing to 1', () => {
@@ -73,7 +93,7 @@ test('translate returns the contract shape, with attention rows summing to 1', (
   assert.deepEqual(r.hypotheses[0].targetTokens, r.targetTokens);
   assert.equal(r.alternatives, undefined, 'alternatives only when asked');
   // The best hypothesis is read through accessors: stored once.
-  assert.deepEqual(Object.keys(r).sort(), ['hypotheses', 'sourceTokens', 'sourceWords', 'truncated']);
+  assert.deepEqual(Object.keys(r).sort(), ['hypotheses', 'sourceOffsets', 'sourceTokens', 'sourceWords', 'truncated']);
   assert.equal(r.best, r.hypotheses[0]);
   assert.equal(r.attention, r.hypotheses[0].attention);
 });

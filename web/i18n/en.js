@@ -124,7 +124,7 @@ export default {
 
   // The result (result-view.js)
   'token.unknown': 'Unknown: a character (or, in a word-level model, a word) never seen in training, so the model sees only "<unk>"',
-  'token.unknownWord': 'Unknown word “{word}”: not in the model’s vocabulary, so the model sees only <unk>',
+  'token.unknownWord': 'Unknown “{word}”: never seen in training, so the model sees only <unk>',
   'token.end': 'End of sentence: the model emits it to stop, and attends from it too',
   'token.space': 'A space: the word marker on its own; the pieces after it make the next word',
   'token.continuation': 'Part of a word: this piece continues the one before it',

@@ -115,7 +115,7 @@ export default {
   'noun.wordsAndPunctuation': '词和标点',
 
   'token.unknown': '未知：训练中从未见过的字符（词级模型中则是词），不在词表中，模型只能看到 "<unk>"',
-  'token.unknownWord': '未知词 “{word}”：不在模型的词表中，模型只能看到 <unk>',
+  'token.unknownWord': '未知的“{word}”：训练时从没见过，模型只能看到 <unk>',
   'token.end': '句末词元：模型输出它来结束翻译，输出它时同样会分配注意力',
   'token.space': '空格：单独的词首标记，它后面的子词组成下一个词',
   'token.continuation': '词的一部分：这个子词接在前一个子词后面',
