@@ -114,3 +114,13 @@ test("the BLEU tables of README.md and docs/models.md are the model files' own f
   const r = spawnSync(process.execPath, [join(root, 'scripts', 'bleu-tables.mjs'), '--check'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
 });
+
+// The README's benchmark and script commands (`node bench/...`, `node
+// scripts/...`) start: every such file parses, so a command the docs give is
+// never a syntax error (bench/cold-start.mjs once was, unnoticed until run).
+test('every script under bench/ and scripts/ parses (node --check)', () => {
+  const files = ['bench', 'scripts'].flatMap((dir) => readdirSync(join(root, dir)).filter((f) => /\.m?js$/.test(f)).map((f) => `${dir}/${f}`));
+  assert.ok(files.length > 10, `scripts found: ${files}`);
+  const broken = files.filter((file) => spawnSync(process.execPath, ['--check', join(root, file)]).status !== 0);
+  assert.deepEqual(broken, [], `these do not parse: run node --check on them`);
+});
