@@ -23,7 +23,7 @@ export const COLD_STEPS = [
   ['the worker\'s runtime is instantiated', 's2s:runtime-ready'],
   ['the worker has run the tiny warm-up model (skipped when the model came first)', 's2s:warmed-up'],
   ['the page has the model\'s bytes', 's2s:model-downloaded'],
-  ['the page asks for the model (web/translator.js)', 's2s:loading:en-fr'],
+  ['the page asks for the model (the start script, once the package\'s translator.js is imported)', 's2s:loading:en-fr'],
   ['the worker has the bytes; loading starts', 's2s:load-started'],
   ['the model is loaded (the runtime compiled meanwhile)', 's2s:model-loaded'],
   ['the page has the first translation', 's2s:result-received'],

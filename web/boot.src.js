@@ -25,7 +25,7 @@
     // fetch, no module graph).
     var worker = new Worker(new URL('../dist/model-worker.bundle.js', document.baseURI), { type: 'module', name: 'seq2seq-attention' });
     performance.mark('s2s:worker-created');
-    var boot = window.__s2sBoot = { worker: worker, model: model, wasm: null, bytes: null };
+    var boot = window.__s2sBoot = { worker: worker, model: model, wasm: null, bytes: null, translator: null };
     // Compile the WebAssembly module here, while the worker starts and the
     // model downloads (null when this fails: the worker then loads the
     // file itself and reports any problem). Without
@@ -62,8 +62,12 @@
       }
     };
     var tags = readTags();
+    // The .wasm and the model are asked for at high priority, the page's
+    // modules (below) at low: on a page of 30 small modules the model's
+    // download otherwise shares the connections with all of them and
+    // arrives last (bench/history.md, cold start with priority hints).
     var cachedFetch = function (url) {
-      if (typeof caches !== 'object' || !caches) return fetch(url);
+      if (typeof caches !== 'object' || !caches) return fetch(url, { priority: 'high' });
       // Opened meanwhile; only a 304 or a failed fetch waits for it.
       var opening = caches.open('s2s-files').catch(function () { return null; });
       var cachedCopy = function () {
@@ -86,7 +90,7 @@
         return response;
       };
       var download = function () {
-        return fetch(url, { cache: 'no-store' }).then(keep);
+        return fetch(url, { cache: 'no-store', priority: 'high' }).then(keep);
       };
       var tag = tags[url.href];
       if (!tag) {
@@ -97,7 +101,7 @@
           });
         });
       }
-      return fetch(url, { headers: { 'If-None-Match': tag }, cache: 'no-store' }).then(function (response) {
+      return fetch(url, { headers: { 'If-None-Match': tag }, cache: 'no-store', priority: 'high' }).then(function (response) {
         if (response.status !== 304) return keep(response);
         return cachedCopy().then(function (entry) {
           if (entry && entry.headers.get('ETag') === tag) {
@@ -144,6 +148,20 @@
         performance.mark('s2s:model-downloaded');
         return bytes;
       });
+    // The package's translator for this model, created as soon as its
+    // module arrives: the worker then gets the compiled runtime and the
+    // bytes the moment each is ready, instead of when the page's own
+    // modules have loaded and asked (web/translator.js adopts it). The
+    // bytes, or the model by name when the download failed (which reports
+    // the problem). null when the package cannot be imported: translator.js
+    // then starts from the worker and explains.
+    boot.translator = import(new URL('../dist/translator.js', document.baseURI).href).then(function (api) {
+      performance.mark('s2s:loading:' + model);
+      var translator = api.createTranslator(boot.bytes.then(function (bytes) { return bytes || model; }),
+        { worker: worker, wasm: boot.wasm.then(function (module) { return module || undefined; }) });
+      translator.catch(function () {});  // its failure is web/translator.js's to report
+      return { translator: translator };
+    }, function () { return null; });
   } catch (error) {
     // app.js starts the worker itself and reports any problem
   } finally {
@@ -155,6 +173,7 @@
     /*@PRELOAD*/[].forEach(function (href) {
       var link = document.createElement('link');
       link.rel = 'modulepreload';
+      link.fetchPriority = 'low';
       link.href = href;
       document.head.appendChild(link);
     });

@@ -14,7 +14,8 @@ import { createWorker } from './start-worker.js';
 const bundleUrl = new URL('../dist/model-worker.bundle.js', import.meta.url);
 
 // index.html's early start: { worker, model, wasm: Promise<Module|null>,
-// bytes: Promise<ArrayBuffer|null> } (model null with ?model-url=), or
+// bytes: Promise<ArrayBuffer|null>, translator: Promise<{ translator:
+// Promise<Translator> } | null> } (model null with ?model-url=), or
 // undefined where it started nothing.
 const boot = globalThis.__s2sBoot;
 delete globalThis.__s2sBoot;
@@ -66,14 +67,18 @@ class PageTranslators {
     const source = checkSource(name, shippedModels);
     const wasm = compiledWasm.then((module) => module ?? undefined);
     const fresh = () => createWorker(bundleUrl, 'seq2seq-attention');
-    if (boot?.worker && boot.model === name) {
+    // The translator the start script created for the first model
+    // (boot.src.js), or null when it could not import the package.
+    const early = boot?.translator && boot.model === name ? await boot.translator : null;
+    if (early || (boot?.worker && boot.model === name)) {
       const { worker, bytes } = boot;
       boot.worker = null;
-      performance.mark(`s2s:loading:${name}`);
+      boot.translator = null;
+      if (!early) performance.mark(`s2s:loading:${name}`);
       try {
         // The bytes when index.html's download worked, else the model by
         // name (which reports the problem).
-        return await createTranslator(bytes.then((downloaded) => downloaded ?? source), { worker, wasm });
+        return await (early ? early.translator : createTranslator(bytes.then((downloaded) => downloaded ?? source), { worker, wasm }));
       } catch (error) {
         // Only a model file the loader refused is downloaded again; any
         // other failure (no worker, no runtime) would fail the same way.
