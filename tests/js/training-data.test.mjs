@@ -30,11 +30,24 @@ const HELD_OUT = [
 const key = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const words = (s) => s.split(/\s+/).filter(Boolean).length;
 
+const run = (command, args) => {
+  const r = spawnSync(command, args, { encoding: 'utf8' });
+  assert.equal(r.status, 0, `${command} ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+
 let built;
 before(() => {
   built = mkdtempSync(join(tmpdir(), 's2s-domain-data-'));
-  const r = spawnSync(process.execPath, [join(root, 'scripts', 'domain-data.mjs'), '--out', built], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
+  run(process.execPath, [join(root, 'scripts', 'domain-data.mjs'), '--out', built]);
+  // The long pairs of en-zh's second cycle, made as scripts/train.sh makes
+  // them: from Tatoeba's training split and the corpus's training file.
+  const cli = join(root, 'build', 'native', 'seq2seq');
+  const tatoeba = join(built, 'tatoeba-train.en-zh.txt');  // an input here, not a training file of its own
+  run(cli, ['split', '--data', join(root, '..', 'shared', 'data', 'cmn-eng.txt'), '--dev-fraction', '0.05', '--split-seed', '1',
+    '--dev-output', join(built, 'tatoeba-dev.en-zh.txt'), '--train-output', tatoeba]);
+  run(process.execPath, [join(root, 'scripts', 'concat-pairs.mjs'), '--out', join(built, 'concat.en-zh.tsv'), '--count', '8000',
+    '--seed', '1', tatoeba, join(built, 'domain.en-zh.tsv')]);
 });
 after(() => rmSync(built, { recursive: true, force: true }));
 
@@ -101,4 +114,35 @@ test('the built training files say where they come from, and CC-CEDICT keeps its
   const cedict = readFileSync(join(built, 'cedict.en-zh.tsv'), 'utf8').trim().split('\n');
   assert.ok(cedict.length > 100, `${cedict.length} CC-CEDICT pairs`);
   for (const line of cedict) assert.match(line, /^[a-z][a-z' -]*\t[\u4e00-\u9fff]+$/);
+});
+
+test('the long pairs are two training pairs joined, 12 to 30 words, never a development sentence, the same every run', () => {
+  const lines = readFileSync(join(built, 'concat.en-zh.tsv'), 'utf8').trim().split('\n');
+  assert.equal(lines.length, 8000);
+  const parts = new Map(); // English -> its translations (Tatoeba has several for some)
+  for (const file of ['tatoeba-train.en-zh.txt', 'domain.en-zh.tsv']) {
+    for (const line of readFileSync(join(built, file), 'utf8').trim().split('\n')) {
+      const [en, zh] = line.split('\t').map((x) => x.trim());
+      parts.set(en, (parts.get(en) ?? new Set()).add(zh));
+    }
+  }
+  const joins = (a, b, zh) => parts.has(a) && parts.has(b) && [...parts.get(a)].some((x) => zh.startsWith(x) && parts.get(b).has(zh.slice(x.length)));
+  const devSources = new Set([
+    ...readFileSync(join(built, 'tatoeba-dev.en-zh.txt'), 'utf8').trim().split('\n').map((l) => l.split('\t')[0].trim()),
+    ...readCorpus(join(corpusDir, 'dev.tsv')).map((p) => p.en.trim()),
+  ]);
+  for (const line of lines.slice(0, 2000)) {
+    const [en, zh] = line.split('\t');
+    const n = words(en);
+    assert.ok(n >= 12 && n <= 30, `"${en}": ${n} words`);
+    // Split after the first sentence's end mark: both halves are training pairs.
+    const cut = [...en.matchAll(/[.!?]["')]? /g)].map((m) => m.index + m[0].length - 1)
+      .find((at) => joins(en.slice(0, at), en.slice(at + 1), zh));
+    assert.ok(cut !== undefined, `"${en}" is not two training pairs joined`);
+    assert.ok(!devSources.has(en.slice(0, cut)) && !devSources.has(en.slice(cut + 1)), `"${en}" holds a development sentence`);
+  }
+  const again = join(built, 'concat-again.tsv');
+  run(process.execPath, [join(root, 'scripts', 'concat-pairs.mjs'), '--out', again, '--count', '8000', '--seed', '1',
+    join(built, 'tatoeba-train.en-zh.txt'), join(built, 'domain.en-zh.tsv')]);
+  assert.equal(readFileSync(again, 'utf8'), readFileSync(join(built, 'concat.en-zh.tsv'), 'utf8'));
 });
