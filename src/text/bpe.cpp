@@ -8,6 +8,7 @@
 #include "text/utf8.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 namespace s2s {
@@ -160,6 +161,14 @@ BpeModel BpeModel::from_joined(std::vector<std::string> joined) {
     BpeModel model;
     model.state_->space.reserve(joined.size());
     for (const std::string& merge : joined) model.state_->space.push_back(static_cast<uint32_t>(merge.find(' ')));
+    model.state_->joined = std::move(joined);
+    return model;
+}
+
+BpeModel BpeModel::from_joined(std::vector<std::string> joined, std::vector<uint32_t> spaces) {
+    if (spaces.size() != joined.size()) throw std::invalid_argument("BpeModel::from_joined: one space position per merge");
+    BpeModel model;
+    model.state_->space = std::move(spaces);
     model.state_->joined = std::move(joined);
     return model;
 }

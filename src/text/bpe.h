@@ -66,6 +66,9 @@ public:
     // separated by one space (tokenizer.cpp). A model load makes no other
     // copy of them (the Merge strings are made only if merges() is called).
     static BpeModel from_joined(std::vector<std::string> joined);
+    // The same with where each merge's space is (spaces[i] = the index of
+    // the space in joined[i]), which the caller has found while checking them.
+    static BpeModel from_joined(std::vector<std::string> joined, std::vector<uint32_t> spaces);
     // Copies share the merges and the rank index (both immutable); a
     // moved-from model gets an empty one.
     BpeModel(const BpeModel&) = default;

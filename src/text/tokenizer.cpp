@@ -215,8 +215,26 @@ BpeModel bpe_merges_from_strings(const nlohmann::json& json, std::vector<std::st
         throw ModelFileError("a \"bpe\" tokenizer's merges were given twice (in the header and as a record); the "
                              "model file is damaged, download or copy it again");
     }
-    for (size_t i = 0; i < merges.size(); ++i) check_merge(i, &merges[i], nullptr, /*check_utf8=*/false);
-    return BpeModel::from_joined(std::move(merges));
+    // One pass over each merge's bytes finds its space and checks that it is
+    // the only one, between two non-empty pieces (what check_merge checks,
+    // with its message); BpeModel keeps where the space is.
+    std::vector<uint32_t> spaces(merges.size());
+    for (size_t i = 0; i < merges.size(); ++i) {
+        const std::string& text = merges[i];
+        size_t space = std::string::npos;
+        bool one_space = true;
+        for (size_t at = 0; at < text.size(); ++at) {
+            if (text[at] != ' ') continue;
+            one_space = space == std::string::npos;
+            if (!one_space) break;
+            space = at;
+        }
+        if (!one_space || space == std::string::npos || space == 0 || space + 1 >= text.size()) {
+            check_merge(i, &text, nullptr, /*check_utf8=*/false);  // throws, naming the merge
+        }
+        spaces[i] = static_cast<uint32_t>(space);
+    }
+    return BpeModel::from_joined(std::move(merges), std::move(spaces));
 }
 
 // Both tokenizer_settings_from_json: the BPE merges from `merges` when given,
