@@ -112,3 +112,19 @@ TEST_CASE("word_hash64: avalanche: one flipped input bit changes about half the 
     CHECK(changed / flips > 31.5);
     CHECK(changed / flips < 32.5);
 }
+
+TEST_CASE("joined_text_hash: one text hashes as the same bytes given in two or three parts") {
+    std::mt19937 random(5);
+    std::string text;
+    for (size_t size = 0; size <= 80; ++size) {
+        CAPTURE(size);
+        const uint64_t whole = joined_text_hash(text);
+        for (size_t cut = 0; cut <= size; ++cut) {
+            const std::string_view view(text);
+            CHECK(joined_text_hash(view.substr(0, cut), view.substr(cut)) == whole);
+            CHECK(joined_text_hash(view.substr(0, cut / 2), view.substr(cut / 2, cut - cut / 2), view.substr(cut)) == whole);
+        }
+        text.push_back(static_cast<char>(random() & 0xFF));
+    }
+    CHECK(joined_text_hash("ab") != joined_text_hash("ab", std::string_view("\0", 1)));
+}
