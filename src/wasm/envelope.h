@@ -55,7 +55,10 @@ inline std::string failure(const char* kind, const std::string& message) {
 template <typename Body>
 std::string guarded(Body&& body) {
     try {
-        return dump({{"ok", true}, {"value", body()}});
+        // The text dump({{"ok", true}, {"value", value}}) writes, without
+        // copying the value into that object first (a model's info holds
+        // its whole provenance).
+        return "{\"ok\":true,\"value\":" + dump(body()) + "}";
     } catch (const Error& e) {
         return failure(kind_name(e.kind()), e.what());
     } catch (const json::exception& e) {
