@@ -14,6 +14,9 @@
 //   session.numbers()             the trace's floats of the last translation
 //                                 (a Float32Array view into the heap)
 //   session.info()                a JSON envelope with the model's header
+//   session.infoBytes()           the same envelope as UTF-8 bytes (a
+//                                 Uint8Array view into the heap, valid until
+//                                 the next call), which the wrapper decodes
 //   limits()                      translate's options (range, default) and
 //                                 input limit as JSON (envelope.h); the
 //                                 build writes dist/options.js from it
@@ -119,6 +122,16 @@ public:
         });
     }
 
+    // info() as its UTF-8 bytes, for the wrapper to decode with one
+    // TextDecoder call: Embind's std::string conversion walks a result byte by
+    // byte in JavaScript, twice (12 kB for en-fr's info, in a cold load's
+    // still unoptimized JavaScript). Valid until the next call.
+    emscripten::val infoBytes() const {
+        info_text_ = info();
+        return emscripten::val(
+            emscripten::typed_memory_view(info_text_.size(), reinterpret_cast<const unsigned char*>(info_text_.data())));
+    }
+
 private:
     // translate_json into last_ and numbers_, with DecodeOptions::on_step.
     std::string run_translation(const std::string& text, const std::string& options_json,
@@ -135,6 +148,7 @@ private:
     // its trace's vectors (the JSON holds [offset, length] into numbers_).
     mutable Translation last_;
     mutable std::vector<float> numbers_;
+    mutable std::string info_text_;  // infoBytes()'s text
 };
 
 // Loads and runs a tiny model made here (random int8 weights, a few
@@ -190,6 +204,7 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .function("translate", &s2s::wasm::Session::translate)
         .function("translateSteps", &s2s::wasm::Session::translateSteps)
         .function("info", &s2s::wasm::Session::info)
+        .function("infoBytes", &s2s::wasm::Session::infoBytes)
         .function("attention", &s2s::wasm::Session::attention)
         .function("release", &s2s::wasm::Session::release)
         .function("numbers", &s2s::wasm::Session::numbers);

@@ -227,6 +227,10 @@ function utf16Spans(text, byteSpans) {
 // Models.
 
 
+// The model's info arrives as UTF-8 bytes (session.infoBytes()), decoded
+// here in one call.
+const utf8 = new TextDecoder();
+
 class Model {
   #session;  // the Embind Session; null once disposed
   #info;
@@ -237,7 +241,7 @@ class Model {
     const session = openHandle(() => new core.Session(bytes), 'loading the model', 'loadModel: ');
     this.#session = session;
     try {
-      this.#info = makeInfo(unwrap(session.info(), 'model.info: '), name);
+      this.#info = makeInfo(unwrap(utf8.decode(session.infoBytes()), 'model.info: '), name);
     } catch (error) {
       session.delete();
       throw error;
