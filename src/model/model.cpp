@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -43,7 +44,15 @@ bool merge_pieces_end_vocabulary(const BpeModel& bpe, const Vocabulary& vocabula
     if (tokens.size() < merges + Vocabulary::kNumSpecial) return false;
     const size_t first = tokens.size() - merges;
     for (size_t i = 0; i < merges; ++i) {
-        if (!text_joins(tokens[first + i], bpe.left(i), bpe.right(i))) return false;
+        // The piece is the merge's text "left right" without its space: two
+        // byte comparisons, on either side of the space.
+        const std::string& token = tokens[first + i];
+        const std::string& joined = bpe.joined(i);
+        const size_t space = bpe.left(i).size();
+        if (token.size() + 1 != joined.size() || std::memcmp(token.data(), joined.data(), space) != 0 ||
+            std::memcmp(token.data() + space, joined.data() + space + 1, token.size() - space) != 0) {
+            return false;
+        }
     }
     return true;
 }
