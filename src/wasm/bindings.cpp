@@ -13,10 +13,10 @@
 //   session.release()             frees the last translation (after the copy)
 //   session.numbers()             the trace's floats of the last translation
 //                                 (a Float32Array view into the heap)
-//   session.info()                a JSON envelope with the model's header
-//   session.infoBytes()           the same envelope as UTF-8 bytes (a
-//                                 Uint8Array view into the heap, valid until
-//                                 the next call), which the wrapper decodes
+//   session.infoBytes()           a JSON envelope with the model's header,
+//                                 as UTF-8 bytes (a Uint8Array view into the
+//                                 heap, valid until the next call), which
+//                                 the wrapper decodes
 //   limits()                      translate's options (range, default) and
 //                                 input limit as JSON (envelope.h); the
 //                                 build writes dist/options.js from it
@@ -114,20 +114,16 @@ public:
 
     // Everything in the header but the vocabularies and the subword merges
     // (their sizes only): thousands of entries nobody reads from info, which
-    // the page would otherwise copy from its worker.
-    std::string info() const {
-        return guarded([&] {
+    // the page would otherwise copy from its worker. The envelope's UTF-8
+    // bytes, for the wrapper to decode with one TextDecoder call: Embind's
+    // std::string conversion walks a result byte by byte in JavaScript,
+    // twice (12 kB for en-fr's info, in a cold load's still unoptimized
+    // JavaScript). Valid until the next call.
+    emscripten::val infoBytes() const {
+        info_text_ = guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
             return model_header_without_vocabularies(*model_);
         });
-    }
-
-    // info() as its UTF-8 bytes, for the wrapper to decode with one
-    // TextDecoder call: Embind's std::string conversion walks a result byte by
-    // byte in JavaScript, twice (12 kB for en-fr's info, in a cold load's
-    // still unoptimized JavaScript). Valid until the next call.
-    emscripten::val infoBytes() const {
-        info_text_ = info();
         return emscripten::val(
             emscripten::typed_memory_view(info_text_.size(), reinterpret_cast<const unsigned char*>(info_text_.data())));
     }
@@ -203,7 +199,6 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .function("loadError", &s2s::wasm::Session::loadError)
         .function("translate", &s2s::wasm::Session::translate)
         .function("translateSteps", &s2s::wasm::Session::translateSteps)
-        .function("info", &s2s::wasm::Session::info)
         .function("infoBytes", &s2s::wasm::Session::infoBytes)
         .function("attention", &s2s::wasm::Session::attention)
         .function("release", &s2s::wasm::Session::release)
