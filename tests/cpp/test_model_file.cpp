@@ -346,3 +346,34 @@ TEST_CASE("float16: conversions") {
         if (float_to_half(f) != h) FAIL_CHECK("half " << h << " does not round trip");
     }
 }
+
+TEST_CASE("int8 tensors decode into column-major matrices as value times row scale, 16 x 16 blocks and the rest alike") {
+    std::mt19937 random(21);
+    std::uniform_int_distribution<int> value(-127, 127);
+    std::uniform_real_distribution<float> scale(0.0f, 0.05f);
+    for (const auto& [rows, cols] : {std::pair{16, 16}, std::pair{16, 17}, std::pair{32, 48}, std::pair{40, 33},
+                                     std::pair{7, 20}, std::pair{384, 64}, std::pair{1, 1}}) {
+        CAPTURE(rows);
+        CAPTURE(cols);
+        std::vector<float> scales(static_cast<size_t>(rows));
+        for (float& s : scales) s = scale(random);
+        std::vector<uint8_t> bytes(static_cast<size_t>(rows) * 4 + static_cast<size_t>(rows) * cols);
+        std::memcpy(bytes.data(), scales.data(), scales.size() * 4);  // little-endian float32 scales
+        std::vector<int8_t> values(static_cast<size_t>(rows) * cols);
+        for (int8_t& v : values) v = static_cast<int8_t>(value(random));
+        std::memcpy(bytes.data() + scales.size() * 4, values.data(), values.size());
+        TensorLayout layout{"w", TensorDtype::kInt8, static_cast<uint32_t>(rows), static_cast<uint32_t>(cols), 0, bytes.size()};
+        std::vector<float> column_major(values.size()), row_major(values.size());
+        decode_tensor_values(bytes.data(), layout, column_major.data(), /*column_major=*/true);
+        decode_tensor_values(bytes.data(), layout, row_major.data(), /*column_major=*/false);
+        bool all_equal = true;
+        for (int r = 0; r < rows; ++r) {
+            for (int c = 0; c < cols; ++c) {
+                const float expected = static_cast<float>(values[static_cast<size_t>(r) * cols + c]) * scales[static_cast<size_t>(r)];
+                const float a = column_major[static_cast<size_t>(c) * rows + r], b = row_major[static_cast<size_t>(r) * cols + c];
+                all_equal = all_equal && std::memcmp(&a, &expected, 4) == 0 && std::memcmp(&b, &expected, 4) == 0;
+            }
+        }
+        CHECK(all_equal);
+    }
+}
