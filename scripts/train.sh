@@ -9,13 +9,19 @@
 #     2. domain: every weight from the base, on Tatoeba plus the project's
 #        in-domain corpus and glossary (scripts/domain-data.mjs,
 #        data/README.md), written to models/NAME.s2s.
-#   en-zh, en-zh-fixed: one stage, on Tatoeba and the domain data (corpus,
-#     glossary, CC-CEDICT pairs) together from the start, with the encoder
-#     of the matching en-fr base: trained on both at once, the model does
-#     not trade one domain for the other as a second stage on top of
-#     Tatoeba did (models/README.md, "One stage for Chinese").
-# Resumable: rerunning continues from checkpoints/NAME-base/ or
-# checkpoints/NAME/; --max-minutes ends a stage cleanly (with a checkpoint)
+#   en-zh, en-zh-fixed: two learning-rate cycles on the same data.
+#     1. joint: Tatoeba and the domain data (corpus, glossary, CC-CEDICT
+#        pairs) together from the start, with the encoder of the matching
+#        en-fr base: trained on both at once, the model does not trade one
+#        domain for the other as a second stage on top of Tatoeba did
+#        (checkpoints/NAME-joint.s2s; models/README.md, "One stage for
+#        Chinese").
+#     2. long: every weight from the joint model, a second cycle at half
+#        the peak rate on the same data plus 8,000 long pairs, each two
+#        training pairs joined (scripts/concat-pairs.mjs), written to
+#        models/NAME.s2s (models/README.md, "Long sentences").
+# Resumable: rerunning continues from checkpoints/NAME-base/,
+# checkpoints/NAME-joint/ or checkpoints/NAME/; --max-minutes ends a stage cleanly (with a checkpoint)
 # so that a long training spans sessions (rerun the same command). Training
 # data is read from ../shared/data/ (or S2S_DATA_DIR).
 set -euo pipefail
@@ -57,11 +63,12 @@ en_fr_base=("${fr_split[@]}" --target-language fr
 # from it), Chinese one token per character, every character of the
 # training data kept (--min-frequency 1), Tatoeba's training split and the
 # domain data from the first step, the mean of the last 10 checkpoints
-# written (--average-last).
-en_zh_joint=("${zh_split[@]}" --target-language zh --min-frequency 1 "${zh_model[@]}"
-       --batch-size 64 --warmup 400 --label-smoothing 0.1
-       --eval-every 3000 --eval-sentences 500 --checkpoint-every 1000
-       --steps 30000 --learning-rate 0.002 --seed 1 --average-last 10)
+# written (--average-last). The second cycle: half the peak rate, another
+# data order, 12,000 steps, the last 10 of its checkpoints (every 500) averaged.
+en_zh_common=("${zh_split[@]}" --target-language zh --min-frequency 1 "${zh_model[@]}"
+       --batch-size 64 --label-smoothing 0.1 --eval-every 3000 --eval-sentences 500 --average-last 10)
+en_zh_joint=("${en_zh_common[@]}" --warmup 400 --checkpoint-every 1000 --steps 30000 --learning-rate 0.002 --seed 1)
+en_zh_long=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.001 --seed 2)
 
 case "$name" in
   en-fr)       attention=additive; language=fr ;;
@@ -115,9 +122,17 @@ else
     echo "$name starts its encoder from $encoder, which is missing: run \`npm run train:en-fr$suffix\` first" >&2
     exit 2
   fi
-  # One stage: Tatoeba and the domain data together (checkpoints/NAME.s2s).
-  stage "checkpoints/$name.s2s" "checkpoints/$name" "${en_zh_joint[@]}" --extra-data "$domain" \
+  # Cycle 1: Tatoeba and the domain data together (checkpoints/NAME-joint.s2s).
+  stage "checkpoints/$name-joint.s2s" "checkpoints/$name-joint" "${en_zh_joint[@]}" --extra-data "$domain" \
     --attention "$attention" --init-encoder "$encoder" "${storage[@]}"
+  # Cycle 2: the same data and 8,000 pairs of 12 to 30 English words, each
+  # two training pairs (Tatoeba's training split, the domain corpus) joined:
+  # long sources with real translations (checkpoints/NAME.s2s).
+  "$cli" split "${zh_split[@]}" --dev-output checkpoints/en-zh-dev.tsv --train-output checkpoints/data/tatoeba-train.en-zh.tsv >/dev/null
+  node scripts/concat-pairs.mjs --out checkpoints/data/concat.en-zh.tsv --count 8000 --seed 1 \
+    checkpoints/data/tatoeba-train.en-zh.tsv checkpoints/data/domain.en-zh.tsv >/dev/null
+  stage "checkpoints/$name.s2s" "checkpoints/$name" "${en_zh_long[@]}" --extra-data "$domain,checkpoints/data/concat.en-zh.tsv:1" \
+    --attention "$attention" --init-model "checkpoints/$name-joint.s2s" "${storage[@]}"
 fi
 
 # Each model's own beam search penalties (chosen on its development split
