@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "common/limits.h"
 #include "model/model.h"
+#include "text/utf8.h"
 #include "corpus/parallel_corpus.h"
 
 #include <algorithm>
@@ -16,7 +17,7 @@ namespace s2s::cli {
 namespace {
 constexpr const char* kHelp = R"(usage: seq2seq convert --model PATH [--dtype f32|f16|i8] [--int8-bits B]
                        [--length-penalty A] [--coverage-penalty B]
-                       [--interpolate OTHER --weight W] --output PATH
+                       [--interpolate OTHER --weight W] [--name NAME] --output PATH
 
 Writes a copy of a model with its weights stored in another format, or with
 the beam search penalties chosen for it recorded, or only rewritten in the
@@ -46,6 +47,9 @@ weights or the penalties change).
                   a fine-tuned model and its start (weight-space ensembles,
                   Wortsman et al., 2022). OTHER needs the same architecture,
                   vocabularies and tokenizers; the provenance records it
+  --name NAME     the model's name in its provenance (say a measured arm of
+                  a training run that becomes the shipped model); the
+                  conversion records the name it had
   --output PATH   where to write it (atomically; may be the input itself),
                   in format version 4 (vocabularies, merges and shortlist
                   as binary records; a checksum over every byte), whatever
@@ -101,7 +105,7 @@ void interpolate(Model& model, const std::string& other_path, double weight) {
 
 int run_convert(const std::vector<std::string>& argv) {
     const Args args("convert", argv,
-                    {"model", "dtype", "output", "int8-bits", "length-penalty", "coverage-penalty", "interpolate", "weight"},
+                    {"model", "dtype", "output", "int8-bits", "length-penalty", "coverage-penalty", "interpolate", "weight", "name"},
                     {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -126,7 +130,8 @@ int run_convert(const std::vector<std::string>& argv) {
     // levels, no penalties, no interpolation: only the file, say to the
     // current format version) records nothing, so its provenance stays.
     const bool changed = dtype != from || (to_int8 && model.int8_levels != from_levels) ||
-                         args.has("length-penalty") || args.has("coverage-penalty") || args.has("interpolate");
+                         args.has("length-penalty") || args.has("coverage-penalty") || args.has("interpolate") ||
+                         args.has("name");
     if (changed) {
         if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
         nlohmann::json& conversions = model.provenance["conversions"];
@@ -134,6 +139,12 @@ int run_convert(const std::vector<std::string>& argv) {
         nlohmann::json conversion = {{"from", dtype_short_name(from)}, {"to", dtype_short_name(dtype)}};
         if (from == TensorDtype::kInt8) conversion["from_int8_levels"] = from_levels;
         if (to_int8) conversion["to_int8_levels"] = model.int8_levels;
+        if (args.has("name")) {
+            const std::string name = args.string("name", "");
+            if (name.empty() || !is_valid_utf8(name)) throw UsageError("--name must be a non-empty name such as en-zh");
+            conversion["renamed_from"] = model.provenance.value("name", nlohmann::json(nullptr));
+            model.provenance["name"] = name;
+        }
         conversions.push_back(conversion);
     }
     const auto before = std::filesystem::file_size(input);

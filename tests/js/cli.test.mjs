@@ -361,7 +361,15 @@ test('convert: int8 with --int8-bits, recorded in the header and kept by a rewri
   const a = JSON.parse(run(['translate', '--model', seven, '--json'], 'I eat bread.\n').out);
   const b = JSON.parse(run(['translate', '--model', again, '--json'], 'I eat bread.\n').out);
   assert.deepEqual(b.targetTokens, a.targetTokens);
+  // --name: a measured arm renamed to the model it becomes, the old name recorded.
+  const named = join(work, 'named.s2s');
+  r = run(['convert', '--model', seven, '--name', 'en-zh', '--output', named]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(readHeader(named).provenance.name, 'en-zh');
+  assert.deepEqual(readHeader(named).provenance.conversions.at(-1),
+    { from: 'i8', to: 'i8', from_int8_levels: 63, to_int8_levels: 63, renamed_from: readHeader(seven).provenance.name ?? null });
   for (const [flags, message] of [
+    [['--name', ''], /--name must be a non-empty name/],
     [['--dtype', 'f16', '--int8-bits', '7'], /--int8-bits goes with --dtype i8/],
     [['--dtype', 'i8', '--int8-bits', '9'], /--int8-bits must be a whole number from 2 to 8/],
   ]) {
