@@ -140,7 +140,7 @@ fi
 case "$name" in
   en-fr)       penalties=(--length-penalty 0.6 --coverage-penalty 0.2) ;;
   en-fr-fixed) penalties=(--length-penalty 1.0 --coverage-penalty 0) ;;
-  en-zh)       penalties=(--length-penalty 2.5 --coverage-penalty 0) ;;
+  en-zh)       penalties=(--length-penalty 2.0 --coverage-penalty 0) ;;
   en-zh-fixed) penalties=(--length-penalty 2.0 --coverage-penalty 0) ;;
 esac
 "$cli" convert --model "checkpoints/$name.s2s" --output "models/$name.s2s" "${penalties[@]}"
