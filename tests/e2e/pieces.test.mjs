@@ -228,9 +228,9 @@ test('beam search penalties: a model that records its own (en-zh: alpha 2, beta 
   const p = await browser.newPage(`/web/?text=${encodeURIComponent(text)}&model=en-zh&beam=4`);
   try {
     await waitForTranslation(p, text, { model: 'en-zh', beam: 4 });
-    await p.waitForFunction(() => Number(document.getElementById('alpha').value) === 2);
+    await p.waitForFunction(() => document.getElementById('alpha').value === '2.0');
     assert.equal(await byTestId(p, 'coverage-penalty').inputValue(), '0.0');
-    assert.match(await p.locator('#penalty-hint').textContent(), /default 2\.5.*default 0\.0/s);
+    assert.match(await p.locator('#penalty-hint').textContent(), /default 2\.0.*default 0\.0/s);
     // Back on en-fr, the package's defaults again.
     await byTestId(p, 'model-select').selectOption('en-fr');
     await waitForTranslation(p, text, { beam: 4 });
