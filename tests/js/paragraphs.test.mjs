@@ -67,6 +67,12 @@ test('translateText: the example of the issue; empty and one-sentence texts; bad
   const emoji = '😀 Hello there. 😀 Bye now.';
   const spans = model.translateText(emoji).sentences.map((s) => emoji.slice(s.start, s.end));
   assert.deepEqual(spans, ['😀 Hello there.', '😀 Bye now.']);
+  // Each sentence's source offsets are of its own text: the emoji (<unk>) of the second is its first character.
+  const second = model.translateText(emoji).sentences[1];
+  const unknown = second.translation.sourceTokens.indexOf('<unk>');
+  assert.ok(unknown >= 0, `${second.translation.sourceTokens}`);
+  assert.equal(api.sourceText(second.translation, second.source, unknown), '😀');
+  assert.deepEqual(second.translation.sourceOffsets[unknown], [0, 2]);
   assert.throws(() => model.translateText(42), /text must be a string, but got the number 42/);
   const translator = await api.createTranslator(modelForTests().path);
   const viaTranslator = await translator.translateText('The cat is sleeping on the sofa. The dog is playing in the garden.');
