@@ -11,9 +11,10 @@
 // the inputs and the seed alone, so a resumed run reads the same file.
 // A PATH.source.json sidecar names the sources (Tatoeba, CC-BY 2.0 FR, and
 // the project's own data), as the model's provenance copies it.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { writePairs } from './domain-data.mjs';
 
 /** A small seeded generator (mulberry32): the same seed, the same pairs. */
 export function random(seed) {
@@ -73,12 +74,11 @@ function main() {
     count: Number(values.count), seed: Number(values.seed), minWords: Number(values['min-words']),
     maxWords: Number(values['max-words']), join: values.join,
   });
-  writeFileSync(values.out, out.map(([en, t]) => `${en}\t${t}\n`).join(''));
-  writeFileSync(`${values.out}.source.json`, `${JSON.stringify({
+  writePairs(values.out, out, {
     source: 'two training pairs joined end to end (scripts/concat-pairs.mjs): Tatoeba (tatoeba.org, via manythings.org/anki) and the seq2seq-attention project\'s data/',
     license: 'CC-BY 2.0 FR (Tatoeba); CC BY 4.0 (the project\'s data)',
     attribution: 'Tatoeba contributors; the seq2seq-attention authors',
-  }, null, 2)}\n`);
+  });
   console.log(`wrote ${values.out}: ${out.length} pairs of ${values['min-words']}-${values['max-words']} English words from ${pairs.length} training pairs`);
 }
 

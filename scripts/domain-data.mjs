@@ -128,7 +128,8 @@ export async function cedictPairs(englishSentences, glossaryEnglish, chineseText
   return pairs;
 }
 
-function writePairs(path, pairs, source) {
+/** Writes `pairs` ([English, translation]) as a two-column file, with the PATH.source.json sidecar a model's provenance copies. */
+export function writePairs(path, pairs, source) {
   writeFileSync(path, pairs.map(([en, t]) => `${en}\t${t}\n`).join(''));
   writeFileSync(`${path}.source.json`, `${JSON.stringify(source, null, 2)}\n`);
 }

@@ -35,11 +35,12 @@ cli=./build/native/seq2seq
 
 # The en-zh models start their encoder from the en-fr bases, so the en-fr
 # models never train on an English sentence of en-zh's development split:
-# it is written here and passed as --exclude-sources.
+# it is written here and passed as --exclude-sources (and the training
+# split beside it, which the Chinese pair's long pairs are made from).
 zh_split=(--data "$data_dir/cmn-eng.txt" --dev-fraction 0.05 --split-seed 1)
 fr_split=(--data "$data_dir/fra-eng.txt" --dev-fraction 0.04 --split-seed 1 --exclude-sources checkpoints/en-zh-dev.tsv)
 mkdir -p checkpoints
-"$cli" split "${zh_split[@]}" --dev-output checkpoints/en-zh-dev.tsv >/dev/null
+"$cli" split "${zh_split[@]}" --dev-output checkpoints/en-zh-dev.tsv --train-output checkpoints/en-zh-train.tsv >/dev/null
 
 # Each language's sizes and regularization, the same in both stages (the
 # second starts from every weight of the first).
@@ -128,9 +129,8 @@ else
   # Cycle 2: the same data and 8,000 pairs of 12 to 30 English words, each
   # two training pairs (Tatoeba's training split, the domain corpus) joined:
   # long sources with real translations (checkpoints/NAME.s2s).
-  "$cli" split "${zh_split[@]}" --dev-output checkpoints/en-zh-dev.tsv --train-output checkpoints/data/tatoeba-train.en-zh.tsv >/dev/null
   node scripts/concat-pairs.mjs --out checkpoints/data/concat.en-zh.tsv --count 8000 --seed 1 \
-    checkpoints/data/tatoeba-train.en-zh.tsv checkpoints/data/domain.en-zh.tsv >/dev/null
+    checkpoints/en-zh-train.tsv checkpoints/data/domain.en-zh.tsv >/dev/null
   stage "checkpoints/$name.s2s" "checkpoints/$name" "${en_zh_long[@]}" --extra-data "$domain,checkpoints/data/concat.en-zh.tsv:1" \
     --attention "$attention" --init-model "checkpoints/$name-joint.s2s" "${storage[@]}"
 fi

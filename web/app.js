@@ -443,8 +443,9 @@ async function start() {
     return;
   }
   try {
-    [{ optionRanges: page.optionRanges }, { wordAttention: page.wordAttention }] = await Promise.all([
-      loadPackage('options.js', 'what.options'), loadPackage('word-attention.js', 'what.wordView'), loadModelList(),
+    [{ optionRanges: page.optionRanges }, { wordAttention: page.wordAttention }, { sourceText: page.sourceText }] = await Promise.all([
+      loadPackage('options.js', 'what.options'), loadPackage('word-attention.js', 'what.wordView'),
+      loadPackage('translation.js', 'what.results'), loadModelList(),
     ]);
   } catch (error) {
     showFatal(error?.message ?? String(error));

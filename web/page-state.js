@@ -103,11 +103,12 @@ export function resetPicks({ prefix = state.prefix, hyp = 0, step = state.step }
 
 // Set once by app.js's start(): the translation worker, and from the
 // package, plain modules with no WebAssembly: the options' ranges and
-// defaults (optionRanges) and wordAttention.
+// defaults (optionRanges), wordAttention and sourceText.
 export const page = {
   translator: null,
   optionRanges: null,
   wordAttention: null,
+  sourceText: null,
   serial: 0, // the latest translation request; older answers are dropped
 };
 

@@ -14,7 +14,7 @@ import { h, replaceChildren, tokenKind, UNKNOWN_TOKEN } from './dom.js';
 import { renderHeatmap, colorFor, needsLightText } from './heatmap.js';
 import { renderAlignment } from './alignment.js';
 import { figureData, selectedHypothesis } from './figure-data.js';
-import { describeModel, infos, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
+import { describeModel, infos, page, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
 import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
 import { formatLog } from './step-math.js';
 import { rich, t } from './i18n/index.js';
@@ -158,10 +158,8 @@ export function mostlyUnreadable(sourceTokens) {
 
 function renderChips() {
   // An unknown piece names what the reader typed there (the core's offsets).
-  const typed = (unit) => {
-    const offsets = unit.token === UNKNOWN_TOKEN && unit.end - unit.start === 1 ? state.result.sourceOffsets?.[unit.start] : null;
-    return offsets ? shownText().slice(offsets[0], offsets[1]) : null;
-  };
+  const typed = (unit) => (unit.token === UNKNOWN_TOKEN && unit.end - unit.start === 1
+    ? page.sourceText(state.result, shownText(), unit.start) : null);
   replaceChildren(view.sourceTokens, shown.source.map((unit, j) => chip(unit, {
     index: j, testid: 'source-token',
     title: typed(unit) ? t('token.unknownWord', { word: typed(unit) }) : undefined,

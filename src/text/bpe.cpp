@@ -157,14 +157,6 @@ BpeModel::BpeModel(std::vector<Merge> merges) {
     }
 }
 
-BpeModel BpeModel::from_joined(std::vector<std::string> joined) {
-    BpeModel model;
-    model.state_->space.reserve(joined.size());
-    for (const std::string& merge : joined) model.state_->space.push_back(static_cast<uint32_t>(merge.find(' ')));
-    model.state_->joined = std::move(joined);
-    return model;
-}
-
 BpeModel BpeModel::from_joined(std::vector<std::string> joined, std::vector<uint32_t> spaces) {
     if (spaces.size() != joined.size()) throw std::invalid_argument("BpeModel::from_joined: one space position per merge");
     BpeModel model;

@@ -62,12 +62,11 @@ public:
     BpeModel() = default;
     explicit BpeModel(std::vector<Merge> merges);
     // From merges written "left right" (as a model file stores them), taken
-    // as they are: the caller has checked that each is two non-empty pieces
-    // separated by one space (tokenizer.cpp). A model load makes no other
-    // copy of them (the Merge strings are made only if merges() is called).
-    static BpeModel from_joined(std::vector<std::string> joined);
-    // The same with where each merge's space is (spaces[i] = the index of
-    // the space in joined[i]), which the caller has found while checking them.
+    // as they are, and where each one's space is (spaces[i], the index of the
+    // space in joined[i]): the caller has checked that each is two non-empty
+    // pieces separated by one space, finding the space (tokenizer.cpp). A
+    // model load makes no other copy of them (the Merge strings are made
+    // only if merges() is called).
     static BpeModel from_joined(std::vector<std::string> joined, std::vector<uint32_t> spaces);
     // Copies share the merges and the rank index (both immutable); a
     // moved-from model gets an empty one.

@@ -171,20 +171,28 @@ std::string json_excerpt(const nlohmann::json& value) {
 }
 
 // "left right" strings, each side a non-empty piece without spaces.
-// Checks merge `index`, "left right": throws for a string that is not two
-// pieces separated by one space. `check_utf8` false: a string of a model
-// file's record of strings, whose UTF-8 the file reader has checked already
-// (each check counts in a first model load, run in WebAssembly as baseline
-// code).
-void check_merge(size_t index, const std::string* text, const nlohmann::json& entry, bool check_utf8) {
-    const size_t space = text == nullptr ? std::string::npos : text->find(' ');
-    if (text == nullptr || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
-        text->find(' ', space + 1) != std::string::npos || (check_utf8 && !is_valid_utf8(*text))) {
+// Checks merge `index`, "left right", in one pass over its bytes and
+// returns where its space is (which BpeModel keeps); throws for a string
+// that is not two pieces separated by one space. `check_utf8` false: a
+// string of a model file's record of strings, whose UTF-8 the file reader
+// has checked already (each check counts in a first model load, run in
+// WebAssembly as baseline code).
+uint32_t check_merge(size_t index, const std::string* text, const nlohmann::json& entry, bool check_utf8) {
+    size_t space = std::string::npos;
+    bool one_space = text != nullptr;
+    for (size_t at = 0; one_space && at < text->size(); ++at) {
+        if ((*text)[at] != ' ') continue;
+        one_space = space == std::string::npos;
+        space = at;
+    }
+    if (!one_space || space == 0 || space == std::string::npos || space + 1 >= text->size() ||
+        (check_utf8 && !is_valid_utf8(*text))) {
         throw ModelFileError("BPE merge " + std::to_string(index) + " is " +
                              json_excerpt(text == nullptr ? entry : nlohmann::json(*text)) +
                              "; each merge must be two pieces separated by one space, like \"l e\" (the model "
                              "file is damaged, download or copy it again)");
     }
+    return static_cast<uint32_t>(space);
 }
 
 const nlohmann::json& require_merges(const nlohmann::json& json) {
@@ -199,14 +207,16 @@ const nlohmann::json& require_merges(const nlohmann::json& json) {
 BpeModel bpe_merges_from_json(const nlohmann::json& json) {
     const nlohmann::json& merges = require_merges(json);
     std::vector<std::string> joined;
+    std::vector<uint32_t> spaces;
     joined.reserve(merges.size());
+    spaces.reserve(merges.size());
     for (size_t i = 0; i < merges.size(); ++i) {
         const nlohmann::json& entry = merges[i];
         const std::string* text = entry.is_string() ? &entry.get_ref<const std::string&>() : nullptr;
-        check_merge(i, text, entry, /*check_utf8=*/true);
+        spaces.push_back(check_merge(i, text, entry, /*check_utf8=*/true));
         joined.push_back(*text);
     }
-    return BpeModel::from_joined(std::move(joined));
+    return BpeModel::from_joined(std::move(joined), std::move(spaces));
 }
 
 // Takes the strings of `merges`, kept as they are by the model.
@@ -215,25 +225,8 @@ BpeModel bpe_merges_from_strings(const nlohmann::json& json, std::vector<std::st
         throw ModelFileError("a \"bpe\" tokenizer's merges were given twice (in the header and as a record); the "
                              "model file is damaged, download or copy it again");
     }
-    // One pass over each merge's bytes finds its space and checks that it is
-    // the only one, between two non-empty pieces (what check_merge checks,
-    // with its message); BpeModel keeps where the space is.
     std::vector<uint32_t> spaces(merges.size());
-    for (size_t i = 0; i < merges.size(); ++i) {
-        const std::string& text = merges[i];
-        size_t space = std::string::npos;
-        bool one_space = true;
-        for (size_t at = 0; at < text.size(); ++at) {
-            if (text[at] != ' ') continue;
-            one_space = space == std::string::npos;
-            if (!one_space) break;
-            space = at;
-        }
-        if (!one_space || space == std::string::npos || space == 0 || space + 1 >= text.size()) {
-            check_merge(i, &text, nullptr, /*check_utf8=*/false);  // throws, naming the merge
-        }
-        spaces[i] = static_cast<uint32_t>(space);
-    }
+    for (size_t i = 0; i < merges.size(); ++i) spaces[i] = check_merge(i, &merges[i], nullptr, /*check_utf8=*/false);
     return BpeModel::from_joined(std::move(merges), std::move(spaces));
 }
 
@@ -404,17 +397,11 @@ std::vector<WordSpan> word_spans(const std::vector<std::string>& tokens, const T
 
 namespace {
 
-char32_t lower_code_point(char32_t cp) {
-    if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 0x20 : cp;
-    const std::vector<char32_t> lower = decode_utf8(to_lower_utf8(encode_utf8(cp)));
-    return lower.size() == 1 ? lower.front() : cp;
-}
-
 // True when a tokenizer writes the typed code point `typed` as `token`:
 // lowercase, and for words and pieces the typographic apostrophe as "'"
 // and a typed word marker as "_" (characters keep both).
 bool spells(char32_t typed, char32_t token) {
-    if (lower_code_point(typed) == token) return true;
+    if (to_lower_code_point(typed) == token) return true;
     return (typed == 0x2019 && token == '\'') || (typed == 0x2581 && token == '_');
 }
 

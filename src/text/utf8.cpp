@@ -81,9 +81,11 @@ char32_t lower_in_pairs(char32_t cp, bool upper_is_even) {
     return even == upper_is_even ? cp + 1 : cp;
 }
 
+}  // namespace
+
 // Simple (one-to-one) lowercase mapping from the Unicode character database,
 // restricted to the blocks the project's languages need.
-char32_t lower_code_point(char32_t cp) {
+char32_t to_lower_code_point(char32_t cp) {
     if (cp < 0x80) return (cp >= 'A' && cp <= 'Z') ? cp + 0x20 : cp;
     if (cp < 0x100) return (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) ? cp + 0x20 : cp;
     if (cp < 0x180) {
@@ -125,8 +127,6 @@ char32_t lower_code_point(char32_t cp) {
     }
     return cp;
 }
-
-}  // namespace
 
 bool is_valid_utf8(std::string_view text) {
     for (size_t pos = 0; pos < text.size();) {
@@ -191,7 +191,7 @@ std::string to_lower_utf8(std::string_view text) {
     out.reserve(text.size());
     for (size_t pos = 0; pos < text.size();) {
         const Step step = read_one(text, pos);
-        append_utf8(out, lower_code_point(step.code_point));
+        append_utf8(out, to_lower_code_point(step.code_point));
         pos += step.length;
     }
     return out;

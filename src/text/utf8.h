@@ -44,5 +44,7 @@ bool is_unicode_space(char32_t code_point);
 // Lowercase for ASCII, Latin-1 Supplement, Latin Extended-A, Greek and
 // Cyrillic; other code points are returned as they are.
 std::string to_lower_utf8(std::string_view text);
+// The same mapping for one code point.
+char32_t to_lower_code_point(char32_t code_point);
 
 }  // namespace s2s
