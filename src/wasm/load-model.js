@@ -6,7 +6,7 @@
 // Error (errors.js), and results are data (translation.js).
 import { describe, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { disposeSymbol, isNode } from './platform.js';
+import { disposeSymbol, isNode, isResponse } from './platform.js';
 import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
 
@@ -84,7 +84,7 @@ async function readModelSource(source, how = {}) {
     return { bytes: given, name: null };
   }
   if (typeof Blob === 'function' && source instanceof Blob) return { bytes: await readBody(source.stream(), source.size, how), name: null };
-  if (typeof Response === 'function' && source instanceof Response) {
+  if (isResponse(source)) {
     const what = source.url || 'the Response given';
     if (!source.ok) throw new Error(`loadModel: ${what} is HTTP ${source.status}; pass a successful response`);
     return { bytes: await readResponse(source, how), name: null };

@@ -14,3 +14,14 @@ export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol('asyncDispose');
 
 /** A promise of the next task: lets a paint, a message or an abort in between chunks of work. */
 export const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Whether `value` is a fetch Response. In Node, reading the global
+ * `Response` loads the whole fetch implementation (undici, ~30-45 ms of a
+ * process's start), so only an object shaped like one is checked against it:
+ * whoever made a Response has loaded fetch already.
+ */
+export function isResponse(value) {
+  return value !== null && typeof value === 'object' && typeof value.arrayBuffer === 'function' &&
+    typeof value.headers === 'object' && typeof Response === 'function' && value instanceof Response;
+}

@@ -21,7 +21,7 @@
 // the module to its worker, which then only instantiates it).
 import createS2sCore from './s2s-core.js';
 import { describe, describeValue } from './errors.js';
-import { isNode } from './platform.js';
+import { isNode, isResponse } from './platform.js';
 
 // What a failure to start a runtime tells the user to check.
 const BUNDLER_HINT = 'a bundler must copy it: Vite, webpack 5 and Rollup (with @web/rollup-plugin-import-meta-assets) do; ' +
@@ -71,7 +71,7 @@ async function compileWasm(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
   if (typeof Blob === 'function' && source instanceof Blob) return WebAssembly.compile(await source.arrayBuffer());
-  if (typeof Response === 'function' && source instanceof Response) return compileResponse(source, source.url || 'the Response given');
+  if (isResponse(source)) return compileResponse(source, source.url || 'the Response given');
   let url;
   try {
     url = source instanceof URL ? source : new URL(source, globalThis.location?.href);
@@ -156,7 +156,7 @@ export function setRuntimeSource(source) {
 function checkWasmSource(source, context) {
   const ok = source instanceof URL || typeof source === 'string' || source instanceof ArrayBuffer || ArrayBuffer.isView(source) ||
     source instanceof WebAssembly.Module || (typeof Blob === 'function' && source instanceof Blob) ||
-    (typeof Response === 'function' && source instanceof Response);
+    isResponse(source);
   if (!ok) {
     throw new TypeError(`${context}: expected where s2s-core.wasm comes from (a URL, its bytes, a Blob, a Response or a ` +
       `WebAssembly.Module), but got ${describeValue(source)}`);

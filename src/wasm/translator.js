@@ -13,7 +13,7 @@
 // worker their one buffer is transferred, not copied, and revived here.
 import { describe, describeValue } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { asyncDisposeSymbol, disposeSymbol, isNode, nextTask } from './platform.js';
+import { asyncDisposeSymbol, disposeSymbol, isNode, isResponse, nextTask } from './platform.js';
 import { reviveTranslation } from './translation.js';
 
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
@@ -111,7 +111,7 @@ async function transferable(model) {
   if (model instanceof URL) return model.href;
   if (model instanceof ArrayBuffer) return model.slice(0);
   if (ArrayBuffer.isView(model)) return model.buffer.slice(model.byteOffset, model.byteOffset + model.byteLength);
-  if (typeof Response === 'function' && model instanceof Response) {
+  if (isResponse(model)) {
     if (!model.ok) throw new Error(`createTranslator: the Response for ${model.url || 'the model'} is HTTP ${model.status}; pass a successful response`);
     return model.arrayBuffer();
   }

@@ -470,3 +470,21 @@ test("loadModel's wasm option: the runtime from bytes, a Blob, a Response, a URL
   const unknown = inFreshProcess(`await api.loadModel(readFileSync(${model}), { wasmUrl: 'x' });`);
   assert.match(unknown.error, /unknown option 'wasmUrl'/);
 });
+
+test('in Node, starting the runtime and loading a model from a path or bytes does not load fetch (undici)', () => {
+  // Reading the global Response, Headers or fetch makes Node load its fetch
+  // implementation, tens of ms of a process's start; the package only
+  // touches them for a source that is a Response or a URL to download.
+  const script = `
+    const { readFileSync } = await import('node:fs');
+    const api = await import(${JSON.stringify(pathToFileURL(distIndex).href)});
+    const fromPath = await api.loadModel(${JSON.stringify(attentionModel.path)});
+    const fromBytes = await api.loadModel(readFileSync(${JSON.stringify(attentionModel.path)}));
+    fromPath.translate('I see the cat.');
+    fromBytes.translate('I see the cat.', { beamSize: 2 });
+    console.log(JSON.stringify(process.moduleLoadList.filter((name) => /undici|internal\\/deps\\/undici/.test(name))));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stdout.trim().split('\n').pop()), [],
+    'a Response check read the global Response (use platform.js isResponse)');
+});
