@@ -1,13 +1,19 @@
 // Cold start, old build against new, side by side in one run, and against
 // a floor page measured in the same run:
 //
-//   node bench/cold-start.mjs [--old DIR] [--loads 7]
+//   node bench/cold-start.mjs [--old DIR] [--loads 7] [--network MBIT[,RTT_MS]] [--out FILE]
 //
 // The floor page does only what no version of the demo can avoid: it starts
 // a module worker, which compiles dist/s2s-core.wasm (compileStreaming) and
 // fetches the model, then draws one SVG rectangle. The demo's cold and
 // repeat-visit figures are also given as ratios to it (the target: at most 1.5).
 // Without --old only the new build and the floor are measured.
+// --network 50,20 loads every page (floor, old and new alike, their workers'
+// requests too) over an emulated link of 50 Mbit/s down and up with a
+// 20 ms round trip (Chromium's network emulation, CDP
+// Network.emulateNetworkConditions), as a visitor would rather than from
+// localhost; the Node and loadModel figures are unaffected.
+// --out FILE: where the report goes (default bench/cold-start.md).
 //
 // DIR is a copy of the repository at the commit to compare against, built
 // (its web/, dist/ and models/; scripts/serve.mjs when it has one). Make one
@@ -56,6 +62,13 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const oldRoot = option('--old', process.env.S2S_OLD_ROOT);
 const loads = Number(option('--loads', 7));
+const network = option('--network', null);
+const [mbit, rttMs = 20] = network === null ? [] : network.split(',').map(Number);
+if (network !== null && !(mbit > 0 && rttMs >= 0)) {
+  console.error('cold-start: --network takes MBIT[,RTT_MS], for example --network 50,20');
+  process.exit(2);
+}
+const outFile = resolve(option('--out', join(root, 'bench', 'cold-start.md')));
 const modelOf = (dir) => resolve(process.env.S2S_COLD_MODEL ?? join(dir, 'models', 'en-fr.s2s'));
 const modelPath = modelOf(root);
 if (oldRoot && (!existsSync(join(oldRoot, 'dist', 'index.js')) || !existsSync(join(oldRoot, 'web', 'index.html')))) {
@@ -157,6 +170,16 @@ async function pageLoad(page, url, workers) {
   return { firstCellMs, ...timing };
 }
 
+// The emulated link, when --network is given: set on the page's target,
+// it also applies to the requests of the page's workers.
+async function throttle(context, page) {
+  if (network === null) return;
+  const cdp = await context.newCDPSession(page);
+  const bytesPerSecond = (mbit * 1e6) / 8;
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: rttMs, downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond });
+}
+
 try {
   const url = (b) => `${b.server.url}?text=${encodeURIComponent('I love deep learning.')}`;
   const floorRoutes = async (context) => {
@@ -172,6 +195,7 @@ try {
       const context = await browser.newContext();
       await floorRoutes(context);
       const page = await context.newPage();
+      await throttle(context, page);
       await page.addInitScript(FIRST_CELL);
       floor.page.push(await pageLoad(page, `${newBuild.server.origin}/__floor.html`, []));
       floor.repeat.push(await pageLoad(page, `${newBuild.server.origin}/__floor.html`, []));
@@ -183,6 +207,7 @@ try {
       const page = await context.newPage();
       const workers = [];
       page.on('worker', (w) => workers.push(w));
+      await throttle(context, page);
       await page.addInitScript(FIRST_CELL);
       b.page.push(await pageLoad(page, url(b), workers));
       b.repeat.push(await pageLoad(page, url(b), workers));  // a repeat visit: same context, its HTTP cache
@@ -244,9 +269,11 @@ const newRepeat = med(newBuild.repeat, 'firstCellMs');
 const lines = [
   oldRoot ? '# Cold start, old against new, and the floor' : '# Cold start against the floor',
   '',
-  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${process.env.S2S_COLD_MODEL ?? 'models/en-fr.s2s of each'}.`,
+  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}${network === null ? '' : ` --network ${mbit},${rttMs}`}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${process.env.S2S_COLD_MODEL ?? 'models/en-fr.s2s of each'}.`,
   `Machine: ${cpus()[0]?.model} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end (another process may be busy on a core: compare within this run, not across runs).`,
   `Each figure is the median of ${loads}, the pages measured in turn (order flipped each round).`,
+  network === null ? 'The pages load from a server on this machine (localhost): the model\'s download takes a few tens of ms.'
+    : `The pages load over an emulated link of ${mbit} Mbit/s with a ${rttMs} ms round trip (Chromium's network emulation), the floor's too.`,
   '',
   '**Against the floor** (a page that starts a module worker, which compiles `dist/s2s-core.wasm` and fetches the model, then draws one SVG rectangle: what no version of the demo can avoid), measured in the same run:',
   '',
@@ -277,5 +304,5 @@ const lines = [
   `All cold loads (ms): ${builds.map((b) => `${b.name} ${b.page.map((l) => fmt(l.firstCellMs)).join(', ')}`).join('; ')}; floor ${floor.page.map((l) => fmt(l.firstCellMs)).join(', ')}.`,
   '',
 ];
-writeFileSync(join(root, 'bench', 'cold-start.md'), `${lines.join('\n')}`);
+writeFileSync(outFile, `${lines.join('\n')}`);
 console.log(lines.join('\n'));
