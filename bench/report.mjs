@@ -25,6 +25,7 @@ export const COLD_STEPS = [
   ['the page has the model\'s bytes', 's2s:model-downloaded'],
   ['the page asks for the model (the start script, once the package\'s translator.js is imported)', 's2s:loading:en-fr'],
   ['the worker has the bytes; loading starts', 's2s:load-started'],
+  ['the page asks for the first translation (app.js, once its modules have run)', 's2s:translation-asked'],
   ['the model is loaded (the runtime compiled meanwhile)', 's2s:model-loaded'],
   ['the page has the first translation', 's2s:result-received'],
   ['the heatmap is drawn', 's2s:rendered'],

@@ -144,6 +144,7 @@ async function translate() {
     : ['status.loadingYourModel', { file: fileName(model) }];
   setStatus(...(infos.has(model) ? ['status.translating', {}] : loading), { busy: true });
   const options = { ...decodeOptions({ alternatives: ALTERNATIVES }), ...stepOptions() };
+  performance.mark('s2s:translation-asked');
   try {
     // The info says how the model cuts text (words or pieces); asked once.
     const [{ value, sentences, ms }] = await Promise.all([translateParts(model, text, prefix, options), modelInfo(model)]);
