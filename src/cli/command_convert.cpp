@@ -17,7 +17,8 @@ namespace s2s::cli {
 namespace {
 constexpr const char* kHelp = R"(usage: seq2seq convert --model PATH [--dtype f32|f16|i8] [--int8-bits B]
                        [--length-penalty A] [--coverage-penalty B]
-                       [--interpolate OTHER --weight W] [--name NAME] --output PATH
+                       [--interpolate OTHER --weight W] [--name NAME]
+                       [--init-name NAME] --output PATH
 
 Writes a copy of a model with its weights stored in another format, or with
 the beam search penalties chosen for it recorded, or only rewritten in the
@@ -49,6 +50,11 @@ weights or the penalties change).
                   vocabularies and tokenizers; the provenance records it
   --name NAME     the model's name in its provenance (say a measured arm of
                   a training run that becomes the shipped model); the
+                  conversion records the name it had
+  --init-name NAME
+                  the name of the model this one was trained from
+                  (training.init_model.name), when that model was renamed
+                  after this training read it, as --name renames; the
                   conversion records the name it had
   --output PATH   where to write it (atomically; may be the input itself),
                   in format version 4 (vocabularies, merges and shortlist
@@ -105,7 +111,8 @@ void interpolate(Model& model, const std::string& other_path, double weight) {
 
 int run_convert(const std::vector<std::string>& argv) {
     const Args args("convert", argv,
-                    {"model", "dtype", "output", "int8-bits", "length-penalty", "coverage-penalty", "interpolate", "weight", "name"},
+                    {"model", "dtype", "output", "int8-bits", "length-penalty", "coverage-penalty", "interpolate", "weight", "name",
+                     "init-name"},
                     {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -131,7 +138,7 @@ int run_convert(const std::vector<std::string>& argv) {
     // current format version) records nothing, so its provenance stays.
     const bool changed = dtype != from || (to_int8 && model.int8_levels != from_levels) ||
                          args.has("length-penalty") || args.has("coverage-penalty") || args.has("interpolate") ||
-                         args.has("name");
+                         args.has("name") || args.has("init-name");
     if (changed) {
         if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
         nlohmann::json& conversions = model.provenance["conversions"];
@@ -144,6 +151,21 @@ int run_convert(const std::vector<std::string>& argv) {
             if (name.empty() || !is_valid_utf8(name)) throw UsageError("--name must be a non-empty name such as en-zh");
             conversion["renamed_from"] = model.provenance.value("name", nlohmann::json(nullptr));
             model.provenance["name"] = name;
+        }
+        if (args.has("init-name")) {
+            const std::string name = args.string("init-name", "");
+            if (name.empty() || !is_valid_utf8(name)) throw UsageError("--init-name must be a non-empty name such as en-zh");
+            const auto training = model.provenance.find("training");
+            nlohmann::json* init = nullptr;
+            if (training != model.provenance.end() && training->is_object()) {
+                const auto found = training->find("init_model");
+                if (found != training->end() && found->is_object()) init = &*found;
+            }
+            if (init == nullptr) {
+                throw UsageError("--init-name: " + input + " records no training.init_model (it was not trained with --init-model)");
+            }
+            conversion["init_renamed_from"] = init->value("name", nlohmann::json(nullptr));
+            (*init)["name"] = name;
         }
         conversions.push_back(conversion);
     }

@@ -368,8 +368,23 @@ test('convert: int8 with --int8-bits, recorded in the header and kept by a rewri
   assert.equal(readHeader(named).provenance.name, 'en-zh');
   assert.deepEqual(readHeader(named).provenance.conversions.at(-1),
     { from: 'i8', to: 'i8', from_int8_levels: 63, to_int8_levels: 63, renamed_from: readHeader(seven).provenance.name ?? null });
+  // --init-name: the model it was trained from, renamed after; refused
+  // for a model that records none.
+  const staged = join(work, 'staged.s2s');
+  r = run(['train', ...tinyModelFlags, '--steps', '5', '--init-model', model, '--checkpoint-dir', join(work, 'ck-staged'), '--output', staged]);
+  assert.equal(r.code, 0, r.err);
+  const initName = readHeader(staged).provenance.training.init_model.name;
+  const renamedInit = join(work, 'renamed-init.s2s');
+  r = run(['convert', '--model', staged, '--init-name', 'en-zh-joint', '--output', renamedInit]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(readHeader(renamedInit).provenance.training.init_model.name, 'en-zh-joint');
+  assert.equal(readHeader(renamedInit).provenance.conversions.at(-1).init_renamed_from, initName);
+  r = run(['convert', '--model', model, '--init-name', 'en-zh', '--output', join(work, 'refused-init.s2s')]);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /records no training\.init_model/);
   for (const [flags, message] of [
     [['--name', ''], /--name must be a non-empty name/],
+    [['--init-name', ''], /--init-name must be a non-empty name/],
     [['--dtype', 'f16', '--int8-bits', '7'], /--int8-bits goes with --dtype i8/],
     [['--dtype', 'i8', '--int8-bits', '9'], /--int8-bits must be a whole number from 2 to 8/],
   ]) {
