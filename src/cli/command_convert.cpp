@@ -7,6 +7,7 @@
 #include "model/model.h"
 #include "text/utf8.h"
 #include "corpus/parallel_corpus.h"
+#include "train/data_source.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -18,7 +19,7 @@ namespace {
 constexpr const char* kHelp = R"(usage: seq2seq convert --model PATH [--dtype f32|f16|i8] [--int8-bits B]
                        [--length-penalty A] [--coverage-penalty B]
                        [--interpolate OTHER --weight W] [--name NAME]
-                       [--init-name NAME] --output PATH
+                       [--init-name NAME] [--data-dir DIR] --output PATH
 
 Writes a copy of a model with its weights stored in another format, or with
 the beam search penalties chosen for it recorded, or only rewritten in the
@@ -56,6 +57,11 @@ weights or the penalties change).
                   (training.init_model.name), when that model was renamed
                   after this training read it, as --name renames; the
                   conversion records the name it had
+  --data-dir DIR  each training data file the provenance records with an
+                  unknown source (no sidecar beside it when it was read)
+                  gets the source, license and attribution of DIR/FILE's
+                  sidecar (FILE.source.json), when DIR/FILE still has the
+                  recorded FNV-1a 64 hash; the conversion lists the files
   --output PATH   where to write it (atomically; may be the input itself),
                   in format version 4 (vocabularies, merges and shortlist
                   as binary records; a checksum over every byte), whatever
@@ -64,6 +70,33 @@ The BLEU recorded in the provenance was measured with the original weights;
 `seq2seq eval --model OUT --data TSV --record KEY` measures the new ones.
 Converting to a wider dtype does not bring back what a narrower one lost.
 )";
+// Fills in, from DIR's sidecars, the source of every data record of the
+// provenance ({"file", "fnv1a64", "source": "unknown: ..."}, wherever it is
+// nested) whose file in DIR has the recorded hash; returns the files filled.
+void fill_data_sources(nlohmann::json& node, const std::string& dir, nlohmann::json& filled) {
+    if (node.is_array()) {
+        for (auto& child : node) fill_data_sources(child, dir, filled);
+        return;
+    }
+    if (!node.is_object()) return;
+    const auto file = node.find("file"), hash = node.find("fnv1a64"), source = node.find("source");
+    if (file != node.end() && file->is_string() && hash != node.end() && hash->is_string() && source != node.end() &&
+        source->is_string() && source->get<std::string>().rfind("unknown", 0) == 0) {
+        const std::string path = (std::filesystem::path(dir) / file->get<std::string>()).string();
+        if (std::filesystem::exists(path) && file_fnv1a64_hex(path) == hash->get<std::string>()) {
+            const DataSource found = data_source_of(path, hash->get<std::string>());
+            if (found.source.rfind("unknown", 0) != 0) {
+                node["source"] = found.source;
+                if (!found.license.empty()) node["license"] = found.license;
+                if (!found.attribution.empty()) node["attribution"] = found.attribution;
+                filled.push_back(*file);
+            }
+        }
+        return;
+    }
+    for (auto& [key, child] : node.items()) fill_data_sources(child, dir, filled);
+}
+
 }  // namespace
 
 // model = (1 - weight) model + weight other, tensor by tensor; the
@@ -112,7 +145,7 @@ void interpolate(Model& model, const std::string& other_path, double weight) {
 int run_convert(const std::vector<std::string>& argv) {
     const Args args("convert", argv,
                     {"model", "dtype", "output", "int8-bits", "length-penalty", "coverage-penalty", "interpolate", "weight", "name",
-                     "init-name"},
+                     "init-name", "data-dir"},
                     {"help"});
     if (args.has("help")) {
         std::fputs(kHelp, stdout);
@@ -138,7 +171,7 @@ int run_convert(const std::vector<std::string>& argv) {
     // current format version) records nothing, so its provenance stays.
     const bool changed = dtype != from || (to_int8 && model.int8_levels != from_levels) ||
                          args.has("length-penalty") || args.has("coverage-penalty") || args.has("interpolate") ||
-                         args.has("name") || args.has("init-name");
+                         args.has("name") || args.has("init-name") || args.has("data-dir");
     if (changed) {
         if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
         nlohmann::json& conversions = model.provenance["conversions"];
@@ -166,6 +199,13 @@ int run_convert(const std::vector<std::string>& argv) {
             }
             conversion["init_renamed_from"] = init->value("name", nlohmann::json(nullptr));
             (*init)["name"] = name;
+        }
+        if (args.has("data-dir")) {
+            const std::string dir = args.string("data-dir", "");
+            if (!std::filesystem::is_directory(dir)) throw UsageError("--data-dir: " + dir + " is not a folder");
+            nlohmann::json filled = nlohmann::json::array();
+            fill_data_sources(model.provenance, dir, filled);
+            conversion["data_sources_filled"] = filled;
         }
         conversions.push_back(conversion);
     }

@@ -5,9 +5,12 @@
 #include "common/error.h"
 #include "corpus/parallel_corpus.h"
 #include "text/tokenizer.h"
+#include "train/data_source.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <unordered_set>
 
@@ -32,7 +35,26 @@ English sentence, one "English<TAB>translation" line each.
   --dev-fraction F    share of English sentences held out (default 0.03, as train)
   --split-seed N      seed of the split (default 1)
   --limit N           only N sentences, spread evenly over the split (default: all)
+Beside each file it writes FILE.source.json: the data's source, license and
+attribution (its own sidecar, or a data file this project knows), which
+`train` records in a model's provenance when it reads FILE as --extra-data.
 )";
+
+// Beside each file written, its source (train/data_source.h: the input's
+// sidecar, or the input as a known data file), so that a training run that
+// reads a split as --extra-data credits it as it credits --data. Nothing is
+// written when the input's source is unknown.
+void write_split_source(const std::string& written, const DataSource& source, const std::string& which) {
+    if (source.source.rfind("unknown", 0) == 0) return;
+    nlohmann::json sidecar = {{"source", source.source + "; " + which}};
+    if (!source.license.empty()) sidecar["license"] = source.license;
+    if (!source.attribution.empty()) sidecar["attribution"] = source.attribution;
+    const std::string path = written + ".source.json";
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << sidecar.dump(2) << "\n";
+    if (!out) throw IoError("cannot write " + path + "; check that its folder exists and is writable");
+}
+
 }  // namespace
 
 int run_split(const std::vector<std::string>& argv) {
@@ -49,6 +71,11 @@ int run_split(const std::vector<std::string>& argv) {
     const CorpusSplit split = split_by_source(read_sentence_pairs(data), fraction, seed);
     const std::vector<SourceWithReferences> dev = spread_sample(split.dev, static_cast<size_t>(limit));
     write_sentence_pairs(dev, output);
+    const DataSource source = data_source_of(data, file_fnv1a64_hex(data));
+    char how[96];
+    std::snprintf(how, sizeof how, "(seq2seq split --dev-fraction %g --split-seed %llu)", fraction, static_cast<unsigned long long>(seed));
+    const std::string name = std::filesystem::path(data).filename().string();
+    write_split_source(output, source, "the development split of " + name + " " + how);
     if (args.has("exclude-sources") && !args.has("train-output")) {
         throw UsageError("--exclude-sources filters the training pairs: give --train-output too");
     }
@@ -69,6 +96,7 @@ int run_split(const std::vector<std::string>& argv) {
             std::fprintf(stderr, "--exclude-sources: %zu of %zu training pairs left out\n", before - train.size(), before);
         }
         write_sentence_pairs(group_by_source(train), args.string("train-output", ""));
+        write_split_source(args.string("train-output", ""), source, "the training split of " + name + " " + how);
     }
     size_t references = 0;
     for (const auto& entry : dev) references += entry.references.size();

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, readFileSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,4 +152,54 @@ test('train --init-encoder starts the encoder from another model', () => {
     '--checkpoint-dir', join(work, 'tr2'), '--output', join(work, 'wrong.s2s')]);
   assert.equal(wrong.code, 2);
   assert.match(wrong.err, /--init-encoder .* has --embedding 16 --hidden 16; use the same sizes/);
+});
+
+test('split writes each file\'s source beside it; train credits a split read as --extra-data; convert --data-dir fills a source recorded as unknown', () => {
+  const dir = join(work, 'sources');
+  mkdirSync(dir);
+  const dev = join(dir, 'dev.tsv');
+  const train = join(dir, 'train.tsv');
+  const r = run(['split', '--data', fixture, '--dev-fraction', '0.2', '--split-seed', '3', '--dev-output', dev, '--train-output', train]);
+  assert.equal(r.code, 0, r.err);
+  const fixtureSource = JSON.parse(readFileSync(`${fixture}.source.json`, 'utf8'));
+  const sidecar = JSON.parse(readFileSync(`${train}.source.json`, 'utf8'));
+  assert.equal(sidecar.source, `${fixtureSource.source}; the training split of tiny-en-fr.tsv (seq2seq split --dev-fraction 0.2 --split-seed 3)`);
+  assert.equal(sidecar.license, fixtureSource.license);
+  assert.equal(sidecar.attribution, fixtureSource.attribution);
+  assert.match(JSON.parse(readFileSync(`${dev}.source.json`, 'utf8')).source, /; the development split of tiny-en-fr\.tsv/);
+  // A data file of unknown source gets no sidecar to pass on.
+  const unknown = join(dir, 'unknown.tsv');
+  writeFileSync(unknown, readFileSync(fixture, 'utf8'));
+  assert.equal(run(['split', '--data', unknown, '--dev-fraction', '0.2', '--dev-output', join(dir, 'u-dev.tsv')]).code, 0);
+  assert.ok(!existsSync(join(dir, 'u-dev.tsv.source.json')));
+
+  // Trained with the split as --extra-data: credited from the sidecar.
+  const extraOf = (path) => JSON.parse(run(['info', '--model', path, '--json']).out).provenance.extra_data[0];
+  const credited = join(work, 'credited.s2s');
+  let t = run(['train', ...tiny, '--steps', '2', '--extra-data', `${train}:1`, '--checkpoint-dir', join(work, 'ck-credited'), '--output', credited]);
+  assert.equal(t.code, 0, t.err);
+  assert.equal(extraOf(credited).source, sidecar.source);
+  // Trained without it (no sidecar then): unknown, then filled by convert --data-dir from the sidecar written since.
+  const hidden = join(work, 'hidden');
+  mkdirSync(hidden);
+  writeFileSync(join(hidden, 'train.tsv'), readFileSync(train, 'utf8'));
+  const uncredited = join(work, 'uncredited.s2s');
+  t = run(['train', ...tiny, '--steps', '2', '--extra-data', `${join(hidden, 'train.tsv')}:1`, '--checkpoint-dir', join(work, 'ck-uncredited'), '--output', uncredited]);
+  assert.equal(t.code, 0, t.err);
+  assert.match(extraOf(uncredited).source, /^unknown/);
+  const filled = join(work, 'filled.s2s');
+  t = run(['convert', '--model', uncredited, '--data-dir', dir, '--output', filled]);
+  assert.equal(t.code, 0, t.err);
+  assert.equal(extraOf(filled).source, sidecar.source);
+  assert.equal(extraOf(filled).license, sidecar.license);
+  assert.deepEqual(JSON.parse(run(['info', '--model', filled, '--json']).out).provenance.conversions.at(-1).data_sources_filled, ['train.tsv']);
+  // An edited file (another hash) is not taken for the one recorded.
+  writeFileSync(join(hidden, 'train.tsv'), `${readFileSync(train, 'utf8')}Extra.\tEn plus.\n`);
+  writeFileSync(join(hidden, 'train.tsv.source.json'), readFileSync(`${train}.source.json`));
+  const notFilled = join(work, 'not-filled.s2s');
+  assert.equal(run(['convert', '--model', uncredited, '--data-dir', hidden, '--output', notFilled]).code, 0);
+  assert.match(extraOf(notFilled).source, /^unknown/);
+  const bad = run(['convert', '--model', uncredited, '--data-dir', join(work, 'no-such-folder'), '--output', join(work, 'refused.s2s')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--data-dir: .* is not a folder/);
 });

@@ -40,14 +40,18 @@ let built;
 before(() => {
   built = mkdtempSync(join(tmpdir(), 's2s-domain-data-'));
   run(process.execPath, [join(root, 'scripts', 'domain-data.mjs'), '--out', built]);
-  // The long pairs of en-zh's second cycle, made as scripts/train.sh makes
-  // them: from Tatoeba's training split and the corpus's training file.
+  // The Chinese models' other training files, made as scripts/train.sh
+  // makes them: Tatoeba's training split (read once more in the third
+  // cycle), and the long pairs of the second and third cycles, from it and
+  // the corpus's training file.
   const cli = join(root, 'build', 'native', 'seq2seq');
-  const tatoeba = join(built, 'tatoeba-train.en-zh.txt');  // an input here, not a training file of its own
+  const tatoeba = join(built, 'tatoeba-train.en-zh.tsv');
   run(cli, ['split', '--data', join(root, '..', 'shared', 'data', 'cmn-eng.txt'), '--dev-fraction', '0.05', '--split-seed', '1',
     '--dev-output', join(built, 'tatoeba-dev.en-zh.txt'), '--train-output', tatoeba]);
   run(process.execPath, [join(root, 'scripts', 'concat-pairs.mjs'), '--out', join(built, 'concat.en-zh.tsv'), '--count', '8000',
     '--seed', '1', tatoeba, join(built, 'domain.en-zh.tsv')]);
+  run(process.execPath, [join(root, 'scripts', 'concat-pairs.mjs'), '--out', join(built, 'concat16.en-zh.tsv'), '--count', '16000',
+    '--seed', '2', '--max-words', '40', tatoeba, join(built, 'domain.en-zh.tsv')]);
 });
 after(() => rmSync(built, { recursive: true, force: true }));
 
@@ -116,11 +120,9 @@ test('the built training files say where they come from, and CC-CEDICT keeps its
   for (const line of cedict) assert.match(line, /^[a-z][a-z' -]*\t[\u4e00-\u9fff]+$/);
 });
 
-test('the long pairs are two training pairs joined, 12 to 30 words, never a development sentence, the same every run', () => {
-  const lines = readFileSync(join(built, 'concat.en-zh.tsv'), 'utf8').trim().split('\n');
-  assert.equal(lines.length, 8000);
+test('the long pairs are two training pairs joined, 12 to 30 (40) words, never a development sentence, the same every run', () => {
   const parts = new Map(); // English -> its translations (Tatoeba has several for some)
-  for (const file of ['tatoeba-train.en-zh.txt', 'domain.en-zh.tsv']) {
+  for (const file of ['tatoeba-train.en-zh.tsv', 'domain.en-zh.tsv']) {
     for (const line of readFileSync(join(built, file), 'utf8').trim().split('\n')) {
       const [en, zh] = line.split('\t').map((x) => x.trim());
       parts.set(en, (parts.get(en) ?? new Set()).add(zh));
@@ -131,18 +133,22 @@ test('the long pairs are two training pairs joined, 12 to 30 words, never a deve
     ...readFileSync(join(built, 'tatoeba-dev.en-zh.txt'), 'utf8').trim().split('\n').map((l) => l.split('\t')[0].trim()),
     ...readCorpus(join(corpusDir, 'dev.tsv')).map((p) => p.en.trim()),
   ]);
-  for (const line of lines.slice(0, 2000)) {
-    const [en, zh] = line.split('\t');
-    const n = words(en);
-    assert.ok(n >= 12 && n <= 30, `"${en}": ${n} words`);
-    // Split after the first sentence's end mark: both halves are training pairs.
-    const cut = [...en.matchAll(/[.!?]["')]? /g)].map((m) => m.index + m[0].length - 1)
-      .find((at) => joins(en.slice(0, at), en.slice(at + 1), zh));
-    assert.ok(cut !== undefined, `"${en}" is not two training pairs joined`);
-    assert.ok(!devSources.has(en.slice(0, cut)) && !devSources.has(en.slice(cut + 1)), `"${en}" holds a development sentence`);
+  for (const [file, count, maxWords] of [['concat.en-zh.tsv', 8000, 30], ['concat16.en-zh.tsv', 16000, 40]]) {
+    const lines = readFileSync(join(built, file), 'utf8').trim().split('\n');
+    assert.equal(lines.length, count, file);
+    for (const line of lines.slice(0, 2000)) {
+      const [en, zh] = line.split('\t');
+      const n = words(en);
+      assert.ok(n >= 12 && n <= maxWords, `${file}: "${en}": ${n} words`);
+      // Split after the first sentence's end mark: both halves are training pairs.
+      const cut = [...en.matchAll(/[.!?]["')]? /g)].map((m) => m.index + m[0].length - 1)
+        .find((at) => joins(en.slice(0, at), en.slice(at + 1), zh));
+      assert.ok(cut !== undefined, `${file}: "${en}" is not two training pairs joined`);
+      assert.ok(!devSources.has(en.slice(0, cut)) && !devSources.has(en.slice(cut + 1)), `${file}: "${en}" holds a development sentence`);
+    }
   }
   const again = join(built, 'concat-again.tsv');
   run(process.execPath, [join(root, 'scripts', 'concat-pairs.mjs'), '--out', again, '--count', '8000', '--seed', '1',
-    join(built, 'tatoeba-train.en-zh.txt'), join(built, 'domain.en-zh.tsv')]);
+    join(built, 'tatoeba-train.en-zh.tsv'), join(built, 'domain.en-zh.tsv')]);
   assert.equal(readFileSync(again, 'utf8'), readFileSync(join(built, 'concat.en-zh.tsv'), 'utf8'));
 });
