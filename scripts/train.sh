@@ -9,7 +9,7 @@
 #     2. domain: every weight from the base, on Tatoeba plus the project's
 #        in-domain corpus and glossary (scripts/domain-data.mjs,
 #        data/README.md), written to models/NAME.s2s.
-#   en-zh, en-zh-fixed: two learning-rate cycles on the same data.
+#   en-zh, en-zh-fixed: three learning-rate cycles on the same data.
 #     1. joint: Tatoeba and the domain data (corpus, glossary, CC-CEDICT
 #        pairs) together from the start, with the encoder of the matching
 #        en-fr base: trained on both at once, the model does not trade one
@@ -18,10 +18,15 @@
 #        Chinese").
 #     2. long: every weight from the joint model, a second cycle at half
 #        the peak rate on the same data plus 8,000 long pairs, each two
-#        training pairs joined (scripts/concat-pairs.mjs), written to
-#        models/NAME.s2s (models/README.md, "Long sentences").
+#        training pairs joined (scripts/concat-pairs.mjs)
+#        (checkpoints/NAME-long.s2s; models/README.md, "Long sentences").
+#     3. two runs from every weight of the second, and their mean: one with
+#        Tatoeba's training split twice an epoch (checkpoints/NAME-tatoeba.s2s),
+#        one with 16,000 long pairs of up to 40 words (checkpoints/NAME-longer.s2s);
+#        the weights of the two averaged (convert --interpolate, weight 0.5),
+#        written to models/NAME.s2s (models/README.md, "A third cycle").
 # Resumable: rerunning continues from checkpoints/NAME-base/,
-# checkpoints/NAME-joint/ or checkpoints/NAME/; --max-minutes ends a stage cleanly (with a checkpoint)
+# checkpoints/NAME-joint/, checkpoints/NAME-long/ and the others; --max-minutes ends a stage cleanly (with a checkpoint)
 # so that a long training spans sessions (rerun the same command). Training
 # data is read from ../shared/data/ (or S2S_DATA_DIR).
 set -euo pipefail
@@ -70,6 +75,8 @@ en_zh_common=("${zh_split[@]}" --target-language zh --min-frequency 1 "${zh_mode
        --batch-size 64 --label-smoothing 0.1 --eval-every 3000 --eval-sentences 500 --average-last 10)
 en_zh_joint=("${en_zh_common[@]}" --warmup 400 --checkpoint-every 1000 --steps 30000 --learning-rate 0.002 --seed 1)
 en_zh_long=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.001 --seed 2)
+en_zh_tatoeba=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.001 --seed 4)
+en_zh_longer=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.0007 --seed 3)
 
 case "$name" in
   en-fr)       attention=additive; language=fr ;;
@@ -128,11 +135,25 @@ else
     --attention "$attention" --init-encoder "$encoder" "${storage[@]}"
   # Cycle 2: the same data and 8,000 pairs of 12 to 30 English words, each
   # two training pairs (Tatoeba's training split, the domain corpus) joined:
-  # long sources with real translations (checkpoints/NAME.s2s).
+  # long sources with real translations (checkpoints/NAME-long.s2s).
   node scripts/concat-pairs.mjs --out checkpoints/data/concat.en-zh.tsv --count 8000 --seed 1 \
     checkpoints/en-zh-train.tsv checkpoints/data/domain.en-zh.tsv >/dev/null
-  stage "checkpoints/$name.s2s" "checkpoints/$name" "${en_zh_long[@]}" --extra-data "$domain,checkpoints/data/concat.en-zh.tsv:1" \
+  stage "checkpoints/$name-long.s2s" "checkpoints/$name-long" "${en_zh_long[@]}" --extra-data "$domain,checkpoints/data/concat.en-zh.tsv:1" \
     --attention "$attention" --init-model "checkpoints/$name-joint.s2s" "${storage[@]}"
+  # Cycle 3, two runs from the second: (a) Tatoeba's training split once more
+  # beside the second cycle's data, so the everyday sentences weigh twice
+  # against the domain; (b) the domain data and 16,000 joined pairs of 12 to
+  # 40 English words at a lower peak rate. Then the mean of their weights.
+  stage "checkpoints/$name-tatoeba.s2s" "checkpoints/$name-tatoeba" "${en_zh_tatoeba[@]}" \
+    --extra-data "$domain,checkpoints/data/concat.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1" \
+    --attention "$attention" --init-model "checkpoints/$name-long.s2s" "${storage[@]}"
+  node scripts/concat-pairs.mjs --out checkpoints/data/concat16.en-zh.tsv --count 16000 --seed 2 --max-words 40 \
+    checkpoints/en-zh-train.tsv checkpoints/data/domain.en-zh.tsv >/dev/null
+  stage "checkpoints/$name-longer.s2s" "checkpoints/$name-longer" "${en_zh_longer[@]}" \
+    --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1" \
+    --attention "$attention" --init-model "checkpoints/$name-long.s2s" "${storage[@]}"
+  [[ -f checkpoints/$name.s2s ]] || "$cli" convert --model "checkpoints/$name-tatoeba.s2s" --interpolate "checkpoints/$name-longer.s2s" \
+    --weight 0.5 --output "checkpoints/$name.s2s"
 fi
 
 # Each model's own beam search penalties (chosen on its development split

@@ -21,10 +21,11 @@ const count = (value) => (Number.isFinite(value) ? formatCount(value) : null);
 
 /**
  * "48,000 steps of 64 sentence pairs, 1 h 49 min of training on a CPU, from 133,848 training pairs";
- * a second stage (train --init-model) and averaged checkpoints (--average-last) say so:
- * "20,000 steps of 64 sentence pairs (a second stage, after 60,000 steps of en-zh), the mean
- * of the last 10 checkpoints, 18 min of training on a CPU, ...", and a distilled one
- * (train --teacher) names its teacher: ", distilled from en-zh (the teacher's predictions weighted 0.50)".
+ * a run continued from another model (train --init-model) and averaged checkpoints (--average-last) say so:
+ * "20,000 steps of 64 sentence pairs (continued from 60,000 steps of en-zh), the mean
+ * of the last 10 checkpoints, 18 min of training on a CPU, ...", a distilled one
+ * (train --teacher) names its teacher: ", distilled from en-zh (the teacher's predictions weighted 0.50)",
+ * and one averaged with another run (convert --interpolate) names it.
  */
 export function trainingText(provenance = {}) {
   const training = provenance.training ?? {};
@@ -37,13 +38,21 @@ export function trainingText(provenance = {}) {
     ? t('provenance.stage', { steps: earlierSteps ?? t('provenance.notRecorded'), name: earlier.name || earlier.file || t('provenance.notRecorded') })
     : '';
   const averaged = Number.isInteger(training.averaged_checkpoints?.count) ? t('provenance.averaged', { count: training.averaged_checkpoints.count }) : '';
+  const other = provenance.interpolation;
+  const interpolated = other && typeof other === 'object'
+    ? t('provenance.interpolated', {
+      // The file, as scripts/train.sh names the run (NAME-longer.s2s), says more than a measured arm's name.
+      name: other.file?.replace(/\.s2s$/, '') || other.name || t('provenance.notRecorded'),
+      weight: Number.isFinite(other.weight) ? other.weight.toFixed(2) : t('provenance.notRecorded'),
+    })
+    : '';
   const teacher = training.teacher && typeof training.teacher === 'object'
     ? t('provenance.teacher', {
       name: training.teacher.name || training.teacher.file || t('provenance.notRecorded'),
       weight: Number.isFinite(training.teacher.weight) ? training.teacher.weight.toFixed(2) : t('provenance.notRecorded'),
     })
     : '';
-  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${stage}${teacher}${averaged}${t('list.separator')}` +
+  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${stage}${teacher}${averaged}${interpolated}${t('list.separator')}` +
     `${Number.isFinite(training.wall_seconds) ? t('provenance.time', { duration: formatDuration(training.wall_seconds) }) : t('provenance.timeMissing')}` +
     `${pairs ? t('provenance.pairs', { pairs }) : ''}`;
 }

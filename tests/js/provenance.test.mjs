@@ -22,18 +22,19 @@ test('a complete provenance reads as its fields say', () => {
   assert.equal(trainingText(complete), '48,000 steps of 64 sentence pairs, 1 h 49 min of training on a CPU, from 133,848 training pairs');
 });
 
-test('a second stage and averaged checkpoints say so, with the earlier run\'s steps', () => {
+test('a continued run, averaged checkpoints and an averaged pair of runs say so, with the earlier run\'s steps', () => {
   const staged = { ...complete, training: { ...complete.training, steps: 20000, init_model: { name: 'en-zh', file: 'checkpoint.s2s', steps: 60000 },
     averaged_checkpoints: { count: 10, steps: [11000, 20000] } } };
-  assert.equal(trainingText(staged), '20,000 steps of 64 sentence pairs (a second stage, after 60,000 steps of en-zh), ' +
+  assert.equal(trainingText(staged), '20,000 steps of 64 sentence pairs (continued from 60,000 steps of en-zh), ' +
     'the mean of the last 10 checkpoints, 1 h 49 min of training on a CPU, from 133,848 training pairs');
   const unnamed = { training: { steps: 5, init_model: { file: 'checkpoint.s2s' }, averaged_checkpoints: null } };
-  assert.equal(trainingText(unnamed), `5 steps (a second stage, after ${NOT_RECORDED} steps of checkpoint.s2s), training time ${NOT_RECORDED}`);
+  assert.equal(trainingText(unnamed), `5 steps (continued from ${NOT_RECORDED} steps of checkpoint.s2s), training time ${NOT_RECORDED}`);
   // The shipped en-fr: a second stage after the Tatoeba stage, its last 5
-  // checkpoints averaged; en-zh: a second cycle after its 30,000-step first, its last 10 averaged.
+  // checkpoints averaged; en-zh: a third cycle after its 12,000-step second, its last 10 averaged,
+  // then averaged with the third cycle's other run.
   const info = (name) => JSON.parse(spawnSync(nativeCli, ['info', '--model', join(root, 'models', `${name}.s2s`), '--json'], { encoding: 'utf8' }).stdout);
-  assert.match(trainingText(info('en-fr').provenance), /^6,000 steps of 64 sentence pairs \(a second stage, after 48,000 steps of en-fr\), the mean of the last 5 checkpoints, /);
-  assert.match(trainingText(info('en-zh').provenance), /^12,000 steps of 64 sentence pairs \(a second stage, after 30,000 steps of en-zh\), the mean of the last 10 checkpoints, /);
+  assert.match(trainingText(info('en-fr').provenance), /^6,000 steps of 64 sentence pairs \(continued from 48,000 steps of en-fr\), the mean of the last 5 checkpoints, /);
+  assert.match(trainingText(info('en-zh').provenance), /^12,000 steps of 64 sentence pairs \(continued from 12,000 steps of en-zh\), the mean of the last 10 checkpoints, then averaged weight by weight with en-zh-longer, another run from the same start \(its share 0\.50\), /);
 });
 
 test('a distilled model names its teacher and the teacher\'s share', () => {
