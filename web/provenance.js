@@ -37,19 +37,20 @@ export function trainingText(provenance = {}) {
   const stage = earlier && typeof earlier === 'object'
     ? t('provenance.stage', { steps: earlierSteps ?? t('provenance.notRecorded'), name: earlier.name || earlier.file || t('provenance.notRecorded') })
     : '';
+  const share = (weight) => (Number.isFinite(weight) ? weight.toFixed(2) : t('provenance.notRecorded'));
   const averaged = Number.isInteger(training.averaged_checkpoints?.count) ? t('provenance.averaged', { count: training.averaged_checkpoints.count }) : '';
   const other = provenance.interpolation;
   const interpolated = other && typeof other === 'object'
     ? t('provenance.interpolated', {
       // The file, as scripts/train.sh names the run (NAME-longer.s2s), says more than a measured arm's name.
       name: other.file?.replace(/\.s2s$/, '') || other.name || t('provenance.notRecorded'),
-      weight: Number.isFinite(other.weight) ? other.weight.toFixed(2) : t('provenance.notRecorded'),
+      weight: share(other.weight),
     })
     : '';
   const teacher = training.teacher && typeof training.teacher === 'object'
     ? t('provenance.teacher', {
       name: training.teacher.name || training.teacher.file || t('provenance.notRecorded'),
-      weight: Number.isFinite(training.teacher.weight) ? training.teacher.weight.toFixed(2) : t('provenance.notRecorded'),
+      weight: share(training.teacher.weight),
     })
     : '';
   return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${stage}${teacher}${averaged}${interpolated}${t('list.separator')}` +

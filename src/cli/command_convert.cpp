@@ -81,11 +81,11 @@ void fill_data_sources(nlohmann::json& node, const std::string& dir, nlohmann::j
     if (!node.is_object()) return;
     const auto file = node.find("file"), hash = node.find("fnv1a64"), source = node.find("source");
     if (file != node.end() && file->is_string() && hash != node.end() && hash->is_string() && source != node.end() &&
-        source->is_string() && source->get<std::string>().rfind("unknown", 0) == 0) {
+        source->is_string() && is_unknown_source(source->get<std::string>())) {
         const std::string path = (std::filesystem::path(dir) / file->get<std::string>()).string();
         if (std::filesystem::exists(path) && file_fnv1a64_hex(path) == hash->get<std::string>()) {
             const DataSource found = data_source_of(path, hash->get<std::string>());
-            if (found.source.rfind("unknown", 0) != 0) {
+            if (!is_unknown_source(found.source)) {
                 node["source"] = found.source;
                 if (!found.license.empty()) node["license"] = found.license;
                 if (!found.attribution.empty()) node["attribution"] = found.attribution;
@@ -179,15 +179,20 @@ int run_convert(const std::vector<std::string>& argv) {
         nlohmann::json conversion = {{"from", dtype_short_name(from)}, {"to", dtype_short_name(dtype)}};
         if (from == TensorDtype::kInt8) conversion["from_int8_levels"] = from_levels;
         if (to_int8) conversion["to_int8_levels"] = model.int8_levels;
-        if (args.has("name")) {
-            const std::string name = args.string("name", "");
-            if (name.empty() || !is_valid_utf8(name)) throw UsageError("--name must be a non-empty name such as en-zh");
-            conversion["renamed_from"] = model.provenance.value("name", nlohmann::json(nullptr));
-            model.provenance["name"] = name;
-        }
+        // --name and --init-name: the flag's name, checked, replaces `record`'s;
+        // the old one is kept in the conversion.
+        const auto checked_name = [&](const char* flag) {
+            const std::string name = args.string(flag, "");
+            if (name.empty() || !is_valid_utf8(name)) throw UsageError(std::string("--") + flag + " must be a non-empty name such as en-zh");
+            return name;
+        };
+        const auto rename = [&](nlohmann::json& record, const std::string& name, const char* old_key) {
+            conversion[old_key] = record.value("name", nlohmann::json(nullptr));
+            record["name"] = name;
+        };
+        if (args.has("name")) rename(model.provenance, checked_name("name"), "renamed_from");
         if (args.has("init-name")) {
-            const std::string name = args.string("init-name", "");
-            if (name.empty() || !is_valid_utf8(name)) throw UsageError("--init-name must be a non-empty name such as en-zh");
+            const std::string name = checked_name("init-name");
             const auto training = model.provenance.find("training");
             nlohmann::json* init = nullptr;
             if (training != model.provenance.end() && training->is_object()) {
@@ -197,8 +202,7 @@ int run_convert(const std::vector<std::string>& argv) {
             if (init == nullptr) {
                 throw UsageError("--init-name: " + input + " records no training.init_model (it was not trained with --init-model)");
             }
-            conversion["init_renamed_from"] = init->value("name", nlohmann::json(nullptr));
-            (*init)["name"] = name;
+            rename(*init, name, "init_renamed_from");
         }
         if (args.has("data-dir")) {
             const std::string dir = args.string("data-dir", "");

@@ -45,7 +45,7 @@ attribution (its own sidecar, or a data file this project knows), which
 // reads a split as --extra-data credits it as it credits --data. Nothing is
 // written when the input's source is unknown.
 void write_split_source(const std::string& written, const DataSource& source, const std::string& which) {
-    if (source.source.rfind("unknown", 0) == 0) return;
+    if (is_unknown_source(source.source)) return;
     nlohmann::json sidecar = {{"source", source.source + "; " + which}};
     if (!source.license.empty()) sidecar["license"] = source.license;
     if (!source.attribution.empty()) sidecar["attribution"] = source.attribution;

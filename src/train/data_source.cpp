@@ -40,7 +40,11 @@ std::string string_field(const nlohmann::json& sidecar, const char* field, const
     return it->get<std::string>();
 }
 
+constexpr const char* kUnknownSource = "unknown";
+
 }  // namespace
+
+bool is_unknown_source(const std::string& source) { return source.rfind(kUnknownSource, 0) == 0; }
 
 DataSource data_source_of(const std::string& path, const std::string& fnv1a64_hex) {
     const std::string sidecar = sidecar_path(path);
@@ -63,7 +67,7 @@ DataSource data_source_of(const std::string& path, const std::string& fnv1a64_he
     for (const KnownDataFile& known : kTatoebaFiles) {
         if (fnv1a64_hex == known.fnv1a64) return {kTatoebaSource, kTatoebaLicense, kTatoebaAttribution};
     }
-    return {"unknown: no " + std::filesystem::path(sidecar).filename().string() +
+    return {std::string(kUnknownSource) + ": no " + std::filesystem::path(sidecar).filename().string() +
                 " beside the data, and not a data file this project knows (src/train/data_source.cpp)",
             "", ""};
 }

@@ -29,6 +29,11 @@ struct DataSource {
     std::string attribution;  // "" when not stated
 };
 
+// Whether a recorded source says the data's origin is unknown (what
+// data_source_of returns, and the provenance keeps, when neither place
+// says it).
+bool is_unknown_source(const std::string& source);
+
 // The source of the data file at `path`, whose FNV-1a 64 hash (16 hex
 // digits, file_fnv1a64_hex) is `fnv1a64_hex`. Throws DataError naming the
 // sidecar when one exists but is not valid JSON of the form above.
