@@ -387,7 +387,9 @@ float quantize_int16(const float* x, int n, int levels, int16_t* q, KernelPath p
     }
     for (; j < n; ++j) {
         const float v = std::nearbyint(x[j] / scale);  // half to even: the default rounding mode
-        q[j] = static_cast<int16_t>(std::clamp(v, -top, top));
+        // A NaN (only a damaged model file makes one) is 0, as WASM's
+        // saturating conversion makes it: casting it would be undefined.
+        q[j] = std::isnan(v) ? int16_t{0} : static_cast<int16_t>(std::clamp(v, -top, top));
     }
     return scale;
 }

@@ -137,6 +137,12 @@ TEST_CASE("int16 quantization: the SIMD and the plain C++ paths give the same va
     std::vector<int16_t> q(9, 5);
     CHECK(quantize_int16(zeros.data(), 9, 100, q.data(), KernelPath::kScalar) == 0.0f);
     CHECK(q == std::vector<int16_t>(9, 0));
+    // A NaN among finite values (a damaged model's weights can make one):
+    // 0 on the plain path, never an undefined conversion (UBSan checks).
+    std::vector<float> with_nan = {2.0f, std::nanf(""), -1.0f};
+    std::vector<int16_t> nan_q(3, 5);
+    CHECK(quantize_int16(with_nan.data(), 3, 100, nan_q.data(), KernelPath::kScalar) == 0.02f);
+    CHECK(nan_q == std::vector<int16_t>{100, 0, -50});
 }
 
 TEST_CASE("int8 products: decoder_step uses them for an int8 model file only, close to the float path") {
