@@ -6,6 +6,8 @@
 #include "text/sentences.h"
 #include "text/utf8.h"
 
+#include <cmath>
+
 namespace s2s {
 namespace {
 
@@ -77,6 +79,17 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     DecodeTrace sentence;
     std::vector<Hypothesis> hypotheses = decode(model.params, model.config, ids, options, &model.int8_step, &sentence,
                                                model.target_shortlist ? &*model.target_shortlist : nullptr);
+    // Each weight is finite (the loader refuses others), but a damaged file's
+    // weights can still overflow together: a score that is then not a number
+    // (or infinite with no forced prefix, which alone can force an impossible
+    // token) is the file's fault, reported as such, never shown.
+    for (const Hypothesis& h : hypotheses) {
+        if (std::isnan(h.log_prob) || std::isnan(h.normalized_score) ||
+            (options.forced_prefix.empty() && !(std::isfinite(h.log_prob) && std::isfinite(h.normalized_score)))) {
+            throw ModelFileError("this model's numbers overflow while translating (a score is not finite): the file is "
+                                 "damaged; download or train it again");
+        }
+    }
     if (options.trace && !hypotheses.empty()) {
         result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,
                                   model.target_vocabulary, trace_numbers);
