@@ -9,6 +9,9 @@
 // model's training split (`seq2seq split --train-output`) and the domain
 // corpus's training file, never a development file. The output depends on
 // the inputs and the seed alone, so a resumed run reads the same file.
+// With --development the inputs are a development split instead and the
+// output is a development set of long sentences, for measuring only
+// (models/README.md, "Long joined sentences"); never pass it to training.
 // A PATH.source.json sidecar names the sources (Tatoeba, CC-BY 2.0 FR, and
 // the project's own data), as the model's provenance copies it.
 import { readFileSync } from 'node:fs';
@@ -62,11 +65,11 @@ function main() {
     options: {
       out: { type: 'string' }, count: { type: 'string', default: '8000' }, seed: { type: 'string', default: '1' },
       'min-words': { type: 'string', default: '12' }, 'max-words': { type: 'string', default: '30' },
-      join: { type: 'string', default: '' },
+      join: { type: 'string', default: '' }, development: { type: 'boolean', default: false },
     },
   });
   if (!values.out || positionals.length === 0) {
-    console.error('usage: node scripts/concat-pairs.mjs --out FILE.tsv --count N [--seed S] [--join ""] TRAIN.tsv...');
+    console.error('usage: node scripts/concat-pairs.mjs --out FILE.tsv --count N [--seed S] [--join ""] [--development] TRAIN.tsv...');
     process.exit(2);
   }
   const pairs = positionals.flatMap((path) => readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('\t')).map((l) => l.split('\t')));
@@ -74,12 +77,13 @@ function main() {
     count: Number(values.count), seed: Number(values.seed), minWords: Number(values['min-words']),
     maxWords: Number(values['max-words']), join: values.join,
   });
+  const kind = values.development ? 'development' : 'training';
   writePairs(values.out, out, {
-    source: 'two training pairs joined end to end (scripts/concat-pairs.mjs): Tatoeba (tatoeba.org, via manythings.org/anki) and the seq2seq-attention project\'s data/',
+    source: `two ${kind} pairs joined end to end (scripts/concat-pairs.mjs): Tatoeba (tatoeba.org, via manythings.org/anki) and the seq2seq-attention project's data/`,
     license: 'CC-BY 2.0 FR (Tatoeba); CC BY 4.0 (the project\'s data)',
     attribution: 'Tatoeba contributors; the seq2seq-attention authors',
   });
-  console.log(`wrote ${values.out}: ${out.length} pairs of ${values['min-words']}-${values['max-words']} English words from ${pairs.length} training pairs`);
+  console.log(`wrote ${values.out}: ${out.length} pairs of ${values['min-words']}-${values['max-words']} English words from ${pairs.length} ${kind} pairs`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "decode/option_ranges.h"
 #include "decode/translator.h"
+#include "eval/bootstrap.h"
 #include "eval/evaluate.h"
 #include "eval/term_accuracy.h"
 #include "eval/translation_memory.h"
@@ -20,6 +21,7 @@ namespace s2s::cli {
 namespace {
 std::string help() {
     return R"(usage: seq2seq eval --model PATH --data TSV [--beam N] [--limit N] [--threads N] [--json] [--hypotheses FILE] [--record KEY]
+                     [--bootstrap N] [--against OTHER]
        seq2seq eval --memory DATA --target-language fr|zh --dev-fraction F --split-seed N --data TSV [...]
 
 Translates every distinct English sentence of a TSV file (English <tab>
@@ -47,6 +49,16 @@ exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
   --json              print the report as JSON
   --record KEY        also store the report in the model file's provenance,
                       under "evaluations"/KEY (the page and README show it)
+  --bootstrap N       also the 95% interval of BLEU over N resamples of the
+                      sentences, drawn with replacement (10 to 100000;
+                      Koehn, 2004): how far another draw of as many
+                      sentences could move the figure
+  --against OTHER     also translate with the model file OTHER (the same
+                      flags; its own recorded penalties unless given) and
+                      compare the two on the same resamples (paired
+                      bootstrap, 1000 unless --bootstrap N): the interval of
+                      the difference and the share of resamples where this
+                      model scores higher
 the translation-memory baseline instead of a model:
   --memory DATA       answer with the translation of the most similar English
                       sentence (TF-IDF cosine over words and word bigrams)
@@ -75,7 +87,8 @@ void print_report(const BleuReport& report, const std::string& target_language, 
 int run_eval(const std::vector<std::string>& argv) {
     const Args args("eval", argv,
                     {"model", "data", "beam", "limit", "threads", "hypotheses", "record", "memory", "target-language",
-                     "dev-fraction", "split-seed", "terms", "length-penalty", "coverage-penalty", "temperature", "min-words", "shortlist"},
+                     "dev-fraction", "split-seed", "terms", "length-penalty", "coverage-penalty", "temperature", "min-words", "shortlist",
+                     "bootstrap", "against"},
                     {"json", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);
@@ -99,6 +112,12 @@ int run_eval(const std::vector<std::string>& argv) {
     const long limit = args.integer("limit", 0, 0, 100000000);
     if (limit > 0 && static_cast<long>(data.size()) > limit) data.resize(limit);
     if (data.empty()) throw DataError("no sentence pairs in " + data_path);
+    const int threads = static_cast<int>(args.integer("threads", 2, 1, 64));
+    const bool bootstrap = args.has("bootstrap") || args.has("against");
+    const int resamples = static_cast<int>(args.integer("bootstrap", 1000, 10, 100000));
+    if (args.has("against") && args.has("memory")) {
+        throw UsageError("--against compares two model files on the same sentences; use it with --model, not --memory");
+    }
     DecodeOptions options = read_decode_flags(args);
     Evaluation evaluation;
     Model model;
@@ -120,7 +139,18 @@ int run_eval(const std::vector<std::string>& argv) {
         model = load_model(args.required("model"));
         options = read_decode_flags(args, decode_defaults(model));
         target_language = model.target_tokenizer.language;
-        evaluation = evaluate_model(model, data, options, static_cast<int>(args.integer("threads", 2, 1, 64)));
+        evaluation = evaluate_model(model, data, options, threads);
+    }
+    std::vector<std::string> baseline_hypotheses;
+    const std::string against = args.string("against", "");
+    if (args.has("against")) {
+        const Model other = load_model(against);
+        if (other.target_tokenizer.language != target_language) {
+            throw UsageError("--against " + against + " translates into '" + other.target_tokenizer.language +
+                             "' and --model into '" + target_language +
+                             "': a paired comparison needs two models of one language pair");
+        }
+        baseline_hypotheses = evaluate_model(other, data, read_decode_flags(args, decode_defaults(other)), threads).hypotheses;
     }
     if (args.has("hypotheses")) {
         std::ofstream out(args.string("hypotheses", ""));
@@ -141,6 +171,39 @@ int run_eval(const std::vector<std::string>& argv) {
                       terms.accuracy(), terms.found, terms.expected);
         terms_line = line;
     }
+    std::string bootstrap_lines;
+    if (bootstrap) {
+        std::vector<std::vector<std::string>> references;
+        references.reserve(data.size());
+        for (const SourceWithReferences& entry : data) references.push_back(entry.references);
+        const BleuTokenizer tokenizer = bleu_tokenizer_for_language(target_language);
+        const std::vector<BleuStats> system = bleu_stats_per_sentence(evaluation.hypotheses, references, tokenizer);
+        std::vector<BleuStats> baseline;
+        if (args.has("against")) baseline = bleu_stats_per_sentence(baseline_hypotheses, references, tokenizer);
+        const BootstrapReport b = bootstrap_bleu(system, args.has("against") ? &baseline : nullptr, resamples, 1);
+        const auto interval = [](const BleuInterval& i) { return nlohmann::json::array({i.low, i.high}); };
+        nlohmann::json& out = j["bootstrap"];
+        out = {{"resamples", b.resamples}, {"seed", b.seed}, {"bleu", b.bleu}, {"interval95", interval(b.interval)}};
+        char line[400];
+        std::snprintf(line, sizeof line, "bootstrap, %d resamples: BLEU %.2f, 95%% interval %.2f to %.2f\n", b.resamples,
+                      b.bleu, b.interval.low, b.interval.high);
+        bootstrap_lines = line;
+        if (b.paired) {
+            out["against"] = {{"file", std::filesystem::path(against).filename().string()},
+                              {"bleu", b.baseline_bleu},
+                              {"interval95", interval(b.baseline_interval)},
+                              {"difference", b.difference},
+                              {"difference_interval95", interval(b.difference_interval)},
+                              {"better_share", b.better_share}};
+            std::snprintf(line, sizeof line,
+                          "against %s: BLEU %.2f, 95%% interval %.2f to %.2f; difference %+.2f, 95%% interval %+.2f to "
+                          "%+.2f; this model higher in %.1f%% of the resamples\n",
+                          std::filesystem::path(against).filename().string().c_str(), b.baseline_bleu,
+                          b.baseline_interval.low, b.baseline_interval.high, b.difference, b.difference_interval.low,
+                          b.difference_interval.high, 100.0 * b.better_share);
+            bootstrap_lines += line;
+        }
+    }
     if (args.has("memory")) {
         j["system"] = "translation memory";
     } else {
@@ -160,6 +223,7 @@ int run_eval(const std::vector<std::string>& argv) {
         if (key.empty()) throw UsageError("--record needs a name, for example --record dev-beam4");
         nlohmann::json recorded = j;
         recorded.erase("seconds");
+        recorded.erase("bootstrap");  // a measurement of the figure, not of the model
         // What readers of the file use of each length bucket (the page's
         // chart, scripts/bleu-tables.mjs): the overall report keeps every
         // field, its signature included; the buckets' n-gram counts and
@@ -181,6 +245,7 @@ int run_eval(const std::vector<std::string>& argv) {
     } else {
         print_report(evaluation.report, target_language, evaluation.seconds);
         if (!terms_line.empty()) std::printf("%s\n", terms_line.c_str());
+        std::fputs(bootstrap_lines.c_str(), stdout);
     }
     return 0;
 }

@@ -122,11 +122,20 @@ BleuScore bleu_from_stats(const BleuStats& stats) {
     return score;
 }
 
+std::vector<BleuStats> bleu_stats_per_sentence(const std::vector<std::string>& hypotheses,
+                                               const std::vector<std::vector<std::string>>& references,
+                                               BleuTokenizer tokenizer) {
+    const std::vector<std::vector<std::string_view>> usable = usable_references(references, hypotheses.size());
+    std::vector<BleuStats> stats;
+    stats.reserve(hypotheses.size());
+    for (size_t k = 0; k < hypotheses.size(); ++k) stats.push_back(bleu_sentence_stats(hypotheses[k], usable[k], tokenizer));
+    return stats;
+}
+
 BleuScore corpus_bleu(const std::vector<std::string>& hypotheses,
                       const std::vector<std::vector<std::string>>& references, BleuTokenizer tokenizer) {
-    const std::vector<std::vector<std::string_view>> usable = usable_references(references, hypotheses.size());
     BleuStats sum;
-    for (size_t k = 0; k < hypotheses.size(); ++k) sum += bleu_sentence_stats(hypotheses[k], usable[k], tokenizer);
+    for (const BleuStats& sentence : bleu_stats_per_sentence(hypotheses, references, tokenizer)) sum += sentence;
     return bleu_from_stats(sum);
 }
 

@@ -52,6 +52,12 @@ struct BleuScore {
 BleuStats bleu_sentence_stats(std::string_view hypothesis, const std::vector<std::string_view>& references,
                               BleuTokenizer tokenizer);
 
+// One entry per sentence: hypotheses[k] against references[k], as
+// corpus_bleu scores them (whose sum it is); for resampling (bootstrap.h).
+std::vector<BleuStats> bleu_stats_per_sentence(const std::vector<std::string>& hypotheses,
+                                               const std::vector<std::vector<std::string>>& references,
+                                               BleuTokenizer tokenizer);
+
 // The score of summed statistics.
 BleuScore bleu_from_stats(const BleuStats& stats);
 

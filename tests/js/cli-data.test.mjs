@@ -1,5 +1,6 @@
 // The CLI commands around the data and the shipped models: split, info,
-// eval --memory (the translation-memory baseline), eval --record, and
+// eval --memory (the translation-memory baseline), eval --record, eval
+// --bootstrap and --against, and
 // train's --exclude-sources and --init-encoder (how en-zh starts from en-fr).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -105,6 +106,47 @@ test('eval --record stores the report in the model file, which still loads', () 
   // Same weights: the same translation as before.
   const before = run(['translate', '--model', model], 'I see the cat.\n').out;
   assert.equal(run(['translate', '--model', copy], 'I see the cat.\n').out, before);
+});
+
+test('eval --bootstrap gives the interval; --against compares two models on the same resamples', () => {
+  const r = run(['eval', '--model', model, '--data', fixture, '--bootstrap', '200', '--json']);
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out);
+  const b = report.bootstrap;
+  assert.equal(b.resamples, 200);
+  assert.equal(b.bleu, report.overall.bleu);
+  assert.ok(b.interval95[0] <= b.bleu && b.bleu <= b.interval95[1], JSON.stringify(b));
+  assert.ok(b.interval95[1] > b.interval95[0], 'a few dozen sentences give a wide interval');
+  // The same seed, the same draws.
+  assert.deepEqual(JSON.parse(run(['eval', '--model', model, '--data', fixture, '--bootstrap', '200', '--json']).out).bootstrap, b);
+  const text = run(['eval', '--model', model, '--data', fixture, '--bootstrap', '200']).out;
+  assert.match(text, /^bootstrap, 200 resamples: BLEU \d+\.\d\d, 95% interval \d+\.\d\d to \d+\.\d\d$/m);
+
+  // A model against a copy of itself: no difference, never higher.
+  const copy = join(work, 'same.s2s');
+  writeFileSync(copy, readFileSync(model));
+  const paired = JSON.parse(run(['eval', '--model', model, '--data', fixture, '--against', copy, '--json']).out).bootstrap;
+  assert.equal(paired.resamples, 1000);
+  assert.equal(paired.against.file, 'same.s2s');
+  assert.equal(paired.against.difference, 0);
+  assert.deepEqual(paired.against.difference_interval95, [0, 0]);
+  assert.equal(paired.against.better_share, 0);
+  assert.match(run(['eval', '--model', model, '--data', fixture, '--against', copy]).out,
+    /^against same\.s2s: BLEU [\d.]+, 95% interval [\d.]+ to [\d.]+; difference \+0\.00, 95% interval \+0\.00 to \+0\.00; this model higher in 0\.0% of the resamples$/m);
+
+  // --record keeps the model's figures, not the bootstrap's.
+  const recorded = join(work, 'recorded-bootstrap.s2s');
+  writeFileSync(recorded, readFileSync(model));
+  assert.equal(run(['eval', '--model', recorded, '--data', fixture, '--bootstrap', '50', '--record', 'k']).code, 0);
+  assert.equal(JSON.parse(run(['info', '--model', recorded, '--json']).out).provenance.evaluations.k.bootstrap, undefined);
+
+  // Errors name the problem.
+  assert.match(run(['eval', '--model', model, '--data', fixture, '--bootstrap', '5']).err, /--bootstrap must be a whole number from 10 to 100000, not '5'/);
+  assert.match(run(['eval', '--model', model, '--data', fixture, '--against', join(root, 'models', 'en-zh.s2s')]).err,
+    /translates into 'zh' and --model into 'fr': a paired comparison needs two models of one language pair/);
+  assert.match(run(['eval', '--memory', fixture, '--dev-fraction', '0.2', '--split-seed', '3', '--data', fixture, '--against', copy]).err,
+    /--against compares two model files on the same sentences; use it with --model, not --memory/);
+  assert.match(run(['eval', '--model', model, '--data', fixture, '--against', join(work, 'missing.s2s')]).err, /missing\.s2s/);
 });
 
 test('train --exclude-sources drops those English sentences from training', () => {
