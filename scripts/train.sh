@@ -23,8 +23,11 @@
 #     3. two runs from every weight of the second, and their mean: one with
 #        Tatoeba's training split twice an epoch (checkpoints/NAME-tatoeba.s2s),
 #        one with 16,000 long pairs of up to 40 words (checkpoints/NAME-longer.s2s);
-#        the weights of the two averaged (convert --interpolate, weight 0.5),
-#        written to models/NAME.s2s (models/README.md, "A third cycle").
+#        the weights of the two averaged (convert --interpolate, weight 0.5)
+#        (checkpoints/NAME-third.s2s; models/README.md, "A third cycle").
+#     4. one run from every weight of that mean on both runs' data
+#        (checkpoints/NAME-fourth.s2s), averaged with the mean it started
+#        from, written to models/NAME.s2s (models/README.md, "A fourth cycle").
 # Resumable: rerunning continues from checkpoints/NAME-base/,
 # checkpoints/NAME-joint/, checkpoints/NAME-long/ and the others; --max-minutes ends a stage cleanly (with a checkpoint)
 # so that a long training spans sessions (rerun the same command). Training
@@ -77,6 +80,7 @@ en_zh_joint=("${en_zh_common[@]}" --warmup 400 --checkpoint-every 1000 --steps 3
 en_zh_long=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.001 --seed 2)
 en_zh_tatoeba=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.001 --seed 4)
 en_zh_longer=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.0007 --seed 3)
+en_zh_fourth=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.0007 --seed 6)
 
 case "$name" in
   en-fr)       attention=additive; language=fr ;;
@@ -152,7 +156,14 @@ else
   stage "checkpoints/$name-longer.s2s" "checkpoints/$name-longer" "${en_zh_longer[@]}" \
     --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1" \
     --attention "$attention" --init-model "checkpoints/$name-long.s2s" "${storage[@]}"
-  [[ -f checkpoints/$name.s2s ]] || "$cli" convert --model "checkpoints/$name-tatoeba.s2s" --interpolate "checkpoints/$name-longer.s2s" \
+  [[ -f checkpoints/$name-third.s2s ]] || "$cli" convert --model "checkpoints/$name-tatoeba.s2s" --interpolate "checkpoints/$name-longer.s2s" \
+    --weight 0.5 --output "checkpoints/$name-third.s2s"
+  # Cycle 4: from every weight of the third's mean, on both runs' data at
+  # once, then the mean of the run and the very file it started from.
+  stage "checkpoints/$name-fourth.s2s" "checkpoints/$name-fourth" "${en_zh_fourth[@]}" \
+    --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1" \
+    --attention "$attention" --init-model "checkpoints/$name-third.s2s" "${storage[@]}"
+  [[ -f checkpoints/$name.s2s ]] || "$cli" convert --model "checkpoints/$name-fourth.s2s" --interpolate "checkpoints/$name-third.s2s" \
     --weight 0.5 --output "checkpoints/$name.s2s"
 fi
 

@@ -40,8 +40,11 @@ export function trainingText(provenance = {}) {
   const share = (weight) => (Number.isFinite(weight) ? weight.toFixed(2) : t('provenance.notRecorded'));
   const averaged = Number.isInteger(training.averaged_checkpoints?.count) ? t('provenance.averaged', { count: training.averaged_checkpoints.count }) : '';
   const other = provenance.interpolation;
+  // Averaged with the very file it continued from (the same FNV-1a hash):
+  // a run and its start (Wortsman et al., 2022), not two runs side by side.
+  const withStart = typeof other?.fnv1a64 === 'string' && other.fnv1a64 === earlier?.fnv1a64;
   const interpolated = other && typeof other === 'object'
-    ? t('provenance.interpolated', {
+    ? t(withStart ? 'provenance.interpolatedStart' : 'provenance.interpolated', {
       // The file, as scripts/train.sh names the run (NAME-longer.s2s), says more than a measured arm's name.
       name: other.file?.replace(/\.s2s$/, '') || other.name || t('provenance.notRecorded'),
       weight: share(other.weight),

@@ -29,12 +29,21 @@ test('a continued run, averaged checkpoints and an averaged pair of runs say so,
     'the mean of the last 10 checkpoints, 1 h 49 min of training on a CPU, from 133,848 training pairs');
   const unnamed = { training: { steps: 5, init_model: { file: 'checkpoint.s2s' }, averaged_checkpoints: null } };
   assert.equal(trainingText(unnamed), `5 steps (continued from ${NOT_RECORDED} steps of checkpoint.s2s), training time ${NOT_RECORDED}`);
+  // Averaged with another run from the same start, or with the very file
+  // it continued from (the same hash).
+  const start = { name: 'en-zh', file: 'en-zh.s2s', fnv1a64: '0123456789abcdef', steps: 12000 };
+  const pair = { training: { steps: 5, init_model: start }, interpolation: { file: 'en-zh-longer.s2s', fnv1a64: 'fedcba9876543210', weight: 0.5 } };
+  assert.match(trainingText(pair), /averaged weight by weight with en-zh-longer, another run from the same start \(its share 0\.50\)/);
+  const withStart = { ...pair, interpolation: { ...pair.interpolation, file: 'en-zh-third.s2s', fnv1a64: start.fnv1a64 } };
+  assert.match(trainingText(withStart), /averaged weight by weight with en-zh-third, the model it continued from \(its share 0\.50\)/);
+  const noHashes = { training: { steps: 5, init_model: { name: 'x' } }, interpolation: { file: 'y.s2s', weight: 0.5 } };
+  assert.match(trainingText(noHashes), /another run from the same start/, 'two missing hashes are not the same file');
   // The shipped en-fr: a second stage after the Tatoeba stage, its last 5
-  // checkpoints averaged; en-zh: a third cycle after its 12,000-step second, its last 10 averaged,
-  // then averaged with the third cycle's other run.
+  // checkpoints averaged; en-zh: a fourth cycle from the third's mean, its
+  // last 10 averaged, then averaged with that mean.
   const info = (name) => JSON.parse(spawnSync(nativeCli, ['info', '--model', join(root, 'models', `${name}.s2s`), '--json'], { encoding: 'utf8' }).stdout);
   assert.match(trainingText(info('en-fr').provenance), /^6,000 steps of 64 sentence pairs \(continued from 48,000 steps of en-fr\), the mean of the last 5 checkpoints, /);
-  assert.match(trainingText(info('en-zh').provenance), /^12,000 steps of 64 sentence pairs \(continued from 12,000 steps of en-zh\), the mean of the last 10 checkpoints, then averaged weight by weight with en-zh-longer, another run from the same start \(its share 0\.50\), /);
+  assert.match(trainingText(info('en-zh').provenance), /^12,000 steps of 64 sentence pairs \(continued from 12,000 steps of en-zh\), the mean of the last 10 checkpoints, then averaged weight by weight with en-zh-third, the model it continued from \(its share 0\.50\), /);
 });
 
 test('a distilled model names its teacher and the teacher\'s share', () => {

@@ -201,6 +201,7 @@ export default {
   'provenance.stage': ' (continued from {steps} steps of {name})',
   'provenance.averaged': ', the mean of the last {count} checkpoints',
   'provenance.interpolated': ', then averaged weight by weight with {name}, another run from the same start (its share {weight})',
+  'provenance.interpolatedStart': ', then averaged weight by weight with {name}, the model it continued from (its share {weight})',
   'provenance.teacher': ', distilled from {name} (the teacher\'s predictions weighted {weight})',
   'provenance.time': '{duration} of training on a CPU',
   'provenance.timeMissing': 'training time not recorded',

@@ -190,6 +190,7 @@ export default {
   'provenance.stage': '（接着 {name} 已训练的 {steps} 步继续训练）',
   'provenance.averaged': '，权重取最后 {count} 个检查点的平均值',
   'provenance.interpolated': '，再与从同一起点训练的另一次运行 {name} 逐个权重取平均（{name} 占 {weight}）',
+  'provenance.interpolatedStart': '，再与它继续训练的起点模型 {name} 逐个权重取平均（{name} 占 {weight}）',
   'provenance.teacher': '，以 {name} 为教师模型做知识蒸馏（教师输出占训练目标的 {weight}）',
   'provenance.time': '在 CPU 上训练 {duration}',
   'provenance.timeMissing': '训练时间未记录',
