@@ -6,7 +6,6 @@
 #include "common/error.h"
 #include "decode/option_ranges.h"
 #include "decode/translator.h"
-#include "eval/bootstrap.h"
 #include "eval/evaluate.h"
 #include "eval/term_accuracy.h"
 #include "eval/translation_memory.h"
@@ -173,14 +172,9 @@ int run_eval(const std::vector<std::string>& argv) {
     }
     std::string bootstrap_lines;
     if (bootstrap) {
-        std::vector<std::vector<std::string>> references;
-        references.reserve(data.size());
-        for (const SourceWithReferences& entry : data) references.push_back(entry.references);
-        const BleuTokenizer tokenizer = bleu_tokenizer_for_language(target_language);
-        const std::vector<BleuStats> system = bleu_stats_per_sentence(evaluation.hypotheses, references, tokenizer);
-        std::vector<BleuStats> baseline;
-        if (args.has("against")) baseline = bleu_stats_per_sentence(baseline_hypotheses, references, tokenizer);
-        const BootstrapReport b = bootstrap_bleu(system, args.has("against") ? &baseline : nullptr, resamples, 1);
+        const BootstrapReport b = bootstrap_translations(data, evaluation.hypotheses,
+                                                         args.has("against") ? &baseline_hypotheses : nullptr,
+                                                         target_language, resamples, 1);
         const auto interval = [](const BleuInterval& i) { return nlohmann::json::array({i.low, i.high}); };
         nlohmann::json& out = j["bootstrap"];
         out = {{"resamples", b.resamples}, {"seed", b.seed}, {"bleu", b.bleu}, {"interval95", interval(b.interval)}};
@@ -189,7 +183,8 @@ int run_eval(const std::vector<std::string>& argv) {
                       b.bleu, b.interval.low, b.interval.high);
         bootstrap_lines = line;
         if (b.paired) {
-            out["against"] = {{"file", std::filesystem::path(against).filename().string()},
+            const std::string against_file = std::filesystem::path(against).filename().string();
+            out["against"] = {{"file", against_file},
                               {"bleu", b.baseline_bleu},
                               {"interval95", interval(b.baseline_interval)},
                               {"difference", b.difference},
@@ -198,7 +193,7 @@ int run_eval(const std::vector<std::string>& argv) {
             std::snprintf(line, sizeof line,
                           "against %s: BLEU %.2f, 95%% interval %.2f to %.2f; difference %+.2f, 95%% interval %+.2f to "
                           "%+.2f; this model higher in %.1f%% of the resamples\n",
-                          std::filesystem::path(against).filename().string().c_str(), b.baseline_bleu,
+                          against_file.c_str(), b.baseline_bleu,
                           b.baseline_interval.low, b.baseline_interval.high, b.difference, b.difference_interval.low,
                           b.difference_interval.high, 100.0 * b.better_share);
             bootstrap_lines += line;

@@ -18,24 +18,46 @@
 
 namespace s2s {
 
-BleuReport score_translations(const std::vector<SourceWithReferences>& data, const std::vector<std::string>& hypotheses,
-                              const std::string& target_language) {
+namespace {
+
+// Each sentence's references, after checking that `hypotheses` has one
+// translation per sentence.
+std::vector<std::vector<std::string>> references_for(const std::vector<SourceWithReferences>& data,
+                                                     const std::vector<std::string>& hypotheses) {
     if (hypotheses.size() != data.size()) {
         throw UsageError("scoring needs one translation per source sentence, but there are " +
                          std::to_string(hypotheses.size()) + " translations and " + std::to_string(data.size()) +
                          " sentences");
     }
+    std::vector<std::vector<std::string>> references;
+    references.reserve(data.size());
+    for (const SourceWithReferences& entry : data) references.push_back(entry.references);
+    return references;
+}
+
+}  // namespace
+
+BleuReport score_translations(const std::vector<SourceWithReferences>& data, const std::vector<std::string>& hypotheses,
+                              const std::string& target_language) {
+    const std::vector<std::vector<std::string>> references = references_for(data, hypotheses);
     // English words, not the model's own source pieces, define a sentence's
     // length (count_english_words).
-    std::vector<std::vector<std::string>> references;
     std::vector<int> source_words;
-    references.reserve(data.size());
     source_words.reserve(data.size());
-    for (const SourceWithReferences& entry : data) {
-        references.push_back(entry.references);
-        source_words.push_back(count_english_words(entry.source));
-    }
+    for (const SourceWithReferences& entry : data) source_words.push_back(count_english_words(entry.source));
     return bleu_report(hypotheses, references, source_words, bleu_tokenizer_for_language(target_language));
+}
+
+BootstrapReport bootstrap_translations(const std::vector<SourceWithReferences>& data,
+                                       const std::vector<std::string>& hypotheses,
+                                       const std::vector<std::string>* baseline, const std::string& target_language,
+                                       int resamples, uint64_t seed) {
+    const BleuTokenizer tokenizer = bleu_tokenizer_for_language(target_language);
+    const std::vector<BleuStats> system =
+        bleu_stats_per_sentence(hypotheses, references_for(data, hypotheses), tokenizer);
+    if (baseline == nullptr) return bootstrap_bleu(system, nullptr, resamples, seed);
+    const std::vector<BleuStats> other = bleu_stats_per_sentence(*baseline, references_for(data, *baseline), tokenizer);
+    return bootstrap_bleu(system, &other, resamples, seed);
 }
 
 Evaluation evaluate_model(const Model& model, const std::vector<SourceWithReferences>& data, const DecodeOptions& options,

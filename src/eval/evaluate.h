@@ -7,6 +7,7 @@
 
 #include "decode/search.h"
 #include "eval/bleu_report.h"
+#include "eval/bootstrap.h"
 #include "model/model.h"
 #include "corpus/parallel_corpus.h"
 
@@ -28,6 +29,15 @@ struct Evaluation {
 // tokenizer, whatever tokens a model reads.
 BleuReport score_translations(const std::vector<SourceWithReferences>& data, const std::vector<std::string>& hypotheses,
                               const std::string& target_language);
+
+// Bootstrap resampling (bootstrap.h) of `hypotheses` (hypotheses[k]
+// translates data[k].source), each sentence scored as score_translations
+// scores it; with `baseline`, another system's translations of the same
+// sentences, paired on the same draws.
+BootstrapReport bootstrap_translations(const std::vector<SourceWithReferences>& data,
+                                       const std::vector<std::string>& hypotheses,
+                                       const std::vector<std::string>* baseline, const std::string& target_language,
+                                       int resamples, uint64_t seed);
 
 // Scored for model.target_tokenizer.language. threads > 1 translates
 // sentences in parallel (native builds only).
