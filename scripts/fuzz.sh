@@ -1,26 +1,35 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz (the fuzz preset: clang,
-# AddressSanitizer, UndefinedBehaviorSanitizer, LeakSanitizer) and runs each
-# for a bounded time. Fails if any target finds a crash, a sanitizer report,
-# a leak, a timeout or an out-of-memory input.
+# AddressSanitizer, UndefinedBehaviorSanitizer, LeakSanitizer) and runs them.
+# Fails if any input crashes, trips a sanitizer, leaks, hangs or runs out of
+# memory.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]    SECONDS per target, default 60
+#   scripts/fuzz.sh replay [TARGET...]       every committed input once, in a
+#                                            fixed order: the gate (npm test)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]    random search, SECONDS per target
+#                                            (default 60): npm run fuzz
 #
-# Seeds come from tests/fuzz/corpus/TARGET/ (committed, never written); the
-# inputs a run adds go to build/fuzz/corpus/TARGET/, so later runs start
-# where earlier ones stopped (each run first replays them all: delete the
-# folder to start from the seeds again). A failing input is saved in
-# build/fuzz/artifacts/TARGET/; rerun it with build/fuzz/TARGET FILE.
-# Logs: build/fuzz/logs/TARGET.log.
+# Committed inputs: the seeds, tests/fuzz/corpus/TARGET/, and every input that
+# once found a bug, tests/fuzz/crashes/TARGET/ (what a search finds goes
+# there once fixed, so the gate replays it from then on). Replay decides the
+# same way every run; the search does not, so it stays outside the gate.
+# The inputs a search adds go to build/fuzz/corpus/TARGET/, so later searches
+# start where earlier ones stopped (delete the folder to start from the
+# seeds again). A failing input is saved in build/fuzz/artifacts/TARGET/;
+# rerun it with build/fuzz/TARGET FILE. Logs: build/fuzz/logs/TARGET.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mode=search
 seconds=${1:-60}
+if [[ $seconds == replay ]]; then
+  mode=replay
+fi
 shift || true
 targets=("$@")
 ((${#targets[@]})) || targets=(fuzz_model_file fuzz_translate)
-if ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); then
-  echo "fuzz: SECONDS must be a whole number of seconds, got '$seconds'" >&2
+if [[ $mode == search ]] && { ! [[ $seconds =~ ^[0-9]+$ ]] || ((seconds < 1)); }; then
+  echo "fuzz: give 'replay' or SECONDS (a whole number of seconds), got '$seconds'" >&2
   exit 2
 fi
 
@@ -49,14 +58,40 @@ for target in "${targets[@]}"; do
     exit 2
   fi
   seeds=tests/fuzz/corpus/$target
+  crashes=tests/fuzz/crashes/$target
   corpus=build/fuzz/corpus/$target
   artifacts=build/fuzz/artifacts/$target
   log=build/fuzz/logs/$target.log
   mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
   dictionary=()
   [[ -f tests/fuzz/$target.dict ]] && dictionary=(-dict="tests/fuzz/$target.dict")
-  echo "== fuzz: $target for ${seconds}s"
   status=0
+  if [[ $mode == replay ]]; then
+    # Each committed input once, sorted by name: libFuzzer given files (not
+    # folders) runs exactly those and nothing random.
+    inputs=()
+    while IFS= read -r -d '' file; do inputs+=("$file"); done \
+      < <(find "$seeds" "$crashes" -maxdepth 1 -type f ! -name 'README*' -print0 2>/dev/null | sort -z)
+    if ((${#inputs[@]} == 0)); then
+      echo "fuzz: no committed inputs for $target in $seeds or $crashes" >&2
+      exit 2
+    fi
+    echo "== fuzz replay: $target, ${#inputs[@]} committed inputs"
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+      "$binary" -timeout="${timeout[$target]:-10}" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+        "${inputs[@]}" >"$log" 2>&1 || status=$?
+    executed=$(grep -c '^Executed ' "$log" || true)
+    if ((status == 0 && executed == ${#inputs[@]})); then
+      echo "   ok: ${executed} inputs replayed"
+    else
+      echo "   FAILED (exit $status, ${executed} of ${#inputs[@]} inputs ran): see $log" >&2
+      grep -E 'ERROR: |SUMMARY: |invariant broken|runtime error|deadly signal|Running: ' "$log" | tail -20 >&2 || true
+      failed+=("$target")
+    fi
+    continue
+  fi
+  echo "== fuzz: $target for ${seconds}s"
   # -timeout: one input taking longer is a hang (see above). -rss_limit_mb and
   # -malloc_limit_mb: a huge allocation (a length field trusted) is a
   # failure, not a slow run. Leak detection is on (libFuzzer's default).

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing, builds, and runs every test tier:
 #   1. C++ unit and golden tests (doctest, tests/cpp), then the same tests
-#      under ASan, UBSan and LeakSanitizer (scripts/sanitize.sh), then each
-#      libFuzzer target for S2S_FUZZ_SECONDS (default 60) (scripts/fuzz.sh)
+#      under ASan, UBSan and LeakSanitizer (scripts/sanitize.sh), then every
+#      committed fuzz input (seeds and past crashes) replayed once through
+#      each libFuzzer target (scripts/fuzz.sh replay): the same inputs every
+#      run, so the gate decides the same way; random search is npm run fuzz
 #   2. node:test (tests/js): the native CLI as users run it; the WASM build's
 #      JavaScript API, its agreement with native, its memory; the packed npm
 #      package installed into a fresh folder; the package in Chromium, plain
@@ -21,8 +23,8 @@ echo "== C++ tests (doctest)"
 echo "== C++ tests under AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer"
 bash scripts/sanitize.sh
 
-echo "== Fuzzing (libFuzzer with ASan and UBSan), ${S2S_FUZZ_SECONDS:-60} s per target"
-bash scripts/fuzz.sh "${S2S_FUZZ_SECONDS:-60}"
+echo "== Fuzz inputs replayed (libFuzzer with ASan and UBSan): tests/fuzz/corpus and tests/fuzz/crashes"
+bash scripts/fuzz.sh replay
 
 echo "== CLI, WASM, package and browser tests (node:test)"
 node --test tests/js/
