@@ -18,7 +18,7 @@ stdin, writing one line per input: the translation, or with --json the full
 result (text, sourceTokens, sourceWords, targetTokens, targetWords,
 attention, score, hypotheses).
   --model M         a shipped model (${shippedModels.join(', ')}), a .s2s file path or a URL; default ${defaultModel}
-  --beam N          beam size, ${beamSize.min} (greedy, default) to ${beamSize.max}
+  --beam N          beam size, ${beamSize.min} (greedy) to ${beamSize.max}, default ${beamSize.default}
   --max-length N    most output tokens, ${maxLength.min} to ${maxLength.max} (default: ${defaultMaxLength.perSourceToken} x source length + ${defaultMaxLength.extra})
   --length-penalty A    beam search: GNMT length normalization alpha, ${lengthPenalty.min} to ${lengthPenalty.max}
                         (default: the model's own, else ${lengthPenalty.default.toFixed(1)}; 0 ranks by raw log probability)

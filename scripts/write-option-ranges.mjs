@@ -27,7 +27,7 @@ export async function moduleLimits(distDir) {
 
 // Refuses a table that the wrapper could not use, naming the entry: a
 // broken export fails the build instead of shipping.
-function checkLimits({ options, maxSourceTokens, defaultMaxLength, possiblyDroppedCoverage }) {
+function checkLimits({ options, maxSourceTokens, defaultMaxLength, possiblyDroppedCoverage, unsureWordProbability }) {
   const fail = (what) => {
     throw new Error(`write-option-ranges: s2s-core's limits() ${what}; fix the option table (src/decode/option_ranges.h)`);
   };
@@ -46,6 +46,7 @@ function checkLimits({ options, maxSourceTokens, defaultMaxLength, possiblyDropp
     fail(`has no defaultMaxLength { perSourceToken, extra } (${JSON.stringify(defaultMaxLength)})`);
   }
   if (!(possiblyDroppedCoverage > 0 && possiblyDroppedCoverage < 1)) fail(`has no possiblyDroppedCoverage (${possiblyDroppedCoverage})`);
+  if (!(unsureWordProbability > 0 && unsureWordProbability < 1)) fail(`has no unsureWordProbability (${unsureWordProbability})`);
 }
 
 /** The text of dist/options.js for `limits` (limits() of s2s-core, parsed). */
@@ -79,6 +80,13 @@ export const defaultMaxLength = Object.freeze(${JSON.stringify(limits.defaultMax
  * float32 coverage, x < this exactly when x < the float.)
  */
 export const possiblyDroppedCoverage = ${Number(limits.possiblyDroppedCoverage.toPrecision(7))};
+
+/**
+ * A target word whose probability (the product of its pieces') is under this
+ * is listed in unsureWords: the model was unsure of it. (The C++ float, to
+ * float precision.)
+ */
+export const unsureWordProbability = ${Number(limits.unsureWordProbability.toPrecision(7))};
 `;
 }
 

@@ -12,7 +12,7 @@
 //             between steps (and set the step attribute)
 //   step      output step N (1-based): its row of the figure is selected and
 //             the readout says where the model looked while writing it
-//   beam      1 to PAGE_MAX_BEAM (default 1)
+//   beam      1 to PAGE_MAX_BEAM (default the package's, 4)
 //   lang      en or zh-CN: the element's own words (default the page's
 //             language, web/i18n/); the model's output is never translated
 //   readonly  hides the sentence box
@@ -28,7 +28,7 @@ import { missingFeatures } from './features.js';
 import { lang as pageLang, normalizeLang, onLangChange, rich, tIn } from './i18n/index.js';
 import { getTranslator } from './translator.js';
 import {
-  DEBOUNCE_MS, MAX_OUTPUT_TOKENS, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels, stepFromText,
+  DEBOUNCE_MS, DEFAULT_BEAM, MAX_OUTPUT_TOKENS, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels, stepFromText,
 } from './page-models.js';
 
 // The package's list of models (dist/models.js), before any element is
@@ -117,7 +117,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   }
 
   get beam() {
-    return pageBeam(this.getAttribute('beam') ?? 1) ?? 1;
+    return pageBeam(this.getAttribute('beam') ?? DEFAULT_BEAM) ?? DEFAULT_BEAM;
   }
 
   /** The sentence: the `sentence` attribute, else the older `text`. */
@@ -218,7 +218,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   #update() {
     if (listFailure) return;
     replaceChildren(this.#parts.label, h('b', {}, modelLabel(this.model, this.language)),
-      this.beam > 1 ? this.#t('embed.beam', { beam: this.beam }) : '');
+      this.beam !== DEFAULT_BEAM ? this.#t('embed.beam', { beam: this.beam }) : '');
   }
 
   // The status line: a catalogue key (kept, so that a new language says it again).

@@ -5,6 +5,7 @@
 // rest: it rejects with a message saying how to build dist/ when it is
 // missing.
 import { loadPackage } from './load-api.js';
+import { optionRanges } from '../dist/options.js';
 import { lang, tIn } from './i18n/index.js';
 
 const NAMED_LANGUAGES = new Set(['en', 'fr', 'zh']);
@@ -18,6 +19,9 @@ export function languageName(code, language = lang()) {
 // the list of hypotheses short enough to read, and 150 output tokens bound
 // the heatmap's rows for a runaway output.
 export const PAGE_MAX_BEAM = 8;
+// The beam the page and the element decode with unless told otherwise: the
+// package's default (the C++ option table's, DecodeOptions::beam_size).
+export const DEFAULT_BEAM = optionRanges.beamSize.default;
 export const MAX_OUTPUT_TOKENS = 150;
 export const DEBOUNCE_MS = 300; // typing: long enough to skip most keystrokes, short enough to feel live
 

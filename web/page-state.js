@@ -4,7 +4,7 @@
 // other modules draw from these (result-view.js, compare.js, about.js);
 // app.js changes them in response to the reader.
 import { h, replaceChildren } from './dom.js';
-import { MAX_OUTPUT_TOKENS, isShipped, languageName, languagesOf, modelLabel } from './page-models.js';
+import { DEFAULT_BEAM, MAX_OUTPUT_TOKENS, isShipped, languageName, languagesOf, modelLabel } from './page-models.js';
 import { rich, t } from './i18n/index.js';
 
 export const EXAMPLES = [
@@ -15,8 +15,8 @@ export const EXAMPLES = [
   "I'm home.",
   'I think that the weather will be better tomorrow, so we can go to the beach with our friends.',
 ];
-// What the URL leaves out; the default model is the package's (page-models.js).
-export const DEFAULTS = { beam: 1, view: 'heatmap', unit: 'pieces' };
+// What the URL leaves out; the default model and beam are the package's (page-models.js).
+export const DEFAULTS = { beam: DEFAULT_BEAM, view: 'heatmap', unit: 'pieces' };
 export const ALTERNATIVES = 8; // top-k words offered at each output position
 
 const $ = (id) => document.getElementById(id);

@@ -113,6 +113,11 @@ export function render() {
   if (!finished) {
     notices.push({ testid: 'notice-unfinished', key: 'notice.unfinished', params: { count: hypothesis.targetTokens.length, noun: tokenNoun(true) } });
   }
+  const unsure = unsureWordsOf(hypothesis);
+  if (unsure.length) {
+    notices.push({ testid: 'notice-unsure', key: 'notice.unsure',
+      params: { count: unsure.length, words: unsure.map((w) => `“${w.text}”`).join(info.lang === 'zh-CN' ? '、' : ', ') } });
+  }
   showNotices(notices);
 
   view.targetLabel.textContent = info.target;
@@ -153,6 +158,26 @@ export function mostlyUnreadable(sourceTokens) {
   return content.length > 0 && unknown * 2 > content.length;
 }
 
+// The words of `hypothesis` the model was unsure of (the core's unsureWords:
+// word probability under the package's unsureWordProbability), each with its
+// probability.
+function unsureWordsOf(hypothesis) {
+  const words = hypothesis.targetWords ?? [];
+  return (hypothesis.unsureWords ?? []).map((w) => ({ ...words[w], probability: hypothesis.wordProbabilities?.[w] ?? null }))
+    .filter((w) => w.text !== undefined);
+}
+
+// A chip of the output covering tokens [start, end) is marked when one of the
+// words it shows (or is part of) was a guess of the model's: its probability
+// is the lowest of those words'.
+function unsureProbability(unsure, { start, end }) {
+  let lowest = null;
+  for (const word of unsure) {
+    if (word.start < end && start < word.end) lowest = lowest === null ? word.probability : Math.min(lowest, word.probability);
+  }
+  return lowest;
+}
+
 // The chips of both sentences, in the figure's unit: the source (focusable
 // spans) and the target (buttons that open the "what if" at the unit's first
 
@@ -164,8 +189,15 @@ function renderChips() {
     index: j, testid: 'source-token',
     title: typed(unit) ? t('token.unknownWord', { word: typed(unit) }) : undefined,
   })));
+  const unsure = unsureWordsOf(selectedHypothesis());
   replaceChildren(view.targetTokens, shown.target.map((unit, i) => {
     const element = chip(unit, { index: i, testid: 'target-token', button: true });
+    const doubt = unsureProbability(unsure, unit);
+    if (doubt !== null) {
+      element.classList.add('unsure');
+      element.dataset.unsure = String(doubt);
+      element.title = `${element.title ? `${element.title}. ` : ''}${t('token.unsure', { p: doubt.toFixed(2) })}`;
+    }
     if (unit.start < state.prefix.length) {
       element.classList.add('forced');
       element.title = `${element.title ? `${element.title}. ` : ''}${t('token.forced')}`;

@@ -120,8 +120,11 @@ const SCORE_EXPLAIN = { dot: 'step.explain.scoresDot', 'scaled-dot': 'step.expla
  * similarities: optional { attention: [...], fixed: [...] } of cos(c_1, c_t) per step, for the comparison with the fixed twin
  *   (which decoded its own translation: its row is as long as that, and no step of it is this one).
  * shortlist: true when the decoder scored only this sentence's shortlist (the explanation of the next-token stage says so).
+ * tokenProbabilities: the translation's probability of each of its tokens (Translation.tokenProbabilities), or null:
+ *   the token written at this step is named with its probability beside the top 5.
  */
-export function renderStepPanel(container, { trace, sourceTokens, targetTokens, step, similarities = null, shortlist = false, language: speak = lang() }) {
+export function renderStepPanel(container, { trace, sourceTokens, targetTokens, step, similarities = null, shortlist = false,
+  tokenProbabilities = null, language: speak = lang() }) {
   language = speak;
   const record = trace.steps[step];
   container.dataset.step = String(step + 1);
@@ -133,7 +136,9 @@ export function renderStepPanel(container, { trace, sourceTokens, targetTokens, 
   const stages = trace.scoring === 'none'
     ? [fixedStage(trace, step, similarities)]
     : attentionStages(trace, record, sourceTokens);
-  replaceChildren(container, heading, ...stages, topStage(record, shortlist),
+  const chosen = targetTokens[step] === undefined ? null
+    : { token: targetTokens[step], probability: tokenProbabilities?.[step] ?? null };
+  replaceChildren(container, heading, ...stages, topStage(record, shortlist, chosen),
     similarities && trace.scoring !== 'none' ? similarityStage(similarities, step) : null);
 }
 
@@ -220,13 +225,20 @@ function similarityList({ attention = null, fixed = null }, step) {
 }
 
 // The next tokens the model could write (a piece outside the shortlist, at
-// probability 0, is left out).
-function topStage(record, shortlist) {
-  return stage(['top', shortlist ? 'step.explain.topShortlist' : 'step.explain.top'], FORMULA.top, h('ol', { class: 'step-top', 'data-testid': 'step-top' }, possibleChoices(record.top).map(({ token, probability }) =>
-    h('li', { 'data-probability': String(probability) },
+// probability 0, is left out), the one written marked; and the token written
+// with its probability, which beam search may have taken from outside the
+// top 5.
+function topStage(record, shortlist, chosen) {
+  const list = h('ol', { class: 'step-top', 'data-testid': 'step-top' }, possibleChoices(record.top).map(({ token, probability }) =>
+    h('li', { 'data-probability': String(probability), class: token === chosen?.token ? 'chosen' : null },
       h('span', { class: 'step-token', translate: 'no' }, pieceLabel(token)),
       h('span', { class: 'step-bar', 'aria-hidden': 'true' }, h('span', { class: 'bar-fill', style: `width:${(probability * 100).toFixed(2)}%` })),
-      h('span', { class: 'step-weight' }, fmt(probability))))));
+      h('span', { class: 'step-weight' }, fmt(probability)))));
+  const written = chosen && chosen.probability !== null
+    ? h('p', { class: 'step-chosen', 'data-testid': 'step-chosen', 'data-probability': String(chosen.probability) },
+      rich('step.chosen', { token: h('b', { translate: 'no' }, pieceLabel(chosen.token)), p: fmt(chosen.probability) }))
+    : null;
+  return stage(['top', shortlist ? 'step.explain.topShortlist' : 'step.explain.top'], FORMULA.top, written, list);
 }
 
 /**
@@ -261,6 +273,8 @@ export const STEP_CSS = `
 .bar-fill { display: block; height: 100%; background: #1d4ed8; border-radius: 2px; }
 .step-top { padding-left: 1.2rem; margin: .2rem 0; }
 .step-top .step-bar { flex: 1 1 8rem; }
+.step-top li.chosen .step-token { font-weight: 700; }
+.step-top li.chosen::after { content: " ←"; }
 .step-term .step-token { flex-basis: 9rem; }
 .step-total { border-top: 1px dashed #9ca3af; padding-top: 2px; font-weight: 600; }
 .similarities { display: grid; gap: .3rem; }

@@ -64,7 +64,8 @@ export function renderStep({ focus = false } = {}) {
   if (trace.scoring === 'none') similarities.fixed = contextSimilarities(trace.steps.map((s) => Array.from(s.context)));
   else if (twin.key === twinKey()) similarities.fixed = twin.similarities;
   const shortlist = Boolean(infos.get(state.model)?.shortlist) && state.shortlist;
-  renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, step, similarities, shortlist });
+  renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens,
+    tokenProbabilities: result.tokenProbabilities, step, similarities, shortlist });
   parts.position.textContent = t('step.position', { step: step + 1, steps: trace.steps.length });
   parts.prev.disabled = step === 0;
   parts.next.disabled = step === trace.steps.length - 1;

@@ -208,7 +208,9 @@ int run_train(const std::vector<std::string>& argv) {
 
     TrainingRunHooks hooks;
     hooks.evaluate = [&](const Model& model, const std::vector<SourceWithReferences>& sentences) {
-        const Evaluation evaluation = evaluate_model(model, sentences, DecodeOptions{}, options.trainer.threads);
+        DecodeOptions greedy;  // the training's development score is greedy's, as during training
+        greedy.beam_size = 1;
+        const Evaluation evaluation = evaluate_model(model, sentences, greedy, options.trainer.threads);
         return DevScore{evaluation.report.overall.bleu, evaluation.seconds, to_json(evaluation.report)};
     };
     ProgressBar progress(options.trainer.total_steps, run.steps_done(), 100);

@@ -24,6 +24,9 @@ input line to stdout: the translation, or with --json a JSON object with
 text, sourceTokens, targetTokens, attention (rows = target tokens, columns =
 source tokens, each row sums to 1), coverage (attention received by each
 source token) and possiblyDropped (source tokens with coverage under 0.1),
+the model's doubt (tokenProbabilities: each target token's probability;
+wordProbabilities: each target word's; unsureWords: the words under )" +
+           std::to_string(kUnsureWordProbability).substr(0, 4) + R"(),
 score and the beam's hypotheses.
   --model PATH        a .s2s model file (for example models/en-fr.s2s)
   --beam N            beam size, )" + decode_flag_range("beamSize") + R"( (1 = greedy) )" + decode_flag_default("beamSize") + R"(

@@ -11,7 +11,22 @@
 namespace s2s {
 namespace {
 
-TranslationHypothesis describe(const Model& model, Hypothesis&& h) {
+// The model's doubt (TranslationHypothesis): token and word probabilities,
+// and the words under kUnsureWordProbability after the forced prefix.
+void describe_doubt(const std::vector<float>& token_log_probs, size_t forced, TranslationHypothesis& out) {
+    out.token_probabilities.reserve(token_log_probs.size());
+    for (float log_p : token_log_probs) out.token_probabilities.push_back(std::exp(log_p));
+    for (size_t w = 0; w < out.target_words.size(); ++w) {
+        const WordSpan& word = out.target_words[w];
+        double log_p = 0.0;
+        for (int t = word.start; t < word.end && t < static_cast<int>(token_log_probs.size()); ++t) log_p += token_log_probs[t];
+        const float p = static_cast<float>(std::exp(log_p));
+        out.word_probabilities.push_back(p);
+        if (word.start >= static_cast<int>(forced) && p < kUnsureWordProbability) out.unsure_words.push_back(static_cast<int>(w));
+    }
+}
+
+TranslationHypothesis describe(const Model& model, Hypothesis&& h, size_t forced) {
     TranslationHypothesis out;
     std::vector<std::string> words;
     for (int id : h.tokens) {
@@ -20,6 +35,7 @@ TranslationHypothesis describe(const Model& model, Hypothesis&& h) {
     }
     out.text = detokenize(words, model.target_tokenizer);
     out.target_words = word_spans(out.target_tokens, model.target_tokenizer);
+    describe_doubt(h.token_log_probs, forced, out);
     out.attention = std::move(h.attention);
     if (!out.attention.empty()) {
         const size_t S = out.attention.cols();
@@ -94,7 +110,7 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
         result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,
                                   model.target_vocabulary, trace_numbers);
     }
-    for (Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, std::move(h)));
+    for (Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, std::move(h), options.forced_prefix.size()));
     if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);
     return result;
 }
@@ -162,6 +178,9 @@ nlohmann::json to_json(const Translation& translation, TranslationLayout layout)
         nlohmann::json j = {{"text", h.text},         {"targetTokens", h.target_tokens}, {"targetWords", words_json(h.target_words)},
                             {"attention", attention_json(h)}, {"coverage", h.coverage},
                             {"possiblyDropped", h.possibly_dropped},
+                            {"tokenProbabilities", h.token_probabilities},
+                            {"wordProbabilities", h.word_probabilities},
+                            {"unsureWords", h.unsure_words},
                             {"score", h.score},       {"logProb", h.log_prob},          {"finished", h.finished}};
         if (!h.alternatives.empty()) j["alternatives"] = alternatives;
         return j;
@@ -175,6 +194,9 @@ nlohmann::json to_json(const Translation& translation, TranslationLayout layout)
         out["attention"] = best ? attention_json(*best) : nlohmann::json::array();
         out["coverage"] = best ? nlohmann::json(best->coverage) : nlohmann::json::array();
         out["possiblyDropped"] = best ? nlohmann::json(best->possibly_dropped) : nlohmann::json::array();
+        out["tokenProbabilities"] = best ? nlohmann::json(best->token_probabilities) : nlohmann::json::array();
+        out["wordProbabilities"] = best ? nlohmann::json(best->word_probabilities) : nlohmann::json::array();
+        out["unsureWords"] = best ? nlohmann::json(best->unsure_words) : nlohmann::json::array();
         out["score"] = best ? best->score : 0.0;
     }
     out["sourceTokens"] = translation.source_tokens;

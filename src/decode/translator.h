@@ -22,6 +22,14 @@ namespace s2s {
 // from limits(): src/wasm/envelope.h).
 inline constexpr float kPossiblyDroppedCoverage = 0.1f;
 
+// A target word whose probability (the product of its pieces' probabilities
+// as the search chose them) is under this was a guess: the page marks it
+// as a word the model was unsure of. Chosen on the development splits by how
+// well it separates wrong words from right ones (models/README.md, "The
+// model's doubt"). JavaScript reads it from dist/options.js
+// (unsureWordProbability).
+inline constexpr float kUnsureWordProbability = 0.2f;
+
 struct TranslationHypothesis {
     std::string text;                          // detokenized, without <eos>
     std::vector<std::string> target_tokens;    // as the model wrote them, with "<eos>" last when finished
@@ -35,6 +43,13 @@ struct TranslationHypothesis {
     // is under kPossiblyDroppedCoverage: candidates for a dropped word.
     std::vector<float> coverage;
     std::vector<int> possibly_dropped;
+    // The model's doubt: each target token's probability as the search chose
+    // it (T, <eos> included), each target word's (the product of its pieces'),
+    // and the words (indices into target_words) under kUnsureWordProbability,
+    // words of a forced prefix left out (the reader chose those).
+    std::vector<float> token_probabilities;
+    std::vector<float> word_probabilities;
+    std::vector<int> unsure_words;
     double score = 0.0;                        // length-normalized log probability
     double log_prob = 0.0;
     bool finished = true;
@@ -92,7 +107,8 @@ std::string join_translations(const Model& model, const std::vector<SentenceTran
 enum class TranslationLayout {
     // The CLI's --json (the documented contract): the best hypothesis's
     // fields at the top level too ("text", "targetTokens", "targetWords",
-    // "attention", "coverage", "possiblyDropped", "score"), every attention
+    // "attention", "coverage", "possiblyDropped", "tokenProbabilities",
+    // "wordProbabilities", "unsureWords", "score"), every attention
     // matrix as rows of numbers.
     kDocument,
     // The WebAssembly modules' (src/wasm/translation.js reads it): each
@@ -103,7 +119,8 @@ enum class TranslationLayout {
 };
 
 // {"text", "sourceTokens", "sourceWords", "sourceOffsets", "targetTokens", "targetWords",
-//  "attention", "coverage", "possiblyDropped", "score", "truncated",
+//  "attention", "coverage", "possiblyDropped", "tokenProbabilities", "wordProbabilities",
+//  "unsureWords", "score", "truncated",
 //  "trace" (with DecodeOptions::trace), "beamTree" (with beam_tree),
 //  "hypotheses": [{"text", "targetTokens", "targetWords", "attention", "score", ...}...]}
 // A word is {"text", "start", "end"}: tokens [start, end) of its side.

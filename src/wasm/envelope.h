@@ -133,7 +133,9 @@ inline json translate_json(const Model& model, const std::string& text, const st
 // option table with each option's range and default (option_ranges_json,
 // in the table's order), "maxSourceTokens": kMaxSourceTokens,
 // "defaultMaxLength": {perSourceToken, extra}, "possiblyDroppedCoverage":
-// the coverage under which a source token is listed as possibly dropped}. Each module
+// the coverage under which a source token is listed as possibly dropped,
+// "unsureWordProbability": the probability under which a target word is
+// listed as unsure}. Each module
 // binds it as limits(); the build writes it into dist/options.js
 // (scripts/write-option-ranges.mjs), so the JavaScript side reads the C++
 // numbers instead of writing them again. It cannot fail: a plain JSON
@@ -142,7 +144,8 @@ inline std::string limits() {
     nlohmann::ordered_json j = {{"options", option_ranges_json()},
                                 {"maxSourceTokens", kMaxSourceTokens},
                                 {"defaultMaxLength", {{"perSourceToken", kDefaultMaxLengthPerSourceToken}, {"extra", kDefaultMaxLengthExtra}}},
-                                {"possiblyDroppedCoverage", kPossiblyDroppedCoverage}};
+                                {"possiblyDroppedCoverage", kPossiblyDroppedCoverage},
+                                {"unsureWordProbability", kUnsureWordProbability}};
     return j.dump();
 }
 

@@ -166,6 +166,13 @@ export interface OptionRange {
  * decoder defines and checks them, e.g. to build controls:
  * `optionRanges.lengthPenalty` is `{ min, max, default, integer }`.
  */
+/**
+ * A target word whose probability is under this is listed in a hypothesis's
+ * `unsureWords` (the model was unsure of it); the threshold is the C++
+ * core's, chosen on the development splits (models/README.md, "The model's doubt").
+ */
+export declare const unsureWordProbability: number;
+
 export declare const optionRanges: Readonly<{
   beamSize: OptionRange;
   maxLength: OptionRange;
@@ -177,7 +184,7 @@ export declare const optionRanges: Readonly<{
 
 /** Options of {@link Model.translate}. Every field is optional. */
 export interface TranslateOptions {
-  /** Beam width, from 1 (greedy, the default) to `optionRanges.beamSize.max`. */
+  /** Beam width, from 1 (greedy) to `optionRanges.beamSize.max`; default `optionRanges.beamSize.default` (4). */
   beamSize?: number;
   /** Most output tokens, `<eos>` included, up to `optionRanges.maxLength.max`. Default: 2 × source length + 10. */
   maxLength?: number;
@@ -357,6 +364,19 @@ export interface Hypothesis {
    */
   possiblyDropped: number[];
   /**
+   * The model's doubt: each target token's probability as the search chose it
+   * (one per token of `targetTokens`, `<eos>` included), from 0 to 1.
+   */
+  tokenProbabilities: number[];
+  /** Each target word's probability: the product of its tokens' (one per word of `targetWords`). */
+  wordProbabilities: number[];
+  /**
+   * Indices into `targetWords` of the words the model was unsure of: word
+   * probability under `unsureWordProbability` (exported), words of a forced
+   * `prefix` left out. The page marks them.
+   */
+  unsureWords: number[];
+  /**
    * The score beam search ranks by (GNMT): `logProb / ((5 + |Y|) / 6)^lengthPenalty`
    * plus the coverage penalty (see {@link TranslateOptions.coveragePenalty}),
    * with |Y| the number of target tokens; higher is better.
@@ -380,7 +400,8 @@ export interface Hypothesis {
  * the CLI's `--json` writes.
  */
 export interface Translation extends Readonly<Pick<Hypothesis,
-  'text' | 'targetTokens' | 'targetWords' | 'attention' | 'coverage' | 'possiblyDropped' | 'score' | 'finished' | 'alternatives'>> {
+  'text' | 'targetTokens' | 'targetWords' | 'attention' | 'coverage' | 'possiblyDropped' | 'tokenProbabilities' |
+  'wordProbabilities' | 'unsureWords' | 'score' | 'finished' | 'alternatives'>> {
   /** Every hypothesis the beam kept, best first; `[]` for empty input. */
   hypotheses: Hypothesis[];
   /** `hypotheses[0]`, or an empty hypothesis (text `''`, finished) for empty input. */

@@ -22,6 +22,6 @@
 export { createTrainer, loadModel, train } from './load-model.js';
 export { createTranslator } from './translator.js';
 export { shippedModels } from './models.js';
-export { optionRanges } from './options.js';
+export { optionRanges, unsureWordProbability } from './options.js';
 export { reviveTranslation, sourceText, translationBuffer } from './translation.js';
 export { wordAttention } from './word-attention.js';

@@ -8,6 +8,7 @@ import { describe, describeValue, internalError, openHandle, unwrap } from './er
 import { isModelName, modelUrl, shippedModels } from './models.js';
 import { disposeSymbol, isNode, isResponse } from './platform.js';
 import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
+import { optionRanges } from './options.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
 
 
@@ -280,7 +281,7 @@ class Model {
     if (onStep !== undefined && typeof onStep !== 'function') {
       throw new Error(`model.translate(text, options, onStep): onStep must be a function ({ index, token, logProb, attention }) => void, but got ${describeValue(onStep)}`);
     }
-    const greedy = (checked.beamSize ?? 1) === 1;
+    const greedy = (checked.beamSize ?? optionRanges.beamSize.default) === 1;
     let envelope;
     let index = 0;
     let failure = null;

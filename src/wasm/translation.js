@@ -93,6 +93,9 @@ class Translation {
   get attention() { return this.best.attention; }
   get coverage() { return this.best.coverage; }
   get possiblyDropped() { return this.best.possiblyDropped; }
+  get tokenProbabilities() { return this.best.tokenProbabilities; }
+  get wordProbabilities() { return this.best.wordProbabilities; }
+  get unsureWords() { return this.best.unsureWords; }
   get score() { return this.best.score; }
   get finished() { return this.best.finished; }
   get alternatives() { return this.best.alternatives; }
@@ -107,6 +110,7 @@ class Translation {
       text: best.text, sourceTokens: this.sourceTokens, sourceWords: this.sourceWords, sourceOffsets: this.sourceOffsets,
       targetTokens: best.targetTokens,
       targetWords: best.targetWords, attention: best.attention, coverage: best.coverage, possiblyDropped: best.possiblyDropped,
+      tokenProbabilities: best.tokenProbabilities, wordProbabilities: best.wordProbabilities, unsureWords: best.unsureWords,
       score: best.score, truncated: this.truncated, finished: best.finished, hypotheses: this.hypotheses,
     };
     if (best.alternatives) out.alternatives = best.alternatives;
@@ -128,7 +132,8 @@ export function sourceText(translation, text, k) {
 
 const EMPTY_HYPOTHESIS = Object.freeze({
   text: '', targetTokens: Object.freeze([]), targetWords: Object.freeze([]), attention: Object.freeze([]),
-  coverage: Object.freeze([]), possiblyDropped: Object.freeze([]), score: 0, logProb: 0, finished: true,
+  coverage: Object.freeze([]), possiblyDropped: Object.freeze([]), tokenProbabilities: Object.freeze([]),
+  wordProbabilities: Object.freeze([]), unsureWords: Object.freeze([]), score: 0, logProb: 0, finished: true,
 });
 
 // A copy of `value` with every typed array as an array of numbers (for JSON).
@@ -204,6 +209,9 @@ export function makeResult(value, withAlternatives, heap = null) {
       attention,
       coverage: h.coverage,
       possiblyDropped: h.possiblyDropped,
+      tokenProbabilities: h.tokenProbabilities,
+      wordProbabilities: h.wordProbabilities,
+      unsureWords: h.unsureWords,
       score: h.score,
       logProb: h.logProb,
       finished: h.finished,

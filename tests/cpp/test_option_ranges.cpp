@@ -109,7 +109,7 @@ TEST_CASE("option_ranges_json: every option of the table in its order, with Deco
     }
     // Defaults as written in C++, not widened floats: JavaScript reads 0.2.
     CHECK(table["coveragePenalty"]["default"].dump() == "0.2");
-    CHECK(table["beamSize"].dump() == R"({"min":1,"max":16,"default":1,"integer":true})");
+    CHECK(table["beamSize"].dump() == R"({"min":1,"max":16,"default":4,"integer":true})");
 }
 
 TEST_CASE("read_decode_options reads each option of the table and keeps the defaults of those left out") {

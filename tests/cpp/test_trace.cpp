@@ -89,6 +89,7 @@ TEST_CASE("the trace equals a hand computation from the weights, for each scorin
             CAPTURE(attention_kind_name(kind));
             CAPTURE(temperature);
             DecodeOptions options;
+            options.beam_size = 1;  // greedy: the chosen token is the top one
             options.max_length = 10;
             options.trace = true;
             options.temperature = temperature;

@@ -248,7 +248,8 @@ TEST_CASE("to_json hypotheses-only: each field once, the matrices' shapes; with 
                 const nlohmann::json document = to_json(t);
                 nlohmann::json compact = to_json(t, TranslationLayout::kHypothesesOnly);
                 // Nothing of the best hypothesis at the top level: it is hypotheses[0].
-                for (const char* field : {"text", "targetTokens", "targetWords", "attention", "coverage", "possiblyDropped", "score"}) {
+                for (const char* field : {"text", "targetTokens", "targetWords", "attention", "coverage", "possiblyDropped",
+                                          "tokenProbabilities", "wordProbabilities", "unsureWords", "score"}) {
                     CHECK_FALSE(compact.contains(field));
                 }
                 REQUIRE(compact["hypotheses"].size() == t.hypotheses.size());
@@ -267,6 +268,9 @@ TEST_CASE("to_json hypotheses-only: each field once, the matrices' shapes; with 
                 rebuilt["attention"] = best.is_null() ? nlohmann::json::array() : best["attention"];
                 rebuilt["coverage"] = best.is_null() ? nlohmann::json::array() : best["coverage"];
                 rebuilt["possiblyDropped"] = best.is_null() ? nlohmann::json::array() : best["possiblyDropped"];
+                for (const char* field : {"tokenProbabilities", "wordProbabilities", "unsureWords"}) {
+                    rebuilt[field] = best.is_null() ? nlohmann::json::array() : best[field];
+                }
                 rebuilt["score"] = best.is_null() ? nlohmann::json(0.0) : best["score"];
                 CHECK(rebuilt == document);
             }
@@ -281,6 +285,7 @@ TEST_CASE("on_step: greedy decoding reports each token and attention row as it w
         std::vector<int> tokens;
         std::vector<std::vector<float>> rows;
         DecodeOptions options;
+        options.beam_size = 1;  // greedy reports as it writes
         options.on_step = [&](int token, float, const float* row, int columns) {
             tokens.push_back(token);
             rows.emplace_back(row, row + columns);
@@ -299,4 +304,47 @@ TEST_CASE("on_step: greedy decoding reports each token and attention row as it w
         (void)translate(model, "the cat sees the dog", options);
         CHECK(tokens.empty());
     }
+}
+
+TEST_CASE("the model's doubt: each token's and word's probability, and the unsure words under the threshold") {
+    const Model model = english_model(AttentionKind::kAdditive);
+    for (const int beam : {1, 4}) {
+        INFO("beam " << beam);
+        DecodeOptions options;
+        options.beam_size = beam;
+        const Translation t = translate(model, "I see the cat.", options);
+        for (const TranslationHypothesis& h : t.hypotheses) {
+            REQUIRE(h.token_probabilities.size() == h.target_tokens.size());
+            double log_sum = 0.0;
+            for (float p : h.token_probabilities) {
+                CHECK(p > 0.0f);
+                CHECK(p <= 1.0f);
+                log_sum += std::log(double(p));
+            }
+            CHECK(log_sum == doctest::Approx(h.log_prob).epsilon(1e-5));  // the tokens' log p sum to the hypothesis's
+            REQUIRE(h.word_probabilities.size() == h.target_words.size());
+            std::vector<int> expected_unsure;
+            for (size_t w = 0; w < h.target_words.size(); ++w) {
+                double product = 1.0;
+                for (int k = h.target_words[w].start; k < h.target_words[w].end; ++k) product *= h.token_probabilities[size_t(k)];
+                CHECK(h.word_probabilities[w] == doctest::Approx(product).epsilon(1e-5));
+                if (h.word_probabilities[w] < kUnsureWordProbability) expected_unsure.push_back(int(w));
+            }
+            CHECK(h.unsure_words == expected_unsure);
+        }
+        const nlohmann::json j = to_json(t);
+        CHECK(j["tokenProbabilities"].size() == t.best()->target_tokens.size());
+        CHECK(j["unsureWords"] == t.best()->unsure_words);
+        CHECK(j["hypotheses"][0]["wordProbabilities"].size() == t.best()->target_words.size());
+    }
+    // A forced word is the reader's choice, never flagged, however unlikely;
+    // the words after it are the model's again.
+    DecodeOptions greedy;
+    const Translation forced = translate_with_prefix(model, "I see the cat.", {"chien"}, greedy);
+    const TranslationHypothesis& h = *forced.best();
+    REQUIRE(!h.target_words.empty());
+    CHECK(h.target_words[0].text == "chien");
+    CHECK((h.unsure_words.empty() || h.unsure_words.front() > 0));
+    // An unlikely forced word has a low probability all the same: it is shown, not hidden.
+    CHECK(h.word_probabilities[0] == doctest::Approx(h.token_probabilities[0]));
 }

@@ -244,12 +244,12 @@ test('beam search penalties: a model that records its own (en-zh: alpha 2, beta 
 
 test('beam search penalties: alpha and beta beside the beam size, used with a beam, kept in the URL', async () => {
   const text = 'We drink water.';
-  const p = await browser.newPage(`/web/?text=${encodeURIComponent(text)}`);
+  const p = await browser.newPage(`/web/?text=${encodeURIComponent(text)}&beam=1`);
   try {
-    await waitForTranslation(p, text);
+    await waitForTranslation(p, text, { beam: 1 });
     const alpha = byTestId(p, 'length-penalty');
     const beta = byTestId(p, 'coverage-penalty');
-    // Greedy decoding does not use them; the defaults are shown.
+    // Greedy decoding (asked for in the URL) does not use them; the defaults are shown.
     assert.equal(await alpha.isDisabled(), true);
     assert.equal(await alpha.inputValue(), '0.6');
     assert.equal(await beta.inputValue(), '0.2');

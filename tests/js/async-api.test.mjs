@@ -240,7 +240,7 @@ try {
 
 test('Node: steps() yields each greedy step with its row, as the final result has them; a beam yields the best hypothesis after the search', async () => {
   const translator = await api.createTranslator(modelPath);
-  const steps = translator.steps('I see the cat.');
+  const steps = translator.steps('I see the cat.', { beamSize: 1 });
   const seen = [];
   for await (const step of steps) seen.push(step);
   const result = await steps.translation;

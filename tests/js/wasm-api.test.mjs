@@ -49,7 +49,7 @@ function assertStillWorks() {
 
 test('the API exports what users need and no diagnostics (those are in seq2seq-attention/diagnostics)', () => {
   assert.deepEqual(Object.keys(api).sort(), ['createTrainer', 'createTranslator', 'loadModel', 'optionRanges', 'reviveTranslation',
-    'shippedModels', 'sourceText', 'train', 'translationBuffer', 'wordAttention']);
+    'shippedModels', 'sourceText', 'train', 'translationBuffer', 'unsureWordProbability', 'wordAttention']);
   assert.deepEqual(Object.keys(diagnostics).sort(), ['memoryStats', 'preloadRuntime', 'warmUp']);
 });
 
@@ -88,7 +88,8 @@ test('translate returns the contract shape, with attention rows summing to 1', (
   assert.equal(typeof r.score, 'number');
   assert.ok(r.score <= 0, 'a mean log probability');
   assert.equal(r.truncated, false);
-  assert.equal(r.hypotheses.length, 1, 'greedy keeps one hypothesis');
+  assert.ok(r.hypotheses.length >= 1 && r.hypotheses.length <= api.optionRanges.beamSize.default, 'the default beam keeps its hypotheses');
+  assert.equal(api.optionRanges.beamSize.default, 4, 'beam 4 unless told otherwise');
   assert.equal(r.hypotheses[0].text, r.text);
   assert.deepEqual(r.hypotheses[0].targetTokens, r.targetTokens);
   assert.equal(r.alternatives, undefined, 'alternatives only when asked');
@@ -139,8 +140,10 @@ test('beam search returns its hypotheses, best first, each with its own attentio
     if (h.finished) assert.equal(h.targetTokens.at(-1), '<eos>');
     assertMatrix(h.attention, h.targetTokens.length, r.sourceTokens.length, `hypothesis ${h.text}`);
   }
-  // Beam size 1 is greedy decoding, the default.
-  assert.deepEqual(model.translate(SENTENCE, { beamSize: 1 }), reference);
+  // Beam 4 is the default.
+  assert.deepEqual(model.translate(SENTENCE, { beamSize: 4 }), reference);
+  const greedy = model.translate(SENTENCE, { beamSize: 1 });
+  assert.equal(greedy.hypotheses.length, 1, 'greedy keeps one hypothesis');
 });
 
 test('alternatives: the k most likely tokens at every output position', () => {
@@ -487,4 +490,30 @@ test('in Node, starting the runtime and loading a model from a path or bytes doe
   assert.equal(child.status, 0, child.stderr);
   assert.deepEqual(JSON.parse(child.stdout.trim().split('\n').pop()), [],
     'a Response check read the global Response (use platform.js isResponse)');
+});
+
+test('the model\'s doubt: each token\'s and word\'s probability, and the words under unsureWordProbability', () => {
+  for (const beamSize of [1, 4]) {
+    const r = model.translate('I beleive that machine translaton is very usefull.', { beamSize });
+    for (const h of r.hypotheses) {
+      assert.equal(h.tokenProbabilities.length, h.targetTokens.length, 'one probability per target token');
+      assert.ok(h.tokenProbabilities.every((p) => p > 0 && p <= 1));
+      const logSum = h.tokenProbabilities.reduce((sum, p) => sum + Math.log(p), 0);
+      assert.ok(Math.abs(logSum - h.logProb) < 1e-3 * Math.max(1, Math.abs(h.logProb)), `the tokens' log p sum to logProb (${logSum} vs ${h.logProb})`);
+      assert.equal(h.wordProbabilities.length, h.targetWords.length, 'one probability per target word');
+      const expected = [];
+      h.targetWords.forEach((word, w) => {
+        let product = 1;
+        for (let k = word.start; k < word.end; k++) product *= h.tokenProbabilities[k];
+        assert.ok(Math.abs(product - h.wordProbabilities[w]) < 1e-5, `word ${w}: the product of its pieces'`);
+        if (h.wordProbabilities[w] < api.unsureWordProbability) expected.push(w);
+      });
+      assert.deepEqual(h.unsureWords, expected);
+    }
+    assert.equal(r.unsureWords, r.best.unsureWords, 'read through the best hypothesis');
+    const json = JSON.parse(JSON.stringify(r));
+    assert.deepEqual(json.unsureWords, r.unsureWords);
+    assert.equal(json.tokenProbabilities.length, r.targetTokens.length);
+  }
+  assert.ok(api.unsureWordProbability > 0 && api.unsureWordProbability < 1);
 });
