@@ -5,18 +5,24 @@
 // with exit code 2, like the native CLI's.
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { loadModel, optionRanges, shippedModels } from '../dist/index.js';
 import { defaultModel } from '../dist/models.js';
 import { defaultMaxLength } from '../dist/options.js';
 
 const { beamSize, maxLength, lengthPenalty, coveragePenalty, temperature } = optionRanges;
 const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
-         [--length-penalty A] [--coverage-penalty B] [--temperature T] [--shortlist on|off] [--json] [--trace] [--beam-tree] [TEXT...]
+         [--length-penalty A] [--coverage-penalty B] [--temperature T] [--shortlist on|off]
+         [--split | --no-split] [--json] [--trace] [--beam-tree] [TEXT...]
+       seq2seq-attention --version | --help
 
 Translates TEXT (the arguments, joined by spaces), or else every line of
 stdin, writing one line per input: the translation, or with --json the full
 result (text, sourceTokens, sourceWords, targetTokens, targetWords,
-attention, score, hypotheses).
+attention, tokenProbabilities, unsureWords, score, hypotheses). A text of
+several sentences is translated one sentence at a time, as the page does
+(the models learned single sentences), and the translations joined; with
+--json its line is { text, sentences: [{ source, start, end, translation }] }.
   --model M         a shipped model (${shippedModels.join(', ')}), a .s2s file path or a URL; default ${defaultModel}
   --beam N          beam size, ${beamSize.min} (greedy) to ${beamSize.max}, default ${beamSize.default}
   --max-length N    most output tokens, ${maxLength.min} to ${maxLength.max} (default: ${defaultMaxLength.perSourceToken} x source length + ${defaultMaxLength.extra})
@@ -28,10 +34,13 @@ attention, score, hypotheses).
                     (default ${temperature.default}: the trained model)
   --shortlist on|off  the model's lexical shortlist, when it has one (default on;
                     off scores every target piece; the API's shortlist option)
+  --split           translate sentence by sentence (the default for a text of several)
+  --no-split        translate the whole text as one sentence
   --json            print the result object as one JSON line
   --trace           with the decoder trace (implies --json; see the API's trace option)
   --beam-tree       with every candidate of every beam step, kept or pruned (implies --json;
                     the API's beamTree option; meaningful with --beam 2 or more)
+  --version         the package's version
   --help            this text`;
 
 class UsageError extends Error {}
@@ -76,14 +85,19 @@ function parse(argv) {
         json: { type: 'boolean', default: false },
         trace: { type: 'boolean', default: false },
         'beam-tree': { type: 'boolean', default: false },
+        split: { type: 'boolean' },
+        'no-split': { type: 'boolean' },
         help: { type: 'boolean', default: false },
+        version: { type: 'boolean', default: false },
       },
     });
   } catch (error) {
-    throw new UsageError(`${error.message} (see seq2seq-attention --help)`);
+    throw new UsageError(`${usageMessage(error)} (see seq2seq-attention --help)`);
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true };
+  if (values.version) return { version: true };
+  if (values.split && values['no-split']) throw new UsageError('give --split or --no-split, not both');
   const [command, ...words] = positionals;
   if (command === undefined) throw new UsageError(`missing command (try: seq2seq-attention translate --model ${defaultModel} "Hello.")`);
   if (command !== 'translate') throw new UsageError(`unknown command '${command}'; the only command is translate`);
@@ -98,7 +112,18 @@ function parse(argv) {
     beamTree: values['beam-tree'] || undefined,
   };
   const options = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-  return { model: values.model, json: values.json || values.trace || values['beam-tree'], options, text: words.length ? words.join(' ') : null };
+  return { model: values.model, json: values.json || values.trace || values['beam-tree'], options, text: words.length ? words.join(' ') : null,
+    split: !values['no-split'] };
+}
+
+// Node's parseArgs messages in this command's words: the flag named, what to do.
+function usageMessage(error) {
+  const flag = /'(-{1,2}[^'\s]+)/.exec(error.message)?.[1];
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': return `unknown flag ${flag ?? ''}`.trim();
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': return `${flag ?? 'a flag'} needs a value (for example --beam 4), or takes none`;
+    default: return error.message;
+  }
 }
 
 async function main() {
@@ -107,11 +132,19 @@ async function main() {
     console.log(USAGE);
     return;
   }
+  if (args.version) {
+    console.log(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+    return;
+  }
   const model = await loadModel(args.model);
   try {
     const print = (text) => {
-      const result = model.translate(text, args.options);
-      process.stdout.write(`${args.json ? JSON.stringify(result, plainArrays) : result.text}\n`);
+      // Several sentences: one at a time (translateText), as the page does;
+      // one sentence prints as translate's result.
+      const parts = args.split ? model.translateText(text, args.options) : null;
+      const shown = parts === null || parts.sentences.length === 0 ? model.translate(text, args.options)
+        : parts.sentences.length === 1 ? parts.sentences[0].translation : parts;
+      process.stdout.write(`${args.json ? JSON.stringify(shown, plainArrays) : shown.text}\n`);
     };
     if (args.text !== null) {
       print(args.text);

@@ -26,7 +26,7 @@ import { onPicks } from './what-if.js';
 import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
-import { applyStatic, formatCount, lang, onLangChange, setLang, setRich, t } from './i18n/index.js';
+import { applyStatic, speakDocument, formatCount, lang, onLangChange, setLang, setRich, t } from './i18n/index.js';
 
 // ---------------------------------------------------------------------------
 // Controls that come from the package: the models (its list) and the beam
@@ -309,6 +309,7 @@ async function copyLink() {
 const langToggle = document.getElementById('lang-toggle');
 
 function showLanguage() {
+  speakDocument();
   applyStatic(document);
   // The toggle names the other language, in that language.
   langToggle.lang = lang() === 'zh-CN' ? 'en' : 'zh-CN';

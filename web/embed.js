@@ -13,8 +13,10 @@
 //   step      output step N (1-based): its row of the figure is selected and
 //             the readout says where the model looked while writing it
 //   beam      1 to PAGE_MAX_BEAM (default the package's, 4)
-//   lang      en or zh-CN: the element's own words (default the page's
-//             language, web/i18n/); the model's output is never translated
+//   lang      en or zh-CN: the element's own words (default: the nearest
+//             ancestor's lang when it is one of these, else the browser's
+//             language; the element never changes the host page's lang);
+//             the model's output is never translated
 //   readonly  hides the sentence box
 // Changing an attribute draws again (and translates again when the sentence,
 // model or beam changed). The element draws inside its own Shadow DOM, so
@@ -25,7 +27,7 @@ import { renderHeatmap, HEATMAP_CSS } from './heatmap.js';
 import { renderAlignment, ALIGNMENT_CSS } from './alignment.js';
 import { renderStepPanel, STEP_CSS } from './step-panel.js';
 import { missingFeatures } from './features.js';
-import { lang as pageLang, normalizeLang, onLangChange, rich, tIn } from './i18n/index.js';
+import { browserLang, normalizeLang, rich, tIn } from './i18n/index.js';
 import { getTranslator } from './translator.js';
 import {
   DEBOUNCE_MS, DEFAULT_BEAM, MAX_OUTPUT_TOKENS, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels, stepFromText,
@@ -84,10 +86,14 @@ class Seq2SeqAttentionDemo extends HTMLElement {
 
   connectedCallback() {
     if (!this.#parts) this.#build();
-    // Without its own lang attribute the element speaks the page's language.
-    this.#stopListening = onLangChange(() => {
-      if (!this.hasAttribute('lang')) this.#relabel();
-    });
+    // Without its own lang attribute the element speaks its ancestors':
+    // a host that switches its <html lang> (or an ancestor's) is followed.
+    const relabel = () => { if (!this.hasAttribute('lang')) this.#relabel(); };
+    const observer = new MutationObserver(relabel);
+    for (let node = this.parentElement; node; node = node.parentElement) {
+      observer.observe(node, { attributes: true, attributeFilter: ['lang'] });
+    }
+    this.#stopListening = () => observer.disconnect();
     this.#translate();
   }
 
@@ -125,9 +131,13 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     return this.getAttribute('sentence') ?? this.getAttribute('text') ?? '';
   }
 
-  /** The element's language: its lang attribute when it is one of ours, else the page's. */
+  /**
+   * The element's language: its lang attribute when it is one of ours, else
+   * the nearest ancestor's lang when that is one of ours, else the browser's.
+   */
   get language() {
-    return normalizeLang(this.getAttribute('lang')) ?? pageLang();
+    return normalizeLang(this.getAttribute('lang')) ??
+      normalizeLang(this.parentElement?.closest('[lang]')?.getAttribute('lang')) ?? browserLang();
   }
 
   /** True for view="step": the heatmap with the step-through panel under it. */

@@ -9,7 +9,7 @@ import { renderAccuracyChart, renderLossChart } from './train-charts.js';
 import { loadPackage } from './load-api.js';
 import { startWorker } from './start-worker.js';
 import { drawTrainStep, openTrainStep, wireTrainStep } from './train-step.js';
-import { applyStatic, browserLang, lang, onLangChange, setLang, t } from './i18n/index.js';
+import { applyStatic, speakDocument, browserLang, lang, onLangChange, setLang, t } from './i18n/index.js';
 
 const COLORS = { attention: '#4338ca', fixed: '#d97706' };
 const LABELS = { attention: 'train.labelAttention', fixed: 'train.labelFixed' }; // catalogue keys (web/i18n/)
@@ -335,6 +335,7 @@ function wire() {
 // The language (web/i18n/): the toggle switches it without a reload; the
 // URL's ?lang= follows it when it differs from what the browser asks for.
 function showLanguage() {
+  speakDocument();
   applyStatic(document);
   document.getElementById('lang-toggle').lang = lang() === 'zh-CN' ? 'en' : 'zh-CN';
 }

@@ -207,6 +207,31 @@ test('an embedded demo with lang="zh-CN" speaks Chinese on an English page, and 
   await page.close();
 });
 
+test('on a page written in Chinese, a demo without lang speaks Chinese (an English browser) and the page keeps its lang', async () => {
+  const page = await browser.newPage('/web/embed-example.html', { width: 900, height: 900 });
+  assert.equal(await page.evaluate(() => navigator.language.startsWith('en')), true, 'an English browser');
+  const first = page.locator('seq2seq-attention-demo').first();
+  await first.locator('[data-testid="attention-heatmap"]').waitFor({ timeout: 30_000 });
+  assert.match(await first.locator('.head').textContent(), /Attention: rows are output words/, 'lang="en" on <html>: English');
+  // The host becomes a Chinese page: the demos without their own lang follow it.
+  await page.evaluate(() => { document.documentElement.lang = 'zh-CN'; });
+  await page.waitForFunction(() => /注意力：行是输出词/.test(document.querySelector('seq2seq-attention-demo').shadowRoot.querySelector('.head').textContent));
+  // A demo added inside a section of the page with its own lang takes the nearest one.
+  await page.evaluate(() => {
+    const section = document.createElement('section');
+    section.lang = 'en';
+    const demo = document.createElement('seq2seq-attention-demo');
+    Object.entries({ id: 'inner', sentence: 'Go.', model: 'en-fr' }).forEach(([name, value]) => demo.setAttribute(name, value));
+    section.append(demo);
+    document.body.append(section);
+  });
+  await page.locator('#inner [data-testid="attention-heatmap"]').waitFor({ timeout: 30_000 });
+  assert.match(await page.locator('#inner .head').textContent(), /Attention: rows are output words/);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'the element never writes the host page\'s lang');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 test('the page\'s own error messages are Chinese too, and switch with the toggle', async () => {
   const page = await browser.context.newPage();
   await page.addInitScript('delete globalThis.WebAssembly');

@@ -58,7 +58,6 @@ function initialLang() {
 
 let current = initialLang();
 const listeners = new Set();
-if (globalThis.document) document.documentElement.lang = current;
 
 /** The page's language now. */
 // A count with its thousands grouped by commas, as both catalogues write
@@ -78,8 +77,10 @@ export function lang() {
 }
 
 /**
- * Switches the page to `next` ('en' or 'zh-CN'): sets <html lang>, saves the
- * choice (unless save is false) and tells every listener. Unknown tags are ignored.
+ * Switches to `next` ('en' or 'zh-CN'): saves the choice (unless save is
+ * false) and tells every listener. Unknown tags are ignored. It never
+ * touches the document: a page of the project's own that speaks the
+ * chosen language says so with speakDocument().
  */
 export function setLang(next, { save = true } = {}) {
   const chosen = normalizeLang(next);
@@ -93,9 +94,18 @@ export function setLang(next, { save = true } = {}) {
   }
   if (chosen === current) return current;
   current = chosen;
-  if (globalThis.document) document.documentElement.lang = current;
   for (const listener of listeners) listener(current);
   return current;
+}
+
+/**
+ * For the project's own pages (the demo, the training page), and only them:
+ * their <html lang> is the chosen language, now and after every switch. The
+ * element (embed.js) never calls it: a tutorial's page keeps its language.
+ */
+export function speakDocument() {
+  document.documentElement.lang = current;
+  onLangChange((language) => { document.documentElement.lang = language; });
 }
 
 /** Calls fn(lang) after every switch; returns a function that stops it. */
