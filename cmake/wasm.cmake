@@ -16,6 +16,11 @@ set(S2S_DIST_DIR ${CMAKE_SOURCE_DIR}/dist)
 
 set(S2S_WASM_LINK_OPTIONS
   --bind                     # Embind: Session (bindings.cpp), TrainingRun (train_bindings.cpp)
+  # No code generated at run time: Embind's invokers are otherwise built with
+  # new Function, which a page's Content Security Policy allows only with
+  # 'unsafe-eval'. Without it the element runs under script-src HOST blob:
+  # 'wasm-unsafe-eval' (docs/page.md; tests/e2e/csp.test.mjs).
+  -sDYNAMIC_EXECUTION=0
   -sMODULARIZE=1             # a factory function instead of a global Module ...
   -sEXPORT_ES6=1             # ... exported as the default export of an ES module
   # web,worker and not node: emscripten 3.1.6's Node path uses __dirname (absent
