@@ -9,6 +9,9 @@
 //   domain-dev.en-fr.tsv, domain-dev.en-zh.tsv  its development part (never trained on)
 //   glossary.en-fr.tsv, glossary.en-zh.tsv      the glossary's entries as short pairs
 //   cedict.en-zh.tsv                             CC-CEDICT entries for the corpus's English words
+//   long.en-fr.tsv, long.en-zh.tsv              the long, textbook-register corpus (data/long/), training part
+//   long-dev.en-fr.tsv, long-dev.en-zh.tsv      its development part, one sentence in eight by hash
+//                                                (isLongDevelopment; never trained on)
 // The output depends on the input files alone (same files, same bytes), so a
 // resumed training run sees the same data. data/README.md says how each
 // source is used and why.
@@ -16,10 +19,12 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sentenceKey } from './check-long-data.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = join(root, 'data');
 const corpusDir = join(dataDir, 'corpus');
+const longDir = join(dataDir, 'long');
 
 export const OWN_DATA = {
   source: 'seq2seq-attention project: data/ (written by the project)',
@@ -36,6 +41,24 @@ export const CEDICT = {
 export function corpusTrainingFiles(dir = corpusDir) {
   return readdirSync(dir).filter((f) => f.endsWith('.tsv') && f !== 'dev.tsv').sort().map((f) => join(dir, f));
 }
+
+/** FNV-1a, 32 bits, of a string's UTF-8 bytes. */
+export function fnv1a32(text) {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/**
+ * True for a sentence of the long corpus's development split: the FNV-1a
+ * hash of its English (lowercased, runs of other characters one space) is 0
+ * modulo 8. The choice depends on the sentence alone, so a sentence added,
+ * corrected elsewhere in its file or moved between topic files keeps its side.
+ */
+export const isLongDevelopment = (english) => fnv1a32(sentenceKey(english)) % 8 === 0;
 
 /** Lines of a three-column corpus file as {en, fr, zh}. */
 export function readCorpus(path) {
@@ -146,6 +169,13 @@ async function main() {
   writePairs(out('domain.en-zh.tsv'), train.map((p) => [p.en, p.zh]), own('in-domain corpus, data/corpus/ (training files)'));
   writePairs(out('domain-dev.en-fr.tsv'), dev.map((p) => [p.en, p.fr]), own('in-domain corpus, development split, data/corpus/dev.tsv'));
   writePairs(out('domain-dev.en-zh.tsv'), dev.map((p) => [p.en, p.zh]), own('in-domain corpus, development split, data/corpus/dev.tsv'));
+  const longAll = corpusTrainingFiles(longDir).flatMap(readCorpus);
+  const long = longAll.filter((p) => !isLongDevelopment(p.en));
+  const longDev = longAll.filter((p) => isLongDevelopment(p.en));
+  writePairs(out('long.en-fr.tsv'), long.map((p) => [p.en, p.fr]), own('long textbook-register corpus, data/long/ (training part)'));
+  writePairs(out('long.en-zh.tsv'), long.map((p) => [p.en, p.zh]), own('long textbook-register corpus, data/long/ (training part)'));
+  writePairs(out('long-dev.en-fr.tsv'), longDev.map((p) => [p.en, p.fr]), own('long textbook-register corpus, development split (isLongDevelopment), data/long/'));
+  writePairs(out('long-dev.en-zh.tsv'), longDev.map((p) => [p.en, p.zh]), own('long textbook-register corpus, development split (isLongDevelopment), data/long/'));
   writePairs(out('glossary.en-fr.tsv'), glossaryPairs(glossary, 'french'), own('glossary, data/glossary/glossary.tsv'));
   writePairs(out('glossary.en-zh.tsv'), glossaryPairs(glossary, 'chinese'), own('glossary, data/glossary/glossary.tsv'));
   // Tatoeba's Chinese ranks the dictionary's words too: without it the
@@ -160,7 +190,7 @@ async function main() {
   const cedict = await cedictPairs([...train.map((p) => p.en), ...glossary.map((g) => g.english)], glossary.map((g) => g.english),
     `${train.map((p) => p.zh).join('\n')}\n${tatoebaZh}`);
   writePairs(out('cedict.en-zh.tsv'), cedict, CEDICT);
-  console.log(`wrote ${values.out}: corpus ${train.length} training / ${dev.length} development sentences, glossary ${glossary.length} entries, CC-CEDICT ${cedict.length} pairs`);
+  console.log(`wrote ${values.out}: corpus ${train.length} training / ${dev.length} development sentences, long corpus ${long.length} / ${longDev.length}, glossary ${glossary.length} entries, CC-CEDICT ${cedict.length} pairs`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

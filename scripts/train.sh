@@ -4,11 +4,15 @@
 #   (npm run train:NAME [-- --max-minutes M])
 # One recipe per language pair, the same for the attention model and its
 # fixed-context twin (so the two differ only in --attention):
-#   en-fr, en-fr-fixed: two stages.
+#   en-fr, en-fr-fixed: three stages.
 #     1. base: Tatoeba alone, from scratch (checkpoints/NAME-base.s2s).
 #     2. domain: every weight from the base, on Tatoeba plus the project's
 #        in-domain corpus and glossary (scripts/domain-data.mjs,
-#        data/README.md), written to models/NAME.s2s.
+#        data/README.md) (checkpoints/NAME-domain.s2s).
+#     3. textbook: every weight from the second, with the long
+#        textbook-register corpus (data/long/) and misspelt copies of the
+#        training pairs (scripts/noise-pairs.mjs) added (models/README.md,
+#        "Long and textbook sentences"), written to models/NAME.s2s.
 #   en-zh, en-zh-fixed: three learning-rate cycles on the same data.
 #     1. joint: Tatoeba and the domain data (corpus, glossary, CC-CEDICT
 #        pairs) together from the start, with the encoder of the matching
@@ -27,7 +31,11 @@
 #        (checkpoints/NAME-third.s2s; models/README.md, "A third cycle").
 #     4. one run from every weight of that mean on both runs' data
 #        (checkpoints/NAME-fourth.s2s), averaged with the mean it started
-#        from, written to models/NAME.s2s (models/README.md, "A fourth cycle").
+#        from (checkpoints/NAME-fourth-mean.s2s; models/README.md, "A fourth cycle").
+#     5. textbook: every weight from that mean, with the long
+#        textbook-register corpus (data/long/) and misspelt copies of the
+#        training pairs added (checkpoints/NAME-textbook.s2s), written to
+#        models/NAME.s2s (models/README.md, "Long and textbook sentences").
 # Resumable: rerunning continues from checkpoints/NAME-base/,
 # checkpoints/NAME-joint/, checkpoints/NAME-long/ and the others; --max-minutes ends a stage cleanly (with a checkpoint)
 # so that a long training spans sessions (rerun the same command). Training
@@ -81,6 +89,9 @@ en_zh_long=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 120
 en_zh_tatoeba=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.001 --seed 4)
 en_zh_longer=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.0007 --seed 3)
 en_zh_fourth=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 12000 --learning-rate 0.0007 --seed 6)
+# The textbook stage, both language pairs: 8,000 steps at a lower peak rate,
+# checkpoints every 500 steps, the last 10 averaged.
+textbook=(--warmup 200 --checkpoint-every 500 --learning-rate 0.0007 --seed 7)
 
 case "$name" in
   en-fr)       attention=additive; language=fr ;;
@@ -116,6 +127,13 @@ storage=(--dtype i8)
 node scripts/domain-data.mjs --out checkpoints/data --tatoeba-zh "$data_dir/cmn-eng.txt" >/dev/null
 domain="checkpoints/data/domain.en-$language.tsv:3,checkpoints/data/glossary.en-$language.tsv:2"
 [[ $language == zh ]] && domain+=",checkpoints/data/cedict.en-zh.tsv:1"
+# The textbook stage's data: the long corpus's training part three times an
+# epoch, and 12,000 training pairs (Tatoeba's split, the corpus, the long
+# corpus) with one word of the English misspelt, once.
+"$cli" split "${fr_split[@]}" --dev-output checkpoints/en-fr-dev.tsv --train-output checkpoints/en-fr-train.tsv >/dev/null
+node scripts/noise-pairs.mjs --out "checkpoints/data/noisy.en-$language.tsv" --count 12000 --seed 1 \
+  "checkpoints/en-$language-train.tsv" "checkpoints/data/domain.en-$language.tsv" "checkpoints/data/long.en-$language.tsv" >/dev/null
+textbook_data="checkpoints/data/long.en-$language.tsv:3,checkpoints/data/noisy.en-$language.tsv:1"
 
 if [[ $language == fr ]]; then
   # Stage 1: Tatoeba alone.
@@ -123,10 +141,16 @@ if [[ $language == fr ]]; then
   # Stage 2: the domain (checkpoints/NAME.s2s, then models/NAME.s2s), every
   # weight from the base, at a lower peak rate, the last 5 checkpoints
   # averaged.
-  stage "checkpoints/$name.s2s" "checkpoints/$name" "${fr_split[@]}" --target-language fr --init-model "$base" \
+  stage "checkpoints/$name-domain.s2s" "checkpoints/$name" "${fr_split[@]}" --target-language fr --init-model "$base" \
     --extra-data "$domain" --attention "$attention" "${fr_model[@]}" \
     --steps 6000 --batch-size 64 --learning-rate 0.001 --warmup 200 --label-smoothing 0.1 \
     --seed 2 --eval-every 2000 --eval-sentences 500 --checkpoint-every 500 --average-last 5 \
+    "${storage[@]}"
+  # Stage 3: the long textbook-register corpus and misspelt pairs beside the
+  # second stage's data, every weight from it.
+  stage "checkpoints/$name.s2s" "checkpoints/$name-textbook" "${fr_split[@]}" --target-language fr \
+    --init-model "checkpoints/$name-domain.s2s" --extra-data "$domain,$textbook_data" --attention "$attention" "${fr_model[@]}" \
+    --steps 8000 --batch-size 64 --label-smoothing 0.1 --eval-every 4000 --eval-sentences 500 --average-last 10 "${textbook[@]}" \
     "${storage[@]}"
 else
   encoder=checkpoints/en-fr$suffix-base.s2s
@@ -163,8 +187,13 @@ else
   stage "checkpoints/$name-fourth.s2s" "checkpoints/$name-fourth" "${en_zh_fourth[@]}" \
     --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1" \
     --attention "$attention" --init-model "checkpoints/$name-third.s2s" "${storage[@]}"
-  [[ -f checkpoints/$name.s2s ]] || "$cli" convert --model "checkpoints/$name-fourth.s2s" --interpolate "checkpoints/$name-third.s2s" \
-    --weight 0.5 --output "checkpoints/$name.s2s"
+  [[ -f checkpoints/$name-fourth-mean.s2s ]] || "$cli" convert --model "checkpoints/$name-fourth.s2s" \
+    --interpolate "checkpoints/$name-third.s2s" --weight 0.5 --output "checkpoints/$name-fourth-mean.s2s"
+  # Cycle 5: the long textbook-register corpus and misspelt pairs beside the
+  # fourth cycle's data, every weight from its mean.
+  stage "checkpoints/$name.s2s" "checkpoints/$name-textbook" "${en_zh_common[@]}" --steps 8000 "${textbook[@]}" \
+    --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data" \
+    --attention "$attention" --init-model "checkpoints/$name-fourth-mean.s2s" "${storage[@]}"
 fi
 
 # Each model's own beam search penalties (chosen on its development split

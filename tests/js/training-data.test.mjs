@@ -11,22 +11,20 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusTrainingFiles, readCorpus, readGlossary } from '../../scripts/domain-data.mjs';
+import { corpusTrainingFiles, isLongDevelopment, readCorpus, readGlossary } from '../../scripts/domain-data.mjs';
+import { FORBIDDEN_PHRASES, HELD_OUT_SENTENCES } from '../../scripts/check-long-data.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusDir = join(root, 'data', 'corpus');
+const longDir = join(root, 'data', 'long');
 
 // The chapter's example and its near variants, in any training file, in any
-// case: the models must get it right by composition, never by memory.
-const FORBIDDEN = ['love deep learning', 'like deep learning', '爱深度学习', '喜欢深度学习'];
-// Sentences that tests, the page and the issue that set the models' targets
-// use to show what the models learned: never trained on.
-const HELD_OUT = [
-  'I love deep learning.',
-  'The encoder reads the whole sentence.',
-  'Neural networks learn from data.',
-  'The context vector changes at every step.',
-];
+// case: the models must get it right by composition, never by memory. And
+// the sentences that tests, the page and the issues that set the models'
+// targets use to show what the models learned: never trained on. (One list,
+// scripts/check-long-data.mjs, which the writers of data/long/ ran too.)
+const FORBIDDEN = FORBIDDEN_PHRASES;
+const HELD_OUT = HELD_OUT_SENTENCES;
 const key = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 const words = (s) => s.split(/\s+/).filter(Boolean).length;
 
@@ -37,6 +35,7 @@ const run = (command, args) => {
 };
 
 let built;
+const builtDir = () => built;
 before(() => {
   built = mkdtempSync(join(tmpdir(), 's2s-domain-data-'));
   run(process.execPath, [join(root, 'scripts', 'domain-data.mjs'), '--out', built]);
@@ -56,8 +55,9 @@ before(() => {
 after(() => rmSync(built, { recursive: true, force: true }));
 
 function trainingFiles() {
-  const own = corpusTrainingFiles().concat(join(root, 'data', 'glossary', 'glossary.tsv'));
-  const generated = readdirSync(built).filter((f) => f.endsWith('.tsv') && !f.startsWith('domain-dev')).map((f) => join(built, f));
+  const own = [...corpusTrainingFiles(), join(root, 'data', 'glossary', 'glossary.tsv')];
+  const generated = readdirSync(built).filter((f) => f.endsWith('.tsv') && !f.startsWith('domain-dev') && !f.startsWith('long-dev'))
+    .map((f) => join(built, f));
   return [...own, ...generated];
 }
 
@@ -91,6 +91,32 @@ test('the in-domain corpus: 3,000+ sentences of 3 to 30 words, each English once
   }
   const trainKeys = new Set(train.map((p) => key(p.en)));
   for (const p of dev) assert.ok(!trainKeys.has(key(p.en)), `development sentence "${p.en}" is also a training sentence`);
+});
+
+test('the long corpus: 8,000+ sentences of 12 to 40 words (mean 18 or more), each English once in data/, its development split apart', () => {
+  const all = corpusTrainingFiles(longDir).flatMap(readCorpus);
+  const train = all.filter((p) => !isLongDevelopment(p.en));
+  const dev = all.filter((p) => isLongDevelopment(p.en));
+  assert.ok(train.length + dev.length >= 8000, `${train.length + dev.length} sentences`);
+  assert.ok(dev.length >= 500, `development split of ${dev.length} sentences`);
+  const lengths = [...train, ...dev].map((p) => words(p.en));
+  assert.ok(lengths.every((n) => n >= 12 && n <= 40), 'every English sentence has 12 to 40 words');
+  const mean = lengths.reduce((a, b) => a + b, 0) / lengths.length;
+  assert.ok(mean >= 18, `mean ${mean.toFixed(1)} words`);
+  const seen = new Set([...corpusTrainingFiles(), join(corpusDir, 'dev.tsv')].flatMap(readCorpus).map((p) => key(p.en)));
+  for (const p of [...train, ...dev]) {
+    assert.ok(p.fr.trim() && p.zh.trim(), `"${p.en}" lacks a translation`);
+    assert.ok(!/[\u4e00-\u9fff]/.test(p.fr) && /[\u4e00-\u9fff]/.test(p.zh), `"${p.en}": French and Chinese columns swapped or wrong`);
+    assert.ok(!/[,.?!;:]$/.test(p.zh), `"${p.en}": the Chinese ends with half-width punctuation`);
+    assert.ok(!seen.has(key(p.en)), `"${p.en}" appears twice in data/`);
+    seen.add(key(p.en));
+  }
+  // The built files: the training part and the development part, apart, as the hash splits them.
+  const built = (file) => readFileSync(join(builtDir(), file), 'utf8').trim().split('\n').map((l) => l.split('\t')[0]);
+  for (const language of ['fr', 'zh']) {
+    assert.deepEqual(built(`long.en-${language}.tsv`), train.map((p) => p.en));
+    assert.deepEqual(built(`long-dev.en-${language}.tsv`), dev.map((p) => p.en));
+  }
 });
 
 test('the glossary: 500+ entries, French with a gender for every noun, Chinese for every entry', () => {
