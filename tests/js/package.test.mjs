@@ -132,7 +132,7 @@ test('its bin translates from the command line: text, --json, --beam, stdin and 
   for (const [args, message] of [
     [['translate', '--model', 'en-fr', '--beam', '0', 'hi'], /--beam must be a whole number from 1 to 16/],
     [['translate', '--model', 'nope', 'hi'], /no model named 'nope'/],
-    [['translate', '--bogus'], /Unknown option '--bogus'/],
+    [['translate', '--bogus'], /unknown flag --bogus \(see seq2seq-attention --help\)/],
     [['frobnicate'], /unknown command 'frobnicate'/],
   ]) {
     const r = npx(args);
