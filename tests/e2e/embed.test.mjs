@@ -124,8 +124,9 @@ test('on a host whose files carry no CORS header, the reader is told why, and th
     assert.equal(await page.locator('seq2seq-attention-demo .fallback').isVisible(), false, 'the element is defined: its fallback is hidden');
     await page.close();
     const bare = await browser.context.newPage();
-    await bare.goto(`http://127.0.0.1:${tutorialServer.port}/none.html`);
-    await bare.waitForTimeout(1000);
+    // The load event comes after every module script has run or failed (a
+    // module script is deferred): from then on, what is undefined stays so.
+    await bare.goto(`http://127.0.0.1:${tutorialServer.port}/none.html`, { waitUntil: 'load' });
     assert.equal(await bare.evaluate(() => customElements.get('seq2seq-attention-demo') === undefined), true);
     assert.equal(await bare.locator('seq2seq-attention-demo .fallback').isVisible(), true);
     await bare.close();
