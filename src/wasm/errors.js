@@ -5,6 +5,47 @@
 // Plain JavaScript: word-attention.js (which the page imports directly) uses
 // describeValue too.
 
+/**
+ * Every error the package raises is a Seq2SeqError, of the class its `kind`
+ * names, so callers test it with instanceof or by kind:
+ *   UsageError       'usage'       a bad argument or option, a disposed object
+ *   ModelFileError   'model-file'  the bytes are not a usable model file
+ *   InputError       'input'       the text or prefix cannot be translated
+ *   LoadError        'load'        a file, URL or module could not be read
+ *   EnvironmentError 'environment' the runtime lacks what is needed (WebAssembly, Worker)
+ *   WorkerError      'worker'      the translation worker failed or crashed
+ *   ResourceError    'memory'      the WebAssembly heap could not grow
+ *   InternalError    'internal'    a bug: please report it
+ * An abort is the platform's own AbortError (a DOMException), as fetch's is.
+ */
+export class Seq2SeqError extends Error {
+  constructor(message, options = undefined) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+  }
+}
+export class UsageError extends Seq2SeqError {}
+export class ModelFileError extends Seq2SeqError {}
+export class InputError extends Seq2SeqError {}
+export class LoadError extends Seq2SeqError {}
+export class EnvironmentError extends Seq2SeqError {}
+export class WorkerError extends Seq2SeqError {}
+export class ResourceError extends Seq2SeqError {}
+export class InternalError extends Seq2SeqError {}
+
+const CLASSES = {
+  usage: UsageError, 'model-file': ModelFileError, input: InputError, load: LoadError, environment: EnvironmentError,
+  worker: WorkerError, memory: ResourceError, internal: InternalError,
+};
+for (const [kind, ErrorClass] of Object.entries(CLASSES)) {
+  Object.defineProperty(ErrorClass.prototype, 'kind', { value: kind, enumerable: true });
+}
+
+/** An error of `kind`'s class (InternalError for an unknown kind): how a worker's failure is raised again. */
+export function errorOfKind(kind, message, options = undefined) {
+  return new (CLASSES[kind] ?? InternalError)(message, options);
+}
+
 /** The value of an envelope {ok: true, value}; throws for {ok: false, kind, message}. */
 export function unwrap(envelopeJson, context) {
   const envelope = JSON.parse(envelopeJson);
@@ -14,16 +55,12 @@ export function unwrap(envelopeJson, context) {
 
 /** An envelope's failure as an Error, its message prefixed by `context` ('loadModel: '). */
 export function toError(envelope, context) {
-  const error = new Error(context + envelope.message);
-  error.kind = envelope.kind;  // 'usage', 'model-file', 'input', 'memory' or 'internal'
-  return error;
+  return errorOfKind(envelope.kind, context + envelope.message);  // 'usage', 'model-file', 'input', 'memory' or 'internal'
 }
 
-/** A failure the envelope did not catch (a bug): kind 'internal'. */
+/** A failure the envelope did not catch (a bug): an InternalError. */
 export function internalError(doing, cause) {
-  const error = new Error(`seq2seq-attention: internal error while ${doing}: ${describe(cause)} (please report it)`, { cause });
-  error.kind = 'internal';
-  return error;
+  return new InternalError(`seq2seq-attention: internal error while ${doing}: ${describe(cause)} (please report it)`, { cause });
 }
 
 /**

@@ -575,13 +575,35 @@ export declare function wordAttention(
   result: Pick<Translation, 'sourceWords' | 'targetWords'> & { attention: ArrayLike<number>[] },
 ): WordAttention;
 
+/** What went wrong, as every error of the package names it (`error.kind`). */
+export type ErrorKind = 'usage' | 'model-file' | 'input' | 'load' | 'environment' | 'worker' | 'memory' | 'internal';
+
 /**
- * Errors thrown by this package are plain `Error`s with a message naming the
- * problem and the fix. Those from the C++ core also carry a `kind`.
+ * Every error the package raises is a `Seq2SeqError` of the class its `kind`
+ * names, with a message naming the problem and the fix (a wrong type of
+ * argument to the runtime's loaders is a `TypeError` with `kind: 'usage'`;
+ * an abort is the platform's `AbortError`, a `DOMException`). Errors from a
+ * worker are raised again as the same class.
  */
-export interface Seq2SeqError extends Error {
-  kind?: 'usage' | 'model-file' | 'input' | 'memory' | 'internal';
+export declare class Seq2SeqError extends Error {
+  readonly kind: ErrorKind;
 }
+/** A bad argument or option, or a call on a disposed model, translator or trainer (`kind: 'usage'`). */
+export declare class UsageError extends Seq2SeqError { readonly kind: 'usage'; }
+/** The bytes are not a usable model file: truncated, damaged, another format (`kind: 'model-file'`). */
+export declare class ModelFileError extends Seq2SeqError { readonly kind: 'model-file'; }
+/** The text or the forced prefix cannot be translated (`kind: 'input'`). */
+export declare class InputError extends Seq2SeqError { readonly kind: 'input'; }
+/** A model, the runtime or the trainer could not be read: HTTP status, network, missing file (`kind: 'load'`). */
+export declare class LoadError extends Seq2SeqError { readonly kind: 'load'; }
+/** The runtime lacks what the call needs, such as Web Workers (`kind: 'environment'`). */
+export declare class EnvironmentError extends Seq2SeqError { readonly kind: 'environment'; }
+/** The translation worker could not start, crashed or sent an unreadable message (`kind: 'worker'`). */
+export declare class WorkerError extends Seq2SeqError { readonly kind: 'worker'; }
+/** The WebAssembly heap could not grow (`kind: 'memory'`). */
+export declare class ResourceError extends Seq2SeqError { readonly kind: 'memory'; }
+/** A bug in this package: please report it (`kind: 'internal'`). */
+export declare class InternalError extends Seq2SeqError { readonly kind: 'internal'; }
 
 // ---------------------------------------------------------------------------
 // Training in the browser (or Node): the project's C++ trainer, compiled to

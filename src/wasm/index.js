@@ -25,3 +25,6 @@ export { shippedModels } from './models.js';
 export { optionRanges, unsureWordProbability } from './options.js';
 export { reviveTranslation, sourceText, translationBuffer } from './translation.js';
 export { wordAttention } from './word-attention.js';
+export {
+  EnvironmentError, InputError, InternalError, LoadError, ModelFileError, ResourceError, Seq2SeqError, UsageError, WorkerError,
+} from './errors.js';

@@ -4,7 +4,7 @@
 // (src/wasm/bindings.cpp) that users never see: Embind objects stay
 // private, every C++ failure arrives as a message and leaves as an ordinary
 // Error (errors.js), and results are data (translation.js).
-import { describe, describeValue, internalError, openHandle, unwrap } from './errors.js';
+import { LoadError, UsageError, describe, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
 import { disposeSymbol, isNode, isResponse } from './platform.js';
 import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
@@ -21,7 +21,7 @@ async function trainerModule(what) {
   try {
     return await import(/* webpackIgnore: true */ /* @vite-ignore */ new URL(path, import.meta.url).href);
   } catch (cause) {
-    throw new Error(`${what}: could not load the trainer next to this module (${describe(cause)}); in a bundled app import ` +
+    throw new LoadError(`${what}: could not load the trainer next to this module (${describe(cause)}); in a bundled app import ` +
       `it from its own entry: import { ${what} } from 'seq2seq-attention/trainer'`, { cause });
   }
 }
@@ -50,17 +50,17 @@ export async function train(options) {
  */
 export async function loadModel(source, options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new Error(`loadModel(source, options): options must be an object such as { wasm: url }, but got ${describeValue(options)}`);
+    throw new UsageError(`loadModel(source, options): options must be an object such as { wasm: url }, but got ${describeValue(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!LOAD_OPTIONS.includes(key)) throw new Error(`loadModel: unknown option '${key}'; the options are ${LOAD_OPTIONS.join(', ')}`);
+    if (!LOAD_OPTIONS.includes(key)) throw new UsageError(`loadModel: unknown option '${key}'; the options are ${LOAD_OPTIONS.join(', ')}`);
   }
   const { wasm, signal, onProgress } = options;
   if (signal !== undefined && !(typeof signal === 'object' && signal !== null && typeof signal.aborted === 'boolean')) {
-    throw new Error(`loadModel: signal must be an AbortSignal, but got ${describeValue(signal)}`);
+    throw new UsageError(`loadModel: signal must be an AbortSignal, but got ${describeValue(signal)}`);
   }
   if (onProgress !== undefined && typeof onProgress !== 'function') {
-    throw new Error(`loadModel: onProgress must be a function ({ loaded, total }) => void, but got ${describeValue(onProgress)}`);
+    throw new UsageError(`loadModel: onProgress must be a function ({ loaded, total }) => void, but got ${describeValue(onProgress)}`);
   }
   signal?.throwIfAborted();
   if (wasm !== undefined) setRuntimeSource(wasm);
@@ -87,12 +87,12 @@ async function readModelSource(source, how = {}) {
   if (typeof Blob === 'function' && source instanceof Blob) return { bytes: await readBody(source.stream(), source.size, how), name: null };
   if (isResponse(source)) {
     const what = source.url || 'the Response given';
-    if (!source.ok) throw new Error(`loadModel: ${what} is HTTP ${source.status}; pass a successful response`);
+    if (!source.ok) throw new LoadError(`loadModel: ${what} is HTTP ${source.status}; pass a successful response`);
     return { bytes: await readResponse(source, how), name: null };
   }
   if (source instanceof URL) return { bytes: await readUrl(source, String(source), undefined, how), name: null };
   if (typeof source !== 'string' || source.trim() === '') {
-    throw new Error(`loadModel: expected a shipped model name (${shippedModels.join(', ')}), a URL, a file path, ` +
+    throw new UsageError(`loadModel: expected a shipped model name (${shippedModels.join(', ')}), a URL, a file path, ` +
       `the bytes of a .s2s file (Uint8Array or ArrayBuffer), a Blob or a Response, but got ${describeValue(source)}`);
   }
   if (isModelName(source)) {
@@ -105,7 +105,7 @@ async function readModelSource(source, how = {}) {
         `copies the file: import url from 'seq2seq-attention/models/${source}'; loadModel(url)`
       : `loadModel: no model named '${source}' in this package: the package ships ${shippedModels.join(', ')}; ` +
         'to load another model pass its URL, path or bytes';
-    if (!known) throw new Error(notFound);
+    if (!known) throw new UsageError(notFound);
     return { bytes: await readUrl(url, String(url), notFound, how), name: source };
   }
   const url = absoluteUrl(source);
@@ -136,16 +136,16 @@ async function readUrl(url, what, notFound, how = {}) {
     response = await fetch(url, { signal: how.signal });
   } catch (cause) {
     if (cause?.name === 'AbortError') throw cause;
-    if (notFound && url.protocol === 'file:') throw new Error(notFound, { cause });
-    throw new Error(`loadModel: could not fetch ${what}: ${describe(cause)}; check the URL and that the server is running`, { cause });
+    if (notFound && url.protocol === 'file:') throw new LoadError(notFound, { cause });
+    throw new LoadError(`loadModel: could not fetch ${what}: ${describe(cause)}; check the URL and that the server is running`, { cause });
   }
-  if (response.status === 404 && notFound) throw new Error(notFound);
+  if (response.status === 404 && notFound) throw new LoadError(notFound);
   if (!response.ok) {
-    throw new Error(`loadModel: could not fetch ${what}: HTTP ${response.status} ${response.statusText}; check the URL`);
+    throw new LoadError(`loadModel: could not fetch ${what}: HTTP ${response.status} ${response.statusText}; check the URL`);
   }
   const bytes = await readResponse(response, how);
   // A dev server's fallback page instead of the file (Vite answers 200 with index.html).
-  if (notFound && bytes.length > 0 && bytes[0] === 0x3c) throw new Error(notFound);
+  if (notFound && bytes.length > 0 && bytes[0] === 0x3c) throw new LoadError(notFound);
   return bytes;
 }
 
@@ -202,9 +202,9 @@ async function readPath(path, what, notFound, how = {}) {
     return bytes;
   } catch (cause) {
     if (cause?.name === 'AbortError') throw cause;
-    if (cause?.code === 'ENOENT' && notFound) throw new Error(notFound, { cause });
+    if (cause?.code === 'ENOENT' && notFound) throw new LoadError(notFound, { cause });
     const reason = cause?.code === 'ENOENT' ? 'no such file' : describe(cause);
-    throw new Error(`loadModel: could not read ${what}: ${reason}; check the path`, { cause });
+    throw new LoadError(`loadModel: could not read ${what}: ${reason}; check the path`, { cause });
   }
 }
 
@@ -275,11 +275,11 @@ class Model {
   translate(text, options = {}, onStep = undefined) {
     const session = this.#liveSession('translate');
     if (typeof text !== 'string') {
-      throw new Error(`model.translate(text): text must be a string, but got ${describeValue(text)}`);
+      throw new UsageError(`model.translate(text): text must be a string, but got ${describeValue(text)}`);
     }
     const checked = checkOptions(options);
     if (onStep !== undefined && typeof onStep !== 'function') {
-      throw new Error(`model.translate(text, options, onStep): onStep must be a function ({ index, token, logProb, attention }) => void, but got ${describeValue(onStep)}`);
+      throw new UsageError(`model.translate(text, options, onStep): onStep must be a function ({ index, token, logProb, attention }) => void, but got ${describeValue(onStep)}`);
     }
     const greedy = (checked.beamSize ?? optionRanges.beamSize.default) === 1;
     let envelope;
@@ -331,7 +331,7 @@ class Model {
   translateText(text, options = {}) {
     this.#liveSession('translateText');
     if (typeof text !== 'string') {
-      throw new Error(`model.translateText(text): text must be a string, but got ${describeValue(text)}`);
+      throw new UsageError(`model.translateText(text): text must be a string, but got ${describeValue(text)}`);
     }
     const input = wellFormed(text);
     const sentences = utf16Spans(input, JSON.parse(this.#core.splitSentences(input))).map(([start, end]) => {
@@ -357,7 +357,7 @@ class Model {
 
   #liveSession(method) {
     if (this.#session === null) {
-      throw new Error(`model.${method}: this model was disposed; load it again with loadModel()`);
+      throw new UsageError(`model.${method}: this model was disposed; load it again with loadModel()`);
     }
     return this.#session;
   }

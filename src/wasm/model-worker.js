@@ -9,6 +9,7 @@
 // Messages out: { id, progress: { loaded, total } } while loading, then
 // { id, ok: true, value } or { id, ok: false, error, kind }. Results go out
 // with their buffers transferred.
+import { InternalError, UsageError } from './errors.js';
 import { loadModel } from './load-model.js';
 import { nextTask } from './platform.js';
 import { getCore, setRuntimeSource } from './runtime.js';
@@ -55,7 +56,7 @@ async function handle({ id, type, model: source, wasm, texts, text, options }) {
     return;
   }
   if (type === 'translate') {
-    if (!model) throw new Error('translator.translate: no model is loaded in this worker');
+    if (!model) throw new UsageError('translator.translate: no model is loaded in this worker');
     const results = [];
     for (const text of texts) {
       if (cancelled.has(id)) break;
@@ -69,7 +70,7 @@ async function handle({ id, type, model: source, wasm, texts, text, options }) {
     return;
   }
   if (type === 'steps') {
-    if (!model) throw new Error('translator.steps: no model is loaded in this worker');
+    if (!model) throw new UsageError('translator.steps: no model is loaded in this worker');
     // Each step goes out as the decoder writes it (postMessage from inside
     // the decoding call reaches the page at once).
     const result = model.translate(text, options, (step) => {
@@ -81,13 +82,13 @@ async function handle({ id, type, model: source, wasm, texts, text, options }) {
     return;
   }
   if (type === 'translateText') {
-    if (!model) throw new Error('translator.translateText: no model is loaded in this worker');
+    if (!model) throw new UsageError('translator.translateText: no model is loaded in this worker');
     const value = model.translateText(text, options);
     const buffers = value.sentences.map((s) => translationBuffer(s.translation)).filter((buffer) => buffer !== null);
     self.postMessage({ id, ok: true, value }, buffers);
     return;
   }
-  throw new Error(`unknown request type ${JSON.stringify(type)}`);
+  throw new InternalError(`unknown request type ${JSON.stringify(type)}`);
 }
 
 self.addEventListener('message', (event) => {

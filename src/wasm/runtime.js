@@ -20,7 +20,7 @@
 // s2s-core.wasm with compileStreaming while its model downloads and posts
 // the module to its worker, which then only instantiates it).
 import createS2sCore from './s2s-core.js';
-import { describe, describeValue } from './errors.js';
+import { LoadError, describe, describeValue } from './errors.js';
 import { isNode, isResponse } from './platform.js';
 
 // What a failure to start a runtime tells the user to check.
@@ -38,7 +38,7 @@ export function lazyModule(loadFactory, defaultUrl, what, given = () => null) {
   const start = () => {
     promise ??= instantiate(loadFactory, defaultUrl, given()).catch((cause) => {
       promise = undefined;  // let a later call try again
-      throw new Error(`seq2seq-attention: could not start the ${what} (${describe(cause)})`, { cause });
+      throw new LoadError(`seq2seq-attention: could not start the ${what} (${describe(cause)})`, { cause });
     });
     return promise;
   };
@@ -76,14 +76,14 @@ async function compileWasm(source) {
   try {
     url = source instanceof URL ? source : new URL(source, globalThis.location?.href);
   } catch {
-    throw new TypeError(`the wasm source must be a URL, the bytes, a Blob, a Response or a WebAssembly.Module, but got ${describeValue(source)}`);
+    throw Object.assign(new TypeError(`the wasm source must be a URL, the bytes, a Blob, a Response or a WebAssembly.Module, but got ${describeValue(source)}`), { kind: 'usage' });
   }
   if (isNode && url.protocol === 'file:') {
     let bytes;
     try {
       bytes = await readNodeFile(url);
     } catch (cause) {
-      throw new Error(`could not read ${url.href}: ${cause?.code === 'ENOENT' ? 'no such file' : describe(cause)}; ` +
+      throw new LoadError(`could not read ${url.href}: ${cause?.code === 'ENOENT' ? 'no such file' : describe(cause)}; ` +
         'reinstall the package, or build it with `npm run build:wasm`', { cause });
     }
     return WebAssembly.compile(bytes);
@@ -92,14 +92,14 @@ async function compileWasm(source) {
   try {
     response = await fetch(url);
   } catch (cause) {
-    throw new Error(`could not fetch ${url.href}: ${describe(cause)}; ${BUNDLER_HINT}`, { cause });
+    throw new LoadError(`could not fetch ${url.href}: ${describe(cause)}; ${BUNDLER_HINT}`, { cause });
   }
-  if (!response.ok) throw new Error(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}; ${BUNDLER_HINT}`);
+  if (!response.ok) throw new LoadError(`could not fetch ${url.href}: HTTP ${response.status} ${response.statusText}; ${BUNDLER_HINT}`);
   return compileResponse(response, url.href);
 }
 
 async function compileResponse(response, where) {
-  if (!response.ok) throw new Error(`the Response for ${where} is HTTP ${response.status}; pass a successful one`);
+  if (!response.ok) throw new LoadError(`the Response for ${where} is HTTP ${response.status}; pass a successful one`);
   // Streaming compilation needs the server's Content-Type: application/wasm;
   // without it, the bytes are compiled once they are all here.
   if (typeof WebAssembly.compileStreaming === 'function' && /application\/wasm/.test(response.headers.get('content-type') ?? '')) {
@@ -111,7 +111,7 @@ async function compileResponse(response, where) {
   } catch (cause) {
     const head = new TextDecoder().decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 15)));
     const hint = head.trimStart().startsWith('<') ? ' (an HTML page came back: the server has no such file)' : '';
-    throw new Error(`${where} is not WebAssembly${hint}: ${describe(cause)}; ${BUNDLER_HINT}`, { cause });
+    throw new LoadError(`${where} is not WebAssembly${hint}: ${describe(cause)}; ${BUNDLER_HINT}`, { cause });
   }
 }
 
@@ -158,8 +158,8 @@ function checkWasmSource(source, context) {
     source instanceof WebAssembly.Module || (typeof Blob === 'function' && source instanceof Blob) ||
     isResponse(source);
   if (!ok) {
-    throw new TypeError(`${context}: expected where s2s-core.wasm comes from (a URL, its bytes, a Blob, a Response or a ` +
-      `WebAssembly.Module), but got ${describeValue(source)}`);
+    throw Object.assign(new TypeError(`${context}: expected where s2s-core.wasm comes from (a URL, its bytes, a Blob, a Response or a ` +
+      `WebAssembly.Module), but got ${describeValue(source)}`), { kind: 'usage' });
   }
 }
 
@@ -171,8 +171,8 @@ function checkWasmSource(source, context) {
  */
 export function useCompiledCore(module) {
   if (!(module instanceof WebAssembly.Module)) {
-    throw new TypeError('preloadRuntime: `module` must be a WebAssembly.Module compiled from s2s-core.wasm ' +
-      '(WebAssembly.compileStreaming(fetch(url))); leave it out to let the package load the file itself');
+    throw Object.assign(new TypeError('preloadRuntime: `module` must be a WebAssembly.Module compiled from s2s-core.wasm ' +
+      '(WebAssembly.compileStreaming(fetch(url))); leave it out to let the package load the file itself'), { kind: 'usage' });
   }
   const before = coreSource;
   if (!getCore.started()) coreSource = module;

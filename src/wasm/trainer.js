@@ -6,7 +6,7 @@
 //
 //   const { trainer } = await train({ task: 'reversal', onProgress: (p) => console.log(p.steps, p.loss) });
 //   trainer.translate('a b c d').attention;       // the mirrored diagonal
-import { describeValue, internalError, openHandle, unwrap } from './errors.js';
+import { UsageError, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { nextTask } from './platform.js';
 import { free, freeWhenForgotten, lazyModule } from './runtime.js';
 import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.js';
@@ -28,12 +28,12 @@ const TRAIN_LOOP_OPTION_NAMES = ['evaluateEvery', 'evaluateLimit', 'stopAtExactM
 function checkTrainerOptions(core, options, context, extra = []) {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new Error(`${context}: options must be an object such as { task: 'reversal' }, but got ${describeValue(options)}`);
+    throw new UsageError(`${context}: options must be an object such as { task: 'reversal' }, but got ${describeValue(options)}`);
   }
   const names = JSON.parse(core.trainingOptions());
   for (const key of Object.keys(options)) {
     if (!names.includes(key) && !extra.includes(key)) {
-      throw new Error(`${context}: unknown option '${key}'; the options are ${[...names, ...extra].join(', ')}`);
+      throw new UsageError(`${context}: unknown option '${key}'; the options are ${[...names, ...extra].join(', ')}`);
     }
   }
   const run = {};
@@ -66,7 +66,7 @@ class Trainer {
   /** Trains `count` batches (1 to 10000) and reports their mean loss per target token. */
   step(count = 1) {
     if (!Number.isInteger(count) || count < 1 || count > 10000) {
-      throw new Error(`trainer.step(count): count must be a whole number from 1 to 10000, but got ${describeValue(count)}`);
+      throw new UsageError(`trainer.step(count): count must be a whole number from 1 to 10000, but got ${describeValue(count)}`);
     }
     return unwrap(this.#live('step').step(count), 'trainer.step: ');
   }
@@ -77,7 +77,7 @@ class Trainer {
    */
   evaluate({ limit = 0 } = {}) {
     if (!Number.isInteger(limit) || limit < 0) {
-      throw new Error(`trainer.evaluate: limit must be a whole number >= 0 (0 = all), but got ${describeValue(limit)}`);
+      throw new UsageError(`trainer.evaluate: limit must be a whole number >= 0 (0 = all), but got ${describeValue(limit)}`);
     }
     return unwrap(this.#live('evaluate').evaluate(limit), 'trainer.evaluate: ');
   }
@@ -86,7 +86,7 @@ class Trainer {
   translate(text, options = {}) {
     const run = this.#live('translate');
     if (typeof text !== 'string') {
-      throw new Error(`trainer.translate(text): text must be a string, but got ${describeValue(text)}`);
+      throw new UsageError(`trainer.translate(text): text must be a string, but got ${describeValue(text)}`);
     }
     const checked = checkOptions(options);
     return makeResult(unwrap(run.translate(wellFormed(text), JSON.stringify(checked)), 'trainer.translate: '), checked.alternatives > 0);
@@ -95,7 +95,7 @@ class Trainer {
   /** The first `count` held-out examples as text: [{ source, target, length }]. */
   probes(count = 10) {
     if (!Number.isInteger(count) || count < 0) {
-      throw new Error(`trainer.probes(count): count must be a whole number >= 0, but got ${describeValue(count)}`);
+      throw new UsageError(`trainer.probes(count): count must be a whole number >= 0, but got ${describeValue(count)}`);
     }
     return unwrap(this.#live('probes').probes(count), 'trainer.probes: ');
   }
@@ -116,7 +116,7 @@ class Trainer {
   }
 
   #live(method) {
-    if (this.#run === null) throw new Error(`trainer.${method}: this trainer was disposed; create a new one with createTrainer()`);
+    if (this.#run === null) throw new UsageError(`trainer.${method}: this trainer was disposed; create a new one with createTrainer()`);
     return this.#run;
   }
 }
@@ -148,16 +148,16 @@ export async function train(options = {}) {
     evaluateEvery = 100, evaluateLimit = 0, stopAtExactMatch = null, chunkSize = 10, onProgress = null, signal = null,
   } = options ?? {};
   const positive = (name, value) => {
-    if (!Number.isInteger(value) || value < 1) throw new Error(`train: ${name} must be a whole number >= 1, but got ${describeValue(value)}`);
+    if (!Number.isInteger(value) || value < 1) throw new UsageError(`train: ${name} must be a whole number >= 1, but got ${describeValue(value)}`);
   };
   positive('evaluateEvery', evaluateEvery);
   positive('chunkSize', chunkSize);
-  if (!Number.isInteger(evaluateLimit) || evaluateLimit < 0) throw new Error(`train: evaluateLimit must be a whole number >= 0 (0 = all), but got ${describeValue(evaluateLimit)}`);
+  if (!Number.isInteger(evaluateLimit) || evaluateLimit < 0) throw new UsageError(`train: evaluateLimit must be a whole number >= 0 (0 = all), but got ${describeValue(evaluateLimit)}`);
   if (stopAtExactMatch !== null && !(typeof stopAtExactMatch === 'number' && stopAtExactMatch > 0 && stopAtExactMatch <= 1)) {
-    throw new Error(`train: stopAtExactMatch must be a number in (0, 1], such as 0.95, but got ${describeValue(stopAtExactMatch)}`);
+    throw new UsageError(`train: stopAtExactMatch must be a number in (0, 1], such as 0.95, but got ${describeValue(stopAtExactMatch)}`);
   }
-  if (onProgress !== null && typeof onProgress !== 'function') throw new Error(`train: onProgress must be a function, but got ${describeValue(onProgress)}`);
-  if (signal !== null && typeof signal?.aborted !== 'boolean') throw new Error('train: signal must be an AbortSignal');
+  if (onProgress !== null && typeof onProgress !== 'function') throw new UsageError(`train: onProgress must be a function, but got ${describeValue(onProgress)}`);
+  if (signal !== null && typeof signal?.aborted !== 'boolean') throw new UsageError('train: signal must be an AbortSignal');
 
   const trainer = await createTrainer(run);
   const totalSteps = trainer.info.options.steps;

@@ -3,7 +3,7 @@
 // to C++ as JSON, and the results built as plain objects from the JSON that
 // comes back (so they never point into the WASM heap, whose views detach
 // when memory grows).
-import { describeValue } from './errors.js';
+import { UsageError, describeValue } from './errors.js';
 import { optionRanges } from './options.js';
 
 // The options' ranges and defaults are in options.js (optionRanges), which the
@@ -22,11 +22,11 @@ const PENALTY_HINTS = {
 export function checkOptions(options) {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new Error(`model.translate(text, options): options must be an object such as { beamSize: 4 }, but got ${describeValue(options)}`);
+    throw new UsageError(`model.translate(text, options): options must be an object such as { beamSize: 4 }, but got ${describeValue(options)}`);
   }
   for (const key of Object.keys(options)) {
     if (!OPTION_NAMES.includes(key)) {
-      throw new Error(`model.translate: unknown option '${key}'; the options are ${OPTION_NAMES.join(', ')}`);
+      throw new UsageError(`model.translate: unknown option '${key}'; the options are ${OPTION_NAMES.join(', ')}`);
     }
   }
   const checked = {};
@@ -35,10 +35,10 @@ export function checkOptions(options) {
     if (value === undefined) continue;
     const inRange = typeof value === 'number' && value >= min && value <= max;  // false for NaN
     if (integer && !(inRange && Number.isInteger(value))) {
-      throw new Error(`model.translate: ${name} must be a whole number from ${min} to ${max}, but got ${describeValue(value)}`);
+      throw new UsageError(`model.translate: ${name} must be a whole number from ${min} to ${max}, but got ${describeValue(value)}`);
     }
     if (!integer && !inRange) {
-      throw new Error(`model.translate: ${name} must be a number from ${min} to ${max}${PENALTY_HINTS[name] ?? ''}, ` +
+      throw new UsageError(`model.translate: ${name} must be a number from ${min} to ${max}${PENALTY_HINTS[name] ?? ''}, ` +
         `but got ${describeValue(value)}`);
     }
     checked[name] = value;
@@ -46,18 +46,18 @@ export function checkOptions(options) {
   for (const name of SWITCHES) {
     if (options[name] === undefined) continue;
     if (typeof options[name] !== 'boolean') {
-      throw new Error(`model.translate: ${name} must be true or false, but got ${describeValue(options[name])}`);
+      throw new UsageError(`model.translate: ${name} must be true or false, but got ${describeValue(options[name])}`);
     }
     checked[name] = options[name];
   }
   if (options.prefix !== undefined) {
     const prefix = options.prefix;
     if (!Array.isArray(prefix) || !prefix.every((token) => typeof token === 'string')) {
-      throw new Error(`model.translate: prefix must be an array of target tokens (strings), such as ['je', 'suis'], but got ${describeValue(prefix)}`);
+      throw new UsageError(`model.translate: prefix must be an array of target tokens (strings), such as ['je', 'suis'], but got ${describeValue(prefix)}`);
     }
     // A prefix longer than the output could ever be is refused here, in the API's terms.
     if (prefix.length > optionRanges.maxLength.max) {
-      throw new Error(`model.translate: prefix has ${prefix.length} tokens; at most ${optionRanges.maxLength.max} are allowed`);
+      throw new UsageError(`model.translate: prefix has ${prefix.length} tokens; at most ${optionRanges.maxLength.max} are allowed`);
     }
     checked.prefix = prefix;
   }

@@ -11,7 +11,7 @@
 //
 // Results are the synchronous API's Translations (translation.js): from the
 // worker their one buffer is transferred, not copied, and revived here.
-import { describe, describeValue } from './errors.js';
+import { EnvironmentError, LoadError, UsageError, WorkerError, describe, describeValue, errorOfKind } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
 import { asyncDisposeSymbol, disposeSymbol, isNode, isResponse, nextTask } from './platform.js';
 import { reviveTranslation } from './translation.js';
@@ -33,20 +33,20 @@ const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
  */
 export async function createTranslator(model, options = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new Error(`createTranslator(model, options): options must be an object such as { worker: false }, but got ${describeValue(options)}`);
+    throw new UsageError(`createTranslator(model, options): options must be an object such as { worker: false }, but got ${describeValue(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!CREATE_OPTIONS.includes(key)) throw new Error(`createTranslator: unknown option '${key}'; the options are ${CREATE_OPTIONS.join(', ')}`);
+    if (!CREATE_OPTIONS.includes(key)) throw new UsageError(`createTranslator: unknown option '${key}'; the options are ${CREATE_OPTIONS.join(', ')}`);
   }
   const { worker = 'auto', workerUrl, wasm, signal, onProgress } = options;
   const given = isWorker(worker) ? worker : null;
   if (!given && ![true, false, 'auto'].includes(worker)) {
-    throw new Error(`createTranslator: worker must be true, false, 'auto' or a Worker started from model-worker.js, but got ${describeValue(worker)}`);
+    throw new UsageError(`createTranslator: worker must be true, false, 'auto' or a Worker started from model-worker.js, but got ${describeValue(worker)}`);
   }
   signal?.throwIfAborted();
   const useWorker = given !== null || worker === true || (worker === 'auto' && !isNode && typeof Worker === 'function');
   if (!useWorker) return inThread(await model, await wasm, signal, onProgress);
-  if (!given && typeof Worker !== 'function') throw new Error('createTranslator: { worker: true } needs Web Workers, which this runtime lacks; use { worker: false }');
+  if (!given && typeof Worker !== 'function') throw new EnvironmentError('createTranslator: { worker: true } needs Web Workers, which this runtime lacks; use { worker: false }');
   let backend;
   try {
     backend = new InWorker(given ?? startWorker(workerUrl));
@@ -91,7 +91,7 @@ function startWorker(workerUrl) {
     // bundle the worker and its imports.
     return new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
   } catch (cause) {
-    const error = new Error(`createTranslator: could not start the worker ${String(workerUrl ?? 'model-worker.js')} (${describe(cause)}); ` +
+    const error = new WorkerError(`createTranslator: could not start the worker ${String(workerUrl ?? 'model-worker.js')} (${describe(cause)}); ` +
       'pass workerUrl, or { worker: false } to translate on this thread', { cause });
     error.code = 'S2S_WORKER_FAILED';
     throw error;
@@ -112,7 +112,7 @@ async function transferable(model) {
   if (model instanceof ArrayBuffer) return model.slice(0);
   if (ArrayBuffer.isView(model)) return model.buffer.slice(model.byteOffset, model.byteOffset + model.byteLength);
   if (isResponse(model)) {
-    if (!model.ok) throw new Error(`createTranslator: the Response for ${model.url || 'the model'} is HTTP ${model.status}; pass a successful response`);
+    if (!model.ok) throw new LoadError(`createTranslator: the Response for ${model.url || 'the model'} is HTTP ${model.status}; pass a successful response`);
     return model.arrayBuffer();
   }
   return model;  // a Blob, or something the worker's loadModel will name
@@ -151,16 +151,16 @@ class Translator {
    * its reason, and sentences not yet started are skipped).
    */
   async translate(input, options = {}) {
-    if (this.#backend === null) throw new Error('translator.translate: this translator was disposed; create another with createTranslator()');
+    if (this.#backend === null) throw new UsageError('translator.translate: this translator was disposed; create another with createTranslator()');
     const batch = Array.isArray(input);
     const texts = batch ? input : [input];
     texts.forEach((text, i) => {
       if (typeof text !== 'string') {
-        throw new Error(`translator.translate: ${batch ? `input[${i}]` : 'text'} must be a string, but got ${describeValue(text)}`);
+        throw new UsageError(`translator.translate: ${batch ? `input[${i}]` : 'text'} must be a string, but got ${describeValue(text)}`);
       }
     });
     if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-      throw new Error(`translator.translate(text, options): options must be an object such as { beamSize: 4 }, but got ${describeValue(options)}`);
+      throw new UsageError(`translator.translate(text, options): options must be an object such as { beamSize: 4 }, but got ${describeValue(options)}`);
     }
     const { signal, ...translateOptions } = options;
     signal?.throwIfAborted();
@@ -181,8 +181,8 @@ class Translator {
    *   const result = await steps.translation;
    */
   steps(text, options = {}) {
-    if (this.#backend === null) throw new Error('translator.steps: this translator was disposed; create another with createTranslator()');
-    if (typeof text !== 'string') throw new Error(`translator.steps: text must be a string, but got ${describeValue(text)}`);
+    if (this.#backend === null) throw new UsageError('translator.steps: this translator was disposed; create another with createTranslator()');
+    if (typeof text !== 'string') throw new UsageError(`translator.steps: text must be a string, but got ${describeValue(text)}`);
     const { signal, ...translateOptions } = options ?? {};
     const queue = [];
     let wake = null;
@@ -215,8 +215,8 @@ class Translator {
    * end, translation }] }. Options: those of translate, and signal.
    */
   async translateText(text, options = {}) {
-    if (this.#backend === null) throw new Error('translator.translateText: this translator was disposed; create another with createTranslator()');
-    if (typeof text !== 'string') throw new Error(`translator.translateText: text must be a string, but got ${describeValue(text)}`);
+    if (this.#backend === null) throw new UsageError('translator.translateText: this translator was disposed; create another with createTranslator()');
+    if (typeof text !== 'string') throw new UsageError(`translator.translateText: text must be a string, but got ${describeValue(text)}`);
     const { signal, ...translateOptions } = options ?? {};
     signal?.throwIfAborted();
     return this.#backend.translateText(text, translateOptions, signal);
@@ -251,7 +251,7 @@ class InThread {
     for (const text of texts) {
       await nextTask();  // let an abort, a paint or other work in
       signal?.throwIfAborted();
-      if (this.#model.disposed) throw new Error('translator.translate: this translator was disposed while translating');
+      if (this.#model.disposed) throw new UsageError('translator.translate: this translator was disposed while translating');
       results.push(this.#model.translate(text, options));
     }
     return results;
@@ -287,12 +287,12 @@ class InWorker {
     worker.addEventListener('message', (event) => this.#receive(event.data ?? {}));
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
-      const error = new Error(`seq2seq-attention: the translation worker failed to start or crashed (${event.message || 'no message'}); ` +
+      const error = new WorkerError(`seq2seq-attention: the translation worker failed to start or crashed (${event.message || 'no message'}); ` +
         'check that model-worker.js and its imports are served next to the package (a bundler must bundle it), or pass workerUrl');
       error.code = 'S2S_WORKER_FAILED';
       this.#fail(error);
     });
-    worker.addEventListener('messageerror', () => this.#fail(new Error('seq2seq-attention: a message from the translation worker could not be read')));
+    worker.addEventListener('messageerror', () => this.#fail(new WorkerError('seq2seq-attention: a message from the translation worker could not be read')));
   }
 
   #receive({ id, ok, value, error, progress, step, kind }) {
@@ -310,9 +310,8 @@ class InWorker {
     if (ok) {
       waiting.resolve(value);
     } else {
-      const failure = new Error(error);
-      if (kind) failure.kind = kind;
-      waiting.reject(failure);
+      // The worker's error, raised again as the class its kind names.
+      waiting.reject(errorOfKind(kind, error));
     }
   }
 
@@ -372,7 +371,7 @@ class InWorker {
   }
 
   close() {
-    this.#fail(new Error('translator.translate: this translator was disposed; create another with createTranslator()'));
+    this.#fail(new UsageError('translator.translate: this translator was disposed; create another with createTranslator()'));
     this.#worker.terminate();
   }
 }

@@ -13,7 +13,7 @@
 //
 // Plain JavaScript with no WebAssembly behind it: index.js re-exports it and
 // the demo page (web/app.js) imports this file directly.
-import { describeValue } from './errors.js';
+import { UsageError, describeValue } from './errors.js';
 
 /**
  * result: { sourceWords, targetWords, attention } (a translation, or a
@@ -23,13 +23,13 @@ import { describeValue } from './errors.js';
  */
 export function wordAttention(result) {
   if (result === null || typeof result !== 'object' || Array.isArray(result)) {
-    throw new Error('wordAttention(result): result must be a translation from model.translate() (or a hypothesis ' +
+    throw new UsageError('wordAttention(result): result must be a translation from model.translate() (or a hypothesis ' +
       `with the translation's sourceWords), but got ${describeValue(result)}`);
   }
   const { sourceWords, targetWords, attention } = result;
   const isRow = (row) => Array.isArray(row) || row instanceof Float32Array || row instanceof Float64Array;
   if (!Array.isArray(attention) || !attention.every(isRow)) {
-    throw new Error('wordAttention: result.attention must be an array of rows (Float32Array[] as translate gives, or number[][]), ' +
+    throw new UsageError('wordAttention: result.attention must be an array of rows (Float32Array[] as translate gives, or number[][]), ' +
       `but got ${describeValue(attention)}`);
   }
   const sources = copySpans(sourceWords, 'sourceWords');
@@ -40,7 +40,7 @@ export function wordAttention(result) {
   const columns = attention[0].length;
   attention.forEach((row, i) => {
     if (row.length !== columns) {
-      throw new Error(`wordAttention: attention row ${i} has ${row.length} columns but row 0 has ${columns}`);
+      throw new UsageError(`wordAttention: attention row ${i} has ${row.length} columns but row 0 has ${columns}`);
     }
   });
   checkCover(sources, columns, 'sourceWords', 'source tokens (attention columns)');
@@ -62,13 +62,13 @@ export function wordAttention(result) {
 
 function copySpans(words, name) {
   if (!Array.isArray(words)) {
-    throw new Error(`wordAttention: result.${name} must be an array of { text, start, end } (translations have it), ` +
+    throw new UsageError(`wordAttention: result.${name} must be an array of { text, start, end } (translations have it), ` +
       `but got ${describeValue(words)}`);
   }
   return words.map((word, k) => {
     if (word === null || typeof word !== 'object' || typeof word.text !== 'string' ||
         !Number.isInteger(word.start) || !Number.isInteger(word.end)) {
-      throw new Error(`wordAttention: ${name}[${k}] must be { text, start, end }, but got ${describeValue(word)}`);
+      throw new UsageError(`wordAttention: ${name}[${k}] must be { text, start, end }, but got ${describeValue(word)}`);
     }
     return { text: word.text, start: word.start, end: word.end };
   });
@@ -79,12 +79,12 @@ function checkCover(words, count, name, what) {
   let next = 0;
   words.forEach(({ start, end }, k) => {
     if (start !== next || end <= start) {
-      throw new Error(`wordAttention: ${name}[${k}] spans tokens [${start}, ${end}) but should start at ${next} ` +
+      throw new UsageError(`wordAttention: ${name}[${k}] spans tokens [${start}, ${end}) but should start at ${next} ` +
         'and hold at least one token: the words must cover the tokens in order, each exactly once');
     }
     next = end;
   });
   if (next !== count) {
-    throw new Error(`wordAttention: ${name} cover ${next} tokens but there are ${count} ${what}`);
+    throw new UsageError(`wordAttention: ${name} cover ${next} tokens but there are ${count} ${what}`);
   }
 }
