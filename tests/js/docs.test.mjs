@@ -124,3 +124,16 @@ test('every script under bench/ and scripts/ parses (node --check)', () => {
   const broken = files.filter((file) => spawnSync(process.execPath, ['--check', join(root, file)]).status !== 0);
   assert.deepEqual(broken, [], `these do not parse: run node --check on them`);
 });
+
+test('docs/api.md\'s table of entries names every export of the main entry and of the trainer\'s', async () => {
+  const table = text('docs/api.md').split('\n').filter((line) => line.startsWith('| `seq2seq-attention'));
+  const row = (entry) => table.find((line) => line.startsWith(`| \`${entry}\` |`)) ?? '';
+  for (const [entry, file] of [['seq2seq-attention', 'index.js'], ['seq2seq-attention/trainer', 'trainer.js'], ['seq2seq-attention/diagnostics', 'diagnostics.js']]) {
+    const names = Object.keys(await import(join(root, 'dist', file)));
+    if (entry === 'seq2seq-attention/diagnostics') {
+      assert.ok(row(entry), 'the diagnostics entry has a row');
+      continue;
+    }
+    for (const name of names) assert.ok(row(entry).includes(`\`${name}\``), `docs/api.md's row for ${entry} should name ${name}`);
+  }
+});
