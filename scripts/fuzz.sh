@@ -50,6 +50,17 @@ cmake --build --preset fuzz >/dev/null
 declare -A max_len=([fuzz_model_file]=16384 [fuzz_translate]=512)
 declare -A timeout=([fuzz_model_file]=10 [fuzz_translate]=60)
 
+# One run of the target's binary with the sanitizers' options and the limits
+# every run shares, its output in $log: -timeout, one input taking longer is
+# a hang (see above); -rss_limit_mb and -malloc_limit_mb, a huge allocation
+# (a length field trusted) is a failure, not a slow run. Leak detection is on
+# (libFuzzer's default).
+run_fuzzer() {
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    "$binary" -timeout="${timeout[$target]:-10}" -rss_limit_mb=2048 -malloc_limit_mb=1024 "$@" >"$log" 2>&1
+}
+
 failed=()
 for target in "${targets[@]}"; do
   binary=build/fuzz/$target
@@ -77,10 +88,7 @@ for target in "${targets[@]}"; do
       exit 2
     fi
     echo "== fuzz replay: $target, ${#inputs[@]} committed inputs"
-    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
-    UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-      "$binary" -timeout="${timeout[$target]:-10}" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-        "${inputs[@]}" >"$log" 2>&1 || status=$?
+    run_fuzzer "${inputs[@]}" || status=$?
     executed=$(grep -c '^Executed ' "$log" || true)
     if ((status == 0 && executed == ${#inputs[@]})); then
       echo "   ok: ${executed} inputs replayed"
@@ -92,15 +100,8 @@ for target in "${targets[@]}"; do
     continue
   fi
   echo "== fuzz: $target for ${seconds}s"
-  # -timeout: one input taking longer is a hang (see above). -rss_limit_mb and
-  # -malloc_limit_mb: a huge allocation (a length field trusted) is a
-  # failure, not a slow run. Leak detection is on (libFuzzer's default).
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=0} \
-  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    "$binary" "$corpus" "$seeds" "${dictionary[@]}" \
-      -max_total_time="$seconds" -timeout="${timeout[$target]:-10}" -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-      -max_len="${max_len[$target]:-8192}" -print_final_stats=1 \
-      -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
+  run_fuzzer "$corpus" "$seeds" "${dictionary[@]}" -max_total_time="$seconds" -max_len="${max_len[$target]:-8192}" \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" || status=$?
   # The last status line ("#N DONE cov: C ft: F corp: ...") and the stats.
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
