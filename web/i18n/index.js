@@ -100,12 +100,12 @@ export function setLang(next, { save = true } = {}) {
 
 /**
  * For the project's own pages (the demo, the training page), and only them:
- * their <html lang> is the chosen language, now and after every switch. The
- * element (embed.js) never calls it: a tutorial's page keeps its language.
+ * sets their <html lang> to the chosen language. Each calls it where it says
+ * everything again (at start and after every switch). The element (embed.js)
+ * never calls it: a tutorial's page keeps its language.
  */
 export function speakDocument() {
   document.documentElement.lang = current;
-  onLangChange((language) => { document.documentElement.lang = language; });
 }
 
 /** Calls fn(lang) after every switch; returns a function that stops it. */
