@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
-import { loadModel, optionRanges, shippedModels } from '../dist/index.js';
+import { UsageError, loadModel, optionRanges, shippedModels } from '../dist/index.js';
 import { defaultModel } from '../dist/models.js';
 import { defaultMaxLength } from '../dist/options.js';
 
@@ -42,8 +42,6 @@ several sentences is translated one sentence at a time, as the page does
                     the API's beamTree option; meaningful with --beam 2 or more)
   --version         the package's version
   --help            this text`;
-
-class UsageError extends Error {}
 
 // The trace's Float32Arrays as JSON arrays (JSON.stringify writes a typed array as an object).
 const plainArrays = (key, value) => (value instanceof Float32Array ? Array.from(value) : value);

@@ -166,13 +166,6 @@ export interface OptionRange {
  * decoder defines and checks them, e.g. to build controls:
  * `optionRanges.lengthPenalty` is `{ min, max, default, integer }`.
  */
-/**
- * A target word whose probability is under this is listed in a hypothesis's
- * `unsureWords` (the model was unsure of it); the threshold is the C++
- * core's, chosen on the development splits (models/README.md, "The model's doubt").
- */
-export declare const unsureWordProbability: number;
-
 export declare const optionRanges: Readonly<{
   beamSize: OptionRange;
   maxLength: OptionRange;
@@ -181,6 +174,13 @@ export declare const optionRanges: Readonly<{
   coveragePenalty: OptionRange;
   temperature: OptionRange;
 }>;
+
+/**
+ * A target word whose probability is under this is listed in a hypothesis's
+ * `unsureWords` (the model was unsure of it); the threshold is the C++
+ * core's, chosen on the development splits (models/README.md, "The model's doubt").
+ */
+export declare const unsureWordProbability: number;
 
 /** Options of {@link Model.translate}. Every field is optional. */
 export interface TranslateOptions {
