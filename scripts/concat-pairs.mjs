@@ -14,10 +14,9 @@
 // (models/README.md, "Long joined sentences"); never pass it to training.
 // A PATH.source.json sidecar names the sources (Tatoeba, CC-BY 2.0 FR, and
 // the project's own data), as the model's provenance copies it.
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writePairs } from './domain-data.mjs';
+import { readPairs, writePairs } from './domain-data.mjs';
 
 /** A small seeded generator (mulberry32): the same seed, the same pairs. */
 export function random(seed) {
@@ -72,7 +71,7 @@ function main() {
     console.error('usage: node scripts/concat-pairs.mjs --out FILE.tsv --count N [--seed S] [--join ""] [--development] TRAIN.tsv...');
     process.exit(2);
   }
-  const pairs = positionals.flatMap((path) => readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('\t')).map((l) => l.split('\t')));
+  const pairs = positionals.flatMap(readPairs);
   const out = concatPairs(pairs, {
     count: Number(values.count), seed: Number(values.seed), minWords: Number(values['min-words']),
     maxWords: Number(values['max-words']), join: values.join,

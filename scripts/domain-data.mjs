@@ -43,7 +43,7 @@ export function corpusTrainingFiles(dir = corpusDir) {
 }
 
 /** FNV-1a, 32 bits, of a string's UTF-8 bytes. */
-export function fnv1a32(text) {
+function fnv1a32(text) {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     hash ^= byte;
@@ -149,6 +149,11 @@ export async function cedictPairs(englishSentences, glossaryEnglish, chineseText
     for (const [w] of words) pairs.push([term, w]);
   }
   return pairs;
+}
+
+/** The [English, translation] pairs of a two-column file (lines without a tab skipped). */
+export function readPairs(path) {
+  return readFileSync(path, 'utf8').split('\n').filter((line) => line.includes('\t')).map((line) => line.split('\t').slice(0, 2));
 }
 
 /** Writes `pairs` ([English, translation]) as a two-column file, with the PATH.source.json sidecar a model's provenance copies. */

@@ -8,26 +8,21 @@
 //   node scripts/misspelling-table.mjs --model models/en-zh.s2s --data DEV.tsv [--data ...]
 //        [--beam 4] [--seed 1] [--json]
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { random } from './concat-pairs.mjs';
-import { misspell } from './noise-pairs.mjs';
+import { readPairs } from './domain-data.mjs';
+import { misspeltDevelopment } from './noise-pairs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
 
 /** The misspelt copy of a development file: one word of each distinct English sentence, the same for all its references. */
 export function misspeltCopy(path, seed = 1) {
-  const next = random(seed);
-  const typed = new Map();
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('\t')).map((line) => {
-    const [en, ref] = line.split('\t');
-    if (!typed.has(en)) typed.set(en, misspell(en, next));
-    return `${typed.get(en)}\t${ref}\n`;
-  }).join('');
+  return misspeltDevelopment(readPairs(path), random(seed)).map(([en, ref]) => `${en}\t${ref}\n`).join('');
 }
 
 /** `seq2seq eval --json` of `model` on `path`. */

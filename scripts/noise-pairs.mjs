@@ -9,14 +9,14 @@
 //       N training pairs drawn from TRAIN files, each with one word misspelt:
 //       a training file for `seq2seq train --extra-data` (with its sidecar).
 //   node scripts/noise-pairs.mjs --development --out FILE.tsv [--seed S] DEV.tsv
-//       every line of a development split with one word misspelt, for
-//       measuring only (models/README.md, "Misspellings"); never train on it.
+//       every English sentence of a development split with one word misspelt
+//       (the same for all its references), for measuring only
+//       (models/README.md, "Misspellings"); never train on it.
 // The output depends on the inputs and the seed alone.
-import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { random } from './concat-pairs.mjs';
-import { OWN_DATA, writePairs } from './domain-data.mjs';
+import { OWN_DATA, readPairs, writePairs } from './domain-data.mjs';
 
 // A word worth misspelling: four letters or more (a typo in "a" or "is"
 // changes the word, not its spelling).
@@ -48,7 +48,18 @@ export function misspell(sentence, next) {
   return tokens.join('');
 }
 
-const readPairs = (path) => readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('\t')).map((l) => l.split('\t').slice(0, 2));
+/**
+ * A development split's pairs with one word of each distinct English
+ * sentence misspelt, the same misspelling for all its references (the
+ * measurement's input: scripts/misspelling-table.mjs).
+ */
+export function misspeltDevelopment(pairs, next) {
+  const typed = new Map();
+  return pairs.map(([en, t]) => {
+    if (!typed.has(en)) typed.set(en, misspell(en, next));
+    return [typed.get(en), t];
+  });
+}
 
 async function main() {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: {
@@ -64,7 +75,7 @@ async function main() {
   const pairs = positionals.flatMap(readPairs);
   let out;
   if (values.development) {
-    out = pairs.map(([en, t]) => [misspell(en, next), t]);
+    out = misspeltDevelopment(pairs, next);
   } else {
     const count = Number(values.count);
     out = [];

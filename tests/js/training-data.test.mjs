@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { corpusTrainingFiles, isLongDevelopment, readCorpus, readGlossary } from '../../scripts/domain-data.mjs';
-import { FORBIDDEN_PHRASES, HELD_OUT_SENTENCES } from '../../scripts/check-long-data.mjs';
+import { FORBIDDEN_PHRASES, HELD_OUT_SENTENCES, englishWords as words, sentenceKey as key } from '../../scripts/check-long-data.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusDir = join(root, 'data', 'corpus');
@@ -25,8 +25,6 @@ const longDir = join(root, 'data', 'long');
 // scripts/check-long-data.mjs, which the writers of data/long/ ran too.)
 const FORBIDDEN = FORBIDDEN_PHRASES;
 const HELD_OUT = HELD_OUT_SENTENCES;
-const key = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-const words = (s) => s.split(/\s+/).filter(Boolean).length;
 
 const run = (command, args) => {
   const r = spawnSync(command, args, { encoding: 'utf8' });
