@@ -13,7 +13,7 @@
 #        textbook-register corpus (data/long/) and misspelt copies of the
 #        training pairs (scripts/noise-pairs.mjs) added (models/README.md,
 #        "Long and textbook sentences"), written to models/NAME.s2s.
-#   en-zh, en-zh-fixed: three learning-rate cycles on the same data.
+#   en-zh, en-zh-fixed: five learning-rate cycles on the same data.
 #     1. joint: Tatoeba and the domain data (corpus, glossary, CC-CEDICT
 #        pairs) together from the start, with the encoder of the matching
 #        en-fr base: trained on both at once, the model does not trade one
@@ -138,7 +138,7 @@ textbook_data="checkpoints/data/long.en-$language.tsv:3,checkpoints/data/noisy.e
 if [[ $language == fr ]]; then
   # Stage 1: Tatoeba alone.
   stage "$base" "checkpoints/$name-base" "${en_fr_base[@]}" --attention "$attention" "${storage[@]}"
-  # Stage 2: the domain (checkpoints/NAME.s2s, then models/NAME.s2s), every
+  # Stage 2: the domain (checkpoints/NAME-domain.s2s), every
   # weight from the base, at a lower peak rate, the last 5 checkpoints
   # averaged.
   stage "checkpoints/$name-domain.s2s" "checkpoints/$name" "${fr_split[@]}" --target-language fr --init-model "$base" \
@@ -190,7 +190,9 @@ else
   [[ -f checkpoints/$name-fourth-mean.s2s ]] || "$cli" convert --model "checkpoints/$name-fourth.s2s" \
     --interpolate "checkpoints/$name-third.s2s" --weight 0.5 --output "checkpoints/$name-fourth-mean.s2s"
   # Cycle 5: the long textbook-register corpus and misspelt pairs beside the
-  # fourth cycle's data, every weight from its mean.
+  # fourth cycle's data, every weight from its mean. (The shipped files ran
+  # it with --threads 1, the pair side by side; 2 threads sum each batch's
+  # gradient in another order: the same recipe, not the same bits.)
   stage "checkpoints/$name.s2s" "checkpoints/$name-textbook" "${en_zh_common[@]}" --steps 8000 "${textbook[@]}" \
     --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data" \
     --attention "$attention" --init-model "checkpoints/$name-fourth-mean.s2s" "${storage[@]}"
