@@ -13,13 +13,13 @@ import { defaultMaxLength } from '../dist/options.js';
 const { beamSize, maxLength, lengthPenalty, coveragePenalty, temperature } = optionRanges;
 const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
          [--length-penalty A] [--coverage-penalty B] [--temperature T] [--shortlist on|off]
-         [--split | --no-split] [--json] [--trace] [--beam-tree] [TEXT...]
+         [--keep-names on|off] [--split | --no-split] [--json] [--trace] [--beam-tree] [TEXT...]
        seq2seq-attention --version | --help
 
 Translates TEXT (the arguments, joined by spaces), or else every line of
 stdin, writing one line per input: the translation, or with --json the full
 result (text, sourceTokens, sourceWords, targetTokens, targetWords,
-attention, tokenProbabilities, unsureWords, score, hypotheses). A text of
+attention, tokenProbabilities, unsureWords, copiedWords, score, hypotheses). A text of
 several sentences is translated one sentence at a time, as the page does
 (the models learned single sentences), and the translations joined; with
 --json its line is { text, sentences: [{ source, start, end, translation }] }.
@@ -34,6 +34,9 @@ several sentences is translated one sentence at a time, as the page does
                     (default ${temperature.default}: the trained model)
   --shortlist on|off  the model's lexical shortlist, when it has one (default on;
                     off scores every target piece; the API's shortlist option)
+  --keep-names on|off  names and numbers as the source spells them (default on:
+                    recased, or copied through where the model had no translation;
+                    the API's keepNames option)
   --split           translate sentence by sentence (the default for a text of several)
   --no-split        translate the whole text as one sentence
   --json            print the result object as one JSON line
@@ -80,6 +83,7 @@ function parse(argv) {
         'coverage-penalty': { type: 'string' },
         temperature: { type: 'string' },
         shortlist: { type: 'string' },
+        'keep-names': { type: 'string' },
         json: { type: 'boolean', default: false },
         trace: { type: 'boolean', default: false },
         'beam-tree': { type: 'boolean', default: false },
@@ -106,6 +110,7 @@ function parse(argv) {
     coveragePenalty: decimal('--coverage-penalty', values['coverage-penalty'], coveragePenalty),
     temperature: decimal('--temperature', values.temperature, temperature),
     shortlist: onOff('--shortlist', values.shortlist),
+    keepNames: onOff('--keep-names', values['keep-names']),
     trace: values.trace || undefined,
     beamTree: values['beam-tree'] || undefined,
   };

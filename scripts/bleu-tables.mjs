@@ -96,8 +96,32 @@ function gapSentence(models) {
     gaps.map((g) => `${g.gap.toFixed(1)} BLEU in ${names[g.language] ?? g.language} (${g.sentences} sentences)`).join(' and ') + '.';
 }
 
+// The records the tables read: each must have been measured on the file as
+// it is now (its model_fingerprint the file's, `seq2seq info --json`), so a
+// model changed after `npm run compare` (retrained, converted, a shortlist
+// added) cannot keep its old figures.
+export const RECORDS = ['dev-greedy', 'dev-beam4', 'domain-greedy', 'domain-beam4'];
+
+/** The records of `models` not measured on the file as it is: [{ name, key, recorded, file }]. */
+export function staleRecords(models) {
+  const stale = [];
+  for (const { name, info } of models) {
+    for (const key of RECORDS) {
+      const record = info.provenance.evaluations?.[key];
+      if (record && record.model_fingerprint !== info.fingerprint) {
+        stale.push({ name, key, recorded: record.model_fingerprint ?? null, file: info.fingerprint });
+      }
+    }
+  }
+  return stale;
+}
+
 export function tables() {
   const models = shippedModels.map((name) => ({ name, info: modelInfo(name) }));
+  const stale = staleRecords(models);
+  if (stale.length) {
+    throw new Error(`bleu-tables: ${stale.map((r) => `models/${r.name}.s2s's ${r.key} (measured on ${r.recorded ?? 'an unrecorded model'}, the file is ${r.file})`).join('; ')}: not measured on the file as it is; run npm run compare`);
+  }
   const baselines = JSON.parse(readFileSync(join(root, 'models', 'baselines.json'), 'utf8'));
   return { tatoeba: tatoebaTable(models, baselines), domain: domainTable(models), gap: gapSentence(models) };
 }

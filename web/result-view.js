@@ -118,6 +118,11 @@ export function render() {
     notices.push({ testid: 'notice-unsure', key: 'notice.unsure',
       params: { count: unsure.length, words: unsure.map((w) => `“${w.text}”`).join(info.lang === 'zh-CN' ? '、' : ', ') } });
   }
+  const copied = copiedWordsOf(hypothesis);
+  if (copied.length) {
+    notices.push({ testid: 'notice-copied', key: 'notice.copied',
+      params: { count: copied.length, words: copied.map((w) => `“${w.text}”`).join(info.lang === 'zh-CN' ? '、' : ', ') } });
+  }
   showNotices(notices);
 
   view.targetLabel.textContent = info.target;
@@ -167,6 +172,14 @@ function unsureWordsOf(hypothesis) {
     .filter((w) => w.text !== undefined);
 }
 
+// The words of `hypothesis` copied from the source (the core's copiedWords:
+// a name or number the model had no translation for, written as typed where
+// its attention pointed; the API's keepNames).
+function copiedWordsOf(hypothesis) {
+  const words = hypothesis.targetWords ?? [];
+  return (hypothesis.copiedWords ?? []).map((w) => words[w]).filter((w) => w !== undefined);
+}
+
 // A chip of the output covering tokens [start, end) is marked when one of the
 // words it shows (or is part of) was a guess of the model's: its probability
 // is the lowest of those words'.
@@ -190,6 +203,7 @@ function renderChips() {
     title: typed(unit) ? t('token.unknownWord', { word: typed(unit) }) : undefined,
   })));
   const unsure = unsureWordsOf(selectedHypothesis());
+  const copied = copiedWordsOf(selectedHypothesis());
   replaceChildren(view.targetTokens, shown.target.map((unit, i) => {
     const element = chip(unit, { index: i, testid: 'target-token', button: true });
     const doubt = unsureProbability(unsure, unit);
@@ -197,6 +211,12 @@ function renderChips() {
       element.classList.add('unsure');
       element.dataset.unsure = String(doubt);
       element.title = `${element.title ? `${element.title}. ` : ''}${t('token.unsure', { p: doubt.toFixed(2) })}`;
+    }
+    const copy = copied.find((word) => word.start < unit.end && unit.start < word.end);
+    if (copy) {
+      element.classList.add('copied');
+      element.dataset.copied = copy.text;
+      element.title = `${element.title ? `${element.title}. ` : ''}${t('token.copied', { word: copy.text })}`;
     }
     if (unit.start < state.prefix.length) {
       element.classList.add('forced');

@@ -38,6 +38,8 @@ exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
                       model's own, else )" + decode_flag_default_value("coveragePenalty") + R"()
   --temperature T     the attention softmax's tau, )" + decode_flag_range("temperature") + " " + decode_flag_default("temperature") + R"(
   --shortlist on|off  the model's lexical shortlist, when it has one (default on)
+  --keep-names on|off  names and numbers as the source spells them (default on;
+                      `seq2seq translate --help`)
   --min-words N       only sentences of at least N English words
   --limit N           only the first N distinct sentences
   --threads N         sentences translated in parallel (default 2)
@@ -86,7 +88,7 @@ void print_report(const BleuReport& report, const std::string& target_language, 
 int run_eval(const std::vector<std::string>& argv) {
     const Args args("eval", argv,
                     {"model", "data", "beam", "limit", "threads", "hypotheses", "record", "memory", "target-language",
-                     "dev-fraction", "split-seed", "terms", "length-penalty", "coverage-penalty", "temperature", "min-words", "shortlist",
+                     "dev-fraction", "split-seed", "terms", "length-penalty", "coverage-penalty", "temperature", "min-words", "shortlist", "keep-names",
                      "bootstrap", "against"},
                     {"json", "help"});
     if (args.has("help")) {
@@ -209,6 +211,8 @@ int run_eval(const std::vector<std::string>& argv) {
         }
         // Only a model with a lexical shortlist says whether it was used.
         if (model.target_shortlist) j["shortlist"] = options.shortlist;
+        j["keep_names"] = options.keep_names;
+        j["model_fingerprint"] = model_fingerprint(model);  // what was measured (model.h)
     }
     j["data"] = {{"file", std::filesystem::path(data_path).filename().string()},
                  {"fnv1a64", file_fnv1a64_hex(data_path)},

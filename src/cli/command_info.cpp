@@ -43,6 +43,7 @@ int run_info(const std::vector<std::string>& argv) {
     info["stored_dtype"] = dtype_short_name(model.stored_dtype);
     if (model.stored_dtype == TensorDtype::kInt8) info["int8_levels"] = model.int8_levels;
     info["file_bytes"] = std::filesystem::file_size(path);
+    info["fingerprint"] = model_fingerprint(model);
     if (args.has("json")) {
         std::cout << info.dump(2) << '\n';
         return 0;

@@ -26,7 +26,8 @@ source tokens, each row sums to 1), coverage (attention received by each
 source token) and possiblyDropped (source tokens with coverage under 0.1),
 the model's doubt (tokenProbabilities: each target token's probability;
 wordProbabilities: each target word's; unsureWords: the words under )" +
-           std::to_string(kUnsureWordProbability).substr(0, 4) + R"(),
+           std::to_string(kUnsureWordProbability).substr(0, 4) + R"(;
+copiedWords: the words copied from the source, --keep-names),
 score and the beam's hypotheses.
   --model PATH        a .s2s model file (for example models/en-fr.s2s)
   --beam N            beam size, )" + decode_flag_range("beamSize") + R"( (1 = greedy) )" + decode_flag_default("beamSize") + R"(
@@ -42,6 +43,10 @@ score and the beam's hypotheses.
   --shortlist on|off  the model's lexical shortlist (int8 output layer only): the
                       output layer over the sentence's candidate pieces only
                       (default: on when the model has one; docs/cli.md)
+  --keep-names on|off  names and numbers as the source spells them: a name
+                      written lowercased is recased, one the model could not
+                      translate (its words unsure) is copied through where
+                      attention points (copiedWords in --json; default on)
   --json              one JSON object per line
   --trace             with the decoder trace of the chosen translation (implies
                       --json): per output step s_{t-1}, the query, scores e_t,
@@ -60,7 +65,8 @@ score and the beam's hypotheses.
 }  // namespace
 
 int run_translate(const std::vector<std::string>& argv) {
-    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty", "temperature", "shortlist"},
+    const Args args("translate", argv, {"model", "beam", "max-length", "alternatives", "length-penalty", "coverage-penalty", "temperature", "shortlist",
+                     "keep-names"},
                     {"json", "trace", "beam-tree", "split", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);

@@ -74,6 +74,14 @@ DecodeOptions read_decode_flags(const Args& args, const DecodeOptions& base) {
         }
         options.shortlist = text == "on";
     }
+    if (args.has("keep-names")) {
+        const std::string text = args.string("keep-names", "");
+        if (text != "on" && text != "off") {
+            throw UsageError("--keep-names must be on or off (names and numbers written as the source spells them), "
+                             "not '" + text + "'");
+        }
+        options.keep_names = text == "on";
+    }
     return options;
 }
 

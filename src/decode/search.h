@@ -58,6 +58,11 @@ struct DecodeOptions {
     // is int8 (src/decode/shortlist.h): the output layer and the softmax over
     // the sentence's candidate pieces only. Off computes every row.
     bool shortlist = true;
+    // Write the source's names and numbers as the source spells them:
+    // lowercased names recased, and a name the model could not translate
+    // (its aligned words unsure) copied through (src/decode/names.h).
+    // Applied by translate() (translator.h) after the search.
+    bool keep_names = true;
 
     // Greedy decoding (beam_size 1) calls it after each output step, as the
     // decoder writes: the token chosen, its log probability, and its

@@ -3,6 +3,7 @@
 #include "decode/translator.h"
 
 #include "common/error.h"
+#include "decode/names.h"
 #include "text/sentences.h"
 #include "text/utf8.h"
 
@@ -110,7 +111,10 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
         result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,
                                   model.target_vocabulary, trace_numbers);
     }
-    for (Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, std::move(h), options.forced_prefix.size()));
+    for (Hypothesis& h : hypotheses) {
+        result.hypotheses.push_back(describe(model, std::move(h), options.forced_prefix.size()));
+        if (options.keep_names) keep_source_names(text, result, options.forced_prefix.size(), result.hypotheses.back());
+    }
     if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);
     return result;
 }
@@ -181,6 +185,7 @@ nlohmann::json to_json(const Translation& translation, TranslationLayout layout)
                             {"tokenProbabilities", h.token_probabilities},
                             {"wordProbabilities", h.word_probabilities},
                             {"unsureWords", h.unsure_words},
+                            {"copiedWords", h.copied_words},
                             {"score", h.score},       {"logProb", h.log_prob},          {"finished", h.finished}};
         if (!h.alternatives.empty()) j["alternatives"] = alternatives;
         return j;
@@ -197,6 +202,7 @@ nlohmann::json to_json(const Translation& translation, TranslationLayout layout)
         out["tokenProbabilities"] = best ? nlohmann::json(best->token_probabilities) : nlohmann::json::array();
         out["wordProbabilities"] = best ? nlohmann::json(best->word_probabilities) : nlohmann::json::array();
         out["unsureWords"] = best ? nlohmann::json(best->unsure_words) : nlohmann::json::array();
+        out["copiedWords"] = best ? nlohmann::json(best->copied_words) : nlohmann::json::array();
         out["score"] = best ? best->score : 0.0;
     }
     out["sourceTokens"] = translation.source_tokens;

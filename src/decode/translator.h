@@ -50,6 +50,10 @@ struct TranslationHypothesis {
     std::vector<float> token_probabilities;
     std::vector<float> word_probabilities;
     std::vector<int> unsure_words;
+    // Words (indices into target_words) whose text is a name or number of
+    // the source copied through in place of the words the model wrote for it
+    // (DecodeOptions::keep_names, names.h); never in unsure_words.
+    std::vector<int> copied_words;
     double score = 0.0;                        // length-normalized log probability
     double log_prob = 0.0;
     bool finished = true;
@@ -108,7 +112,7 @@ enum class TranslationLayout {
     // The CLI's --json (the documented contract): the best hypothesis's
     // fields at the top level too ("text", "targetTokens", "targetWords",
     // "attention", "coverage", "possiblyDropped", "tokenProbabilities",
-    // "wordProbabilities", "unsureWords", "score"), every attention
+    // "wordProbabilities", "unsureWords", "copiedWords", "score"), every attention
     // matrix as rows of numbers.
     kDocument,
     // The WebAssembly modules' (src/wasm/translation.js reads it): each
@@ -120,7 +124,7 @@ enum class TranslationLayout {
 
 // {"text", "sourceTokens", "sourceWords", "sourceOffsets", "targetTokens", "targetWords",
 //  "attention", "coverage", "possiblyDropped", "tokenProbabilities", "wordProbabilities",
-//  "unsureWords", "score", "truncated",
+//  "unsureWords", "copiedWords", "score", "truncated",
 //  "trace" (with DecodeOptions::trace), "beamTree" (with beam_tree),
 //  "hypotheses": [{"text", "targetTokens", "targetWords", "attention", "score", ...}...]}
 // A word is {"text", "start", "end"}: tokens [start, end) of its side.

@@ -231,6 +231,13 @@ nlohmann::json file_header(const Model& model, TensorDtype dtype) {
 
 }  // namespace
 
+std::string model_fingerprint(const Model& model) {
+    Model without = model;
+    without.provenance.erase("evaluations");
+    const std::vector<uint8_t> bytes = serialize_model(without, model.stored_dtype);
+    return to_hex64(word_hash64(bytes.data(), bytes.size()));
+}
+
 std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype) {
     refuse_translation_only(model);
     std::vector<RowMajorMatrix> storage;

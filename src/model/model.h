@@ -82,6 +82,17 @@ nlohmann::json model_header_without_vocabularies(const Model& model);
 std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype = TensorDtype::kFloat32);
 void save_model(const Model& model, const std::string& path, TensorDtype dtype = TensorDtype::kFloat32);
 
+// What a recorded evaluation was measured on: word_hash64 (hex) of the file
+// the model is (serialize_model at its stored dtype) with the provenance's
+// "evaluations" left out. Any change of a weight, the vocabularies, the
+// tokenizers, the decoding penalties, the shortlist or any other provenance
+// entry changes it; recording an evaluation does not. `seq2seq eval
+// --record` stores it in the record ("model_fingerprint"), `seq2seq info
+// --json` prints it ("fingerprint"), and scripts/bleu-tables.mjs --check
+// refuses a record whose fingerprint is not the file's. Throws UsageError
+// for a translation-only model.
+std::string model_fingerprint(const Model& model);
+
 // Validates everything: the file format (model_file.h), the header fields,
 // that vocabulary sizes match the configuration, and that exactly the
 // expected tensors are present with the expected shapes. Throws

@@ -97,8 +97,9 @@ inline json parse_options(const std::string& options_json) {
 
 // options_json: the numeric options of the table (option_ranges.h:
 // "beamSize", "maxLength", "temperature", ...), "prefix", and the booleans
-// "trace", "beamTree" (default false) and "shortlist" (default true: the
-// model's lexical shortlist, when it has one), all optional. The value:
+// "trace", "beamTree" (default false), "shortlist" (default true: the
+// model's lexical shortlist, when it has one) and "keepNames" (default true:
+// DecodeOptions::keep_names), all optional. The value:
 // to_json(Translation) (src/decode/translator.h).
 // kept: when not null, the translation is laid out hypotheses-only
 // (TranslationLayout::kHypothesesOnly) and moved into *kept, whose
@@ -115,6 +116,7 @@ inline json translate_json(const Model& model, const std::string& text, const st
     decode.trace = boolean_option(options, "trace");
     decode.beam_tree = boolean_option(options, "beamTree");
     decode.shortlist = boolean_option(options, "shortlist", true);
+    decode.keep_names = boolean_option(options, "keepNames", true);
     std::vector<std::string> prefix;
     if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
         prefix = it->get<std::vector<std::string>>();

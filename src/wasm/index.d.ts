@@ -239,6 +239,16 @@ export interface TranslateOptions {
    * the vocabulary, as a model without a shortlist does. Default true.
    */
   shortlist?: boolean;
+  /**
+   * Write the source's names and numbers as the source spells them: a name
+   * the model wrote lowercased ("mary") is recased ("Mary"), and a name or
+   * number it could not translate (the words that attend to it most written
+   * unsure) is copied through in their place ({@link Hypothesis.copiedWords}).
+   * The tokens, attention and probabilities stay the model's. The
+   * fixed-context model has no attention to copy by: only the casing applies.
+   * Default true.
+   */
+  keepNames?: boolean;
 }
 
 /**
@@ -377,6 +387,12 @@ export interface Hypothesis {
    */
   unsureWords: number[];
   /**
+   * Indices into `targetWords` of the words copied from the source (a name or
+   * number the model could not translate, {@link TranslateOptions.keepNames}):
+   * each spans the pieces the model wrote in its place. Never in `unsureWords`.
+   */
+  copiedWords: number[];
+  /**
    * The score beam search ranks by (GNMT): `logProb / ((5 + |Y|) / 6)^lengthPenalty`
    * plus the coverage penalty (see {@link TranslateOptions.coveragePenalty}),
    * with |Y| the number of target tokens; higher is better.
@@ -401,7 +417,7 @@ export interface Hypothesis {
  */
 export interface Translation extends Readonly<Pick<Hypothesis,
   'text' | 'targetTokens' | 'targetWords' | 'attention' | 'coverage' | 'possiblyDropped' | 'tokenProbabilities' |
-  'wordProbabilities' | 'unsureWords' | 'score' | 'finished' | 'alternatives'>> {
+  'wordProbabilities' | 'unsureWords' | 'copiedWords' | 'score' | 'finished' | 'alternatives'>> {
   /** Every hypothesis the beam kept, best first; `[]` for empty input. */
   hypotheses: Hypothesis[];
   /** `hypotheses[0]`, or an empty hypothesis (text `''`, finished) for empty input. */

@@ -270,7 +270,9 @@ class Model {
    * the "what if"), trace (the decoder trace of the best hypothesis, its
    * vectors as Float32Arrays), beamTree (every candidate of the beam) and
    * shortlist (false: score every target piece, not only the model's
-   * shortlist; default true, used when the model has one: info.shortlist).
+   * shortlist; default true, used when the model has one: info.shortlist)
+   * and keepNames (false: the model's words as written, without the
+   * source's names recased or copied through; default true).
    */
   translate(text, options = {}, onStep = undefined) {
     const session = this.#liveSession('translate');

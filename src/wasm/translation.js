@@ -8,8 +8,8 @@ import { optionRanges } from './options.js';
 
 // The options' ranges and defaults are in options.js (optionRanges), which the
 // build generates from the C++ option table (src/decode/option_ranges.h);
-// prefix and the switches (trace, beamTree, shortlist) are checked on their own.
-const SWITCHES = ['trace', 'beamTree', 'shortlist'];
+// prefix and the switches (trace, beamTree, shortlist, keepNames) are checked on their own.
+const SWITCHES = ['trace', 'beamTree', 'shortlist', 'keepNames'];
 const OPTION_NAMES = [...Object.keys(optionRanges), 'prefix', ...SWITCHES];
 
 // What the penalties are, for their error messages.
@@ -96,6 +96,7 @@ class Translation {
   get tokenProbabilities() { return this.best.tokenProbabilities; }
   get wordProbabilities() { return this.best.wordProbabilities; }
   get unsureWords() { return this.best.unsureWords; }
+  get copiedWords() { return this.best.copiedWords; }
   get score() { return this.best.score; }
   get finished() { return this.best.finished; }
   get alternatives() { return this.best.alternatives; }
@@ -111,7 +112,7 @@ class Translation {
       targetTokens: best.targetTokens,
       targetWords: best.targetWords, attention: best.attention, coverage: best.coverage, possiblyDropped: best.possiblyDropped,
       tokenProbabilities: best.tokenProbabilities, wordProbabilities: best.wordProbabilities, unsureWords: best.unsureWords,
-      score: best.score, truncated: this.truncated, finished: best.finished, hypotheses: this.hypotheses,
+      copiedWords: best.copiedWords, score: best.score, truncated: this.truncated, finished: best.finished, hypotheses: this.hypotheses,
     };
     if (best.alternatives) out.alternatives = best.alternatives;
     if (this.trace) out.trace = this.trace;
@@ -133,7 +134,7 @@ export function sourceText(translation, text, k) {
 const EMPTY_HYPOTHESIS = Object.freeze({
   text: '', targetTokens: Object.freeze([]), targetWords: Object.freeze([]), attention: Object.freeze([]),
   coverage: Object.freeze([]), possiblyDropped: Object.freeze([]), tokenProbabilities: Object.freeze([]),
-  wordProbabilities: Object.freeze([]), unsureWords: Object.freeze([]), score: 0, logProb: 0, finished: true,
+  wordProbabilities: Object.freeze([]), unsureWords: Object.freeze([]), copiedWords: Object.freeze([]), score: 0, logProb: 0, finished: true,
 });
 
 // A copy of `value` with every typed array as an array of numbers (for JSON).
@@ -212,6 +213,7 @@ export function makeResult(value, withAlternatives, heap = null) {
       tokenProbabilities: h.tokenProbabilities,
       wordProbabilities: h.wordProbabilities,
       unsureWords: h.unsureWords,
+      copiedWords: h.copiedWords ?? [],
       score: h.score,
       logProb: h.logProb,
       finished: h.finished,

@@ -374,3 +374,32 @@ TEST_CASE("every shipped model is version 4 and loads, and saved again it is the
         check_same(model_from_bytes(rewritten.data(), rewritten.size()), model);
     }
 }
+
+TEST_CASE("model_fingerprint: the same after an evaluation is recorded, different after any other change") {
+    Model model = scaled_model(12, 5);
+    const std::string before = model_fingerprint(model);
+    CHECK(before.size() == 16);
+    CHECK(model_fingerprint(model) == before);  // deterministic
+    model.provenance["evaluations"]["dev-beam4"] = {{"bleu", 12.5}};
+    CHECK(model_fingerprint(model) == before);  // a record is not what it measures
+    SUBCASE("a weight") {
+        model.params.output_weights(0, 0) += 0.25f;
+        CHECK(model_fingerprint(model) != before);
+    }
+    SUBCASE("the decoding penalties") {
+        model.length_penalty = 1.0;
+        CHECK(model_fingerprint(model) != before);
+    }
+    SUBCASE("another provenance entry") {
+        model.provenance["conversions"] = nlohmann::json::array({{{"to", "i8"}}});
+        CHECK(model_fingerprint(model) != before);
+    }
+    SUBCASE("read back from its bytes (int8), the same") {
+        model.stored_dtype = TensorDtype::kInt8;
+        const std::vector<uint8_t> bytes = serialize_model(model, TensorDtype::kInt8);
+        const Model loaded = model_from_bytes(bytes.data(), bytes.size());
+        CHECK(model_fingerprint(loaded) == model_fingerprint(model_from_bytes(bytes.data(), bytes.size())));
+        const std::vector<uint8_t> again = serialize_model(loaded, TensorDtype::kInt8);
+        CHECK(model_fingerprint(model_from_bytes(again.data(), again.size())) == model_fingerprint(loaded));
+    }
+}

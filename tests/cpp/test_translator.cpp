@@ -5,6 +5,7 @@
 // translation quality. (The same inputs go through the CLI and the
 // JavaScript API in tests/js; tests/fuzz/fuzz_translate searches for more.)
 #include "common/error.h"
+#include "decode/names.h"
 #include "decode/translator.h"
 #include "test_helpers.h"
 #include "text/bpe.h"
@@ -347,4 +348,132 @@ TEST_CASE("the model's doubt: each token's and word's probability, and the unsur
     CHECK((h.unsure_words.empty() || h.unsure_words.front() > 0));
     // An unlikely forced word has a low probability all the same: it is shown, not hidden.
     CHECK(h.word_probabilities[0] == doctest::Approx(h.token_probabilities[0]));
+}
+
+namespace {
+
+// A translation of `text` laid out by hand (keep_source_names reads only
+// these fields): source tokens and words, one attention row per target
+// token pointing at `looks_at[t]`, each target word's probability.
+struct HandTranslation {
+    Translation translation;
+    TranslationHypothesis hypothesis;
+};
+
+HandTranslation hand_translation(const std::string& text, const std::vector<std::string>& source_tokens,
+                                 const std::vector<WordSpan>& source_words, const std::vector<std::string>& target_tokens,
+                                 const std::string& target_text, const std::vector<int>& looks_at,
+                                 const std::vector<float>& word_probabilities, bool with_attention = true) {
+    HandTranslation out;
+    out.translation.source_tokens = source_tokens;
+    out.translation.source_words = source_words;
+    out.translation.source_offsets = token_ranges(text, source_tokens);
+    TranslationHypothesis& h = out.hypothesis;
+    h.text = target_text;
+    h.target_tokens = target_tokens;
+    h.target_words = word_spans(target_tokens, TokenizerSettings{TokenizerKind::kWords, "fr"});
+    h.word_probabilities = word_probabilities;
+    REQUIRE(h.word_probabilities.size() == h.target_words.size());
+    for (size_t w = 0; w < h.target_words.size(); ++w) {
+        if (word_probabilities[w] < kUnsureWordProbability) h.unsure_words.push_back(int(w));
+    }
+    if (with_attention) {
+        std::vector<std::vector<float>> rows(target_tokens.size(), std::vector<float>(source_tokens.size(), 0.0f));
+        for (size_t t = 0; t < target_tokens.size(); ++t) rows[t][size_t(looks_at[t])] = 1.0f;
+        h.attention = AttentionMatrix(rows);
+    }
+    return out;
+}
+
+// "Tom met Ngozi in Paris." read as pieces: "ngozi" in two, the rest whole.
+const std::string kNamesText = "Tom met Ngozi in Paris.";
+const std::vector<std::string> kNamesSource = {"tom", "met", "n", "gozi", "in", "paris", ".", "<eos>"};
+const std::vector<WordSpan> kNamesSourceWords = {{"tom", 0, 1}, {"met", 1, 2},   {"ngozi", 2, 4}, {"in", 4, 5},
+                                                 {"paris", 5, 6}, {".", 6, 7}, {"<eos>", 7, 8}};
+const std::vector<std::string> kNamesTarget = {"tom", "a", "rencontré", "vecteur", "à", "paris", ".", "<eos>"};
+const std::vector<int> kNamesLooksAt = {0, 1, 1, 2, 4, 5, 6, 7};
+
+}  // namespace
+
+TEST_CASE("names kept: a name written lowercased is recased, one the model could not translate is copied where attention points") {
+    HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords, kNamesTarget,
+                                         "Tom a rencontré vecteur à paris.", kNamesLooksAt,
+                                         {0.9f, 0.9f, 0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f});
+    keep_source_names(kNamesText, t.translation, 0, t.hypothesis);
+    const TranslationHypothesis& h = t.hypothesis;
+    CHECK(h.text == "Tom a rencontré Ngozi à Paris.");
+    REQUIRE(h.target_words.size() == 8);
+    CHECK(h.target_words[3].text == "Ngozi");
+    CHECK(h.target_words[3].start == 3);  // the pieces the model wrote there
+    CHECK(h.target_words[5].text == "Paris");
+    CHECK(h.copied_words == std::vector<int>{3});
+    CHECK(h.unsure_words.empty());  // a copied word is no guess of the model's
+    CHECK(h.target_tokens == kNamesTarget);  // the model's tokens stay
+    Translation whole = t.translation;
+    whole.hypotheses.push_back(h);
+    const nlohmann::json j = to_json(whole);
+    CHECK(j["copiedWords"] == nlohmann::json::array({3}));
+    CHECK(j["text"] == "Tom a rencontré Ngozi à Paris.");
+}
+
+TEST_CASE("names kept: a word the model was sure of stays; without attention only the casing applies; forced words stay") {
+    SUBCASE("sure of its word") {
+        HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords, kNamesTarget,
+                                             "Tom a rencontré vecteur à paris.", kNamesLooksAt,
+                                             {0.9f, 0.9f, 0.9f, 0.6f, 0.9f, 0.9f, 0.9f, 0.9f});
+        keep_source_names(kNamesText, t.translation, 0, t.hypothesis);
+        CHECK(t.hypothesis.text == "Tom a rencontré vecteur à Paris.");
+        CHECK(t.hypothesis.copied_words.empty());
+    }
+    SUBCASE("the fixed-context baseline") {
+        HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords, kNamesTarget,
+                                             "Tom a rencontré vecteur à paris.", kNamesLooksAt,
+                                             {0.9f, 0.9f, 0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f}, false);
+        keep_source_names(kNamesText, t.translation, 0, t.hypothesis);
+        CHECK(t.hypothesis.text == "Tom a rencontré vecteur à Paris.");
+        CHECK(t.hypothesis.copied_words.empty());
+        CHECK(t.hypothesis.unsure_words == std::vector<int>{3});
+    }
+    SUBCASE("a forced prefix covering the word") {
+        HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords, kNamesTarget,
+                                             "Tom a rencontré vecteur à paris.", kNamesLooksAt,
+                                             {0.9f, 0.9f, 0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f});
+        keep_source_names(kNamesText, t.translation, 4, t.hypothesis);
+        CHECK(t.hypothesis.text == "Tom a rencontré vecteur à Paris.");
+        CHECK(t.hypothesis.copied_words.empty());
+        CHECK(t.hypothesis.unsure_words.empty());  // the forced words are the reader's
+    }
+    SUBCASE("the name already written: only recased") {
+        HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords,
+                                             {"tom", "a", "rencontré", "ngozi", "à", "paris", ".", "<eos>"},
+                                             "Tom a rencontré ngozi à paris.", kNamesLooksAt,
+                                             {0.9f, 0.9f, 0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f});
+        keep_source_names(kNamesText, t.translation, 0, t.hypothesis);
+        CHECK(t.hypothesis.text == "Tom a rencontré Ngozi à Paris.");
+        CHECK(t.hypothesis.copied_words.empty());
+    }
+}
+
+TEST_CASE("names kept: the first word is a name only before another; a number is copied; a run's sure ends stay") {
+    // "Barack Obama won 3 games." -> "la bar acodeur a gagné trois jeux ."
+    const std::string text = "Barack Obama won 3 games.";
+    const std::vector<std::string> source = {"bar", "ack", "ob", "ama", "won", "3", "games", ".", "<eos>"};
+    const std::vector<WordSpan> words = {{"barack", 0, 2}, {"obama", 2, 4}, {"won", 4, 5}, {"3", 5, 6},
+                                         {"games", 6, 7},  {".", 7, 8},     {"<eos>", 8, 9}};
+    const std::vector<std::string> target = {"la", "bar", "acodeur", "a", "gagné", "trois", "jeux", ".", "<eos>"};
+    HandTranslation t = hand_translation(text, source, words, target, "La bar acodeur a gagné trois jeux.",
+                                         {0, 1, 2, 3, 4, 5, 6, 7, 8}, {0.2f, 0.3f, 0.01f, 0.9f, 0.9f, 0.1f, 0.9f, 0.9f, 0.9f});
+    keep_source_names(text, t.translation, 0, t.hypothesis);
+    CHECK(t.hypothesis.text == "Barack Obama a gagné 3 jeux.");
+    CHECK(t.hypothesis.copied_words == std::vector<int>{0, 3});
+    // "The" before a name is an opener, never part of it; "Games" alone at
+    // the start is a word of one piece.
+    const std::string text2 = "The Transformer won.";
+    HandTranslation u = hand_translation(text2, {"the", "trans", "former", "won", ".", "<eos>"},
+                                         {{"the", 0, 1}, {"transformer", 1, 3}, {"won", 3, 4}, {".", 4, 5}, {"<eos>", 5, 6}},
+                                         {"le", "vecteur", "a", "gagné", ".", "<eos>"}, "Le vecteur a gagné.",
+                                         {0, 1, 3, 3, 4, 5}, {0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f});
+    keep_source_names(text2, u.translation, 0, u.hypothesis);
+    CHECK(u.hypothesis.text == "Le Transformer a gagné.");
+    CHECK(u.hypothesis.copied_words == std::vector<int>{1});
 }

@@ -81,3 +81,22 @@ test('training-only files are listed after the main data, each with its pairs; a
   assert.equal(licenceText(complete), 'It learned from data under public domain: share it crediting the sources listed under Data.');
   assert.equal(licenceText({}), `licence ${NOT_RECORDED}`);
 });
+
+test('a record measured on another version of the file is stale: the tables refuse it (model_fingerprint)', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { staleRecords, RECORDS } = await import(pathToFileURL(join(root, 'scripts', 'bleu-tables.mjs')).href);
+  const info = (path) => JSON.parse(spawnSync(nativeCli, ['info', '--model', path, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 }).stdout);
+  const shipped = join(root, 'models', 'en-zh-fixed.s2s');
+  assert.deepEqual(staleRecords([{ name: 'en-zh-fixed', info: info(shipped) }]), [], 'the shipped records were measured on the shipped file');
+  const work = mkdtempSync(join(tmpdir(), 's2s-stale-'));
+  try {
+    const changed = join(work, 'changed.s2s');
+    const r = spawnSync(nativeCli, ['convert', '--model', shipped, '--output', changed, '--length-penalty', '0.9'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const stale = staleRecords([{ name: 'changed', info: info(changed) }]);
+    assert.deepEqual(stale.map((s) => s.key), RECORDS, 'every record of the converted file is stale');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,41 @@
+// Names and numbers as the source spells them (DecodeOptions::keep_names).
+//
+// The models read and write lowercase text, and a name they never saw in
+// training comes out as pieces of other words ("Barack Obama" as "la bar
+// acodeur"). After the search, with the translation's own attention:
+//   - casing: an output word that is a name of the source, lowercased
+//     ("mary", "boston", "gpu"), is written as the source writes it;
+//   - copying: a name or number of the source that the translation does not
+//     contain, that the model reads in several pieces (a word it has no
+//     piece for: "Kowalczyk", not "Boston" or "January"), whose output words (those that attend to it most, Luong et
+//     al., 2015's use of the alignment for rare words) the model wrote
+//     unsure (under kUnsureWordProbability, the product of their
+//     probabilities), is copied through in their place as one word, listed
+//     in TranslationHypothesis::copied_words.
+// The tokens, the attention and the probabilities stay what the model
+// computed: only the words' text (and the text) change, and a copied word
+// spans the pieces it replaced. Without attention (the fixed-context
+// baseline) there is no alignment to copy through: only the casing applies.
+// A "name" is a source word with a capital letter first that is not the
+// sentence's first word ("I" excepted), or the first word when it is no
+// common sentence opener and the next word is a name too ("Barack Obama
+// visited", not "The Transformer"). A name is copied only when no output
+// word the model was sure of (probability 0.5 or more) looks mostly at it:
+// 王芳 for "Wang Fang" is the model's translation, kept.
+// models/README.md, "Names and numbers", measures it.
+#pragma once
+
+#include "decode/translator.h"
+
+#include <string>
+
+namespace s2s {
+
+// `text` is the source as translated, `translation` its source side
+// (source_words, source_offsets), `forced` the number of target tokens the
+// caller forced (those words are never replaced). Leaves the hypothesis as
+// it is when the text is not valid UTF-8.
+void keep_source_names(const std::string& text, const Translation& translation, size_t forced,
+                       TranslationHypothesis& hypothesis);
+
+}  // namespace s2s
