@@ -4,7 +4,8 @@
 # S2S_DATA_DIR), records each model's reports in its own provenance
 # (evaluations/dev-greedy and dev-beam4 on Tatoeba's split, domain-greedy and
 # domain-beam4 on the project's in-domain split, each with the glossary's
-# term accuracy: the page shows them), writes the baseline's reports to
+# term accuracy: the page shows them; dev-beam4-sample, Tatoeba's first 200
+# sentences, which the tests measure again), writes the baseline's reports to
 # models/baselines.json, draws docs/bleu-by-length.svg and writes the tables
 # of README.md and docs/models.md from the files (scripts/bleu-tables.mjs).
 set -euo pipefail
@@ -35,6 +36,9 @@ for model in $(node --input-type=module -e "import { shippedModels } from './src
     "$cli" eval --model "models/$model.s2s" --data "$dev" --beam "$beam" "${terms[@]}" --record "dev-$suffix"
     "$cli" eval --model "models/$model.s2s" --data "$work/data/domain-dev.en-$language.tsv" --beam "$beam" "${terms[@]}" --record "domain-$suffix"
   done
+  # The first 200 distinct sentences of Tatoeba's split at beam 4: the
+  # sample tests/js/figures.test.mjs measures again on every test run.
+  "$cli" eval --model "models/$model.s2s" --data "$dev" --beam 4 --limit 200 "${terms[@]}" --record "dev-beam4-sample"
 done
 
 echo "== translation memory"

@@ -213,6 +213,7 @@ esac
 # pieces trigger, counted on exactly the model's training pairs: the
 # Tatoeba split (en-zh's development sources left out) and the domain files.
 if [[ $name == en-fr ]]; then
+  mkdir -p "checkpoints/$name"
   "$cli" split "${fr_split[@]}" --dev-output "checkpoints/$name/dev-split.tsv" --train-output "checkpoints/$name/train-split.tsv" >/dev/null
   cat "checkpoints/$name/train-split.tsv" checkpoints/data/domain.en-fr.tsv checkpoints/data/glossary.en-fr.tsv > "checkpoints/$name/shortlist-data.tsv"
   "$cli" shortlist --model "models/$name.s2s" --data "checkpoints/$name/shortlist-data.tsv" \

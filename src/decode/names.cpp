@@ -117,7 +117,7 @@ std::vector<SourceWord> source_words_as_typed(const std::string& text, const Tra
     }
 
     // Names: a capital first, not the sentence's first word ("I" excepted);
-    // the first word too when a name follows it and it is no opener.
+    // the first word too, below, when it is no opener.
     std::vector<bool> opens_capitalized(words.size(), false);
     bool initial = true;
     for (size_t i = 0; i < words.size(); ++i) {
@@ -133,10 +133,9 @@ std::vector<SourceWord> source_words_as_typed(const std::string& text, const Tra
         opens_capitalized[i] = capital && initial && !is_opener(w.lower);
         initial = false;
     }
-    // The first word is a name when a name follows it. (Alone it may be any
-    // word: "Clipping", "Scaling" and "Pointer" are read in as many pieces
-    // as "Ngozi" or "Astrid", so the first word of "Ngozi won." stays the
-    // model's.)
+    // The first word is a name when a name follows it, or when the model
+    // reads it in kRarePieces or more (a word rare in its training: "Ngozi",
+    // but also "Clipping", which only the doubt test then tells apart).
     for (size_t i = 0; i < words.size(); ++i) {
         const bool name_follows = i + 1 < words.size() && words[i + 1].name;
         if (opens_capitalized[i] && (name_follows || words[i].end - words[i].start >= kRarePieces)) words[i].name = true;

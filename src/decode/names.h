@@ -7,21 +7,25 @@
 //     ("mary", "boston", "gpu"), is written as the source writes it;
 //   - copying: a name or number of the source that the translation does not
 //     contain, that the model reads in several pieces (a word it has no
-//     piece for: "Kowalczyk", not "Boston" or "January"), whose output words (those that attend to it most, Luong et
-//     al., 2015's use of the alignment for rare words) the model wrote
-//     unsure (under kUnsureWordProbability, the product of their
-//     probabilities), is copied through in their place as one word, listed
-//     in TranslationHypothesis::copied_words.
+//     piece for: "Kowalczyk", not "Boston" or "January"), is copied
+//     through as one word in place of the output words that attend to it
+//     most (Luong et al., 2015's use of the alignment for rare words) when
+//     the model wrote them unsure: their probability (the product of
+//     theirs) under kUnsureWordProbability, after the words at the run's
+//     ends that it was sure of (0.5 or more: "a" of "a visité") are left
+//     out. Not when two words in a row that look mostly at the name were
+//     written sure: that is the model's transliteration (王芳 for "Wang
+//     Fang"). Listed in TranslationHypothesis::copied_words.
 // The tokens, the attention and the probabilities stay what the model
 // computed: only the words' text (and the text) change, and a copied word
 // spans the pieces it replaced. Without attention (the fixed-context
 // baseline) there is no alignment to copy through: only the casing applies.
 // A "name" is a source word with a capital letter first that is not the
 // sentence's first word ("I" excepted), or the first word when it is no
-// common sentence opener and the next word is a name too ("Barack Obama
-// visited", not "The Transformer"). A name is copied only when no output
-// word the model was sure of (probability 0.5 or more) looks mostly at it:
-// 王芳 for "Wang Fang" is the model's translation, kept.
+// common sentence opener and either the next word is a name too ("Barack
+// Obama visited", not "The Transformer") or the model reads it in three
+// pieces or more ("Ngozi won"; also "Clipping", which is then copied only
+// if the model was unsure of its words for it).
 // models/README.md, "Names and numbers", measures it.
 #pragma once
 

@@ -69,6 +69,7 @@ void check_all_gradients(AttentionKind attention, float label_smoothing) {
         const Matrix& analytic = *grads[index++].second;
         if (tensor.size() == 0) return;
         ++checked;
+        double largest = 0.0;  // the largest derivative the probes measured
         for (int trial = 0; trial < 4; ++trial) {
             const Matrix direction = probe_direction(trial, analytic, random);
             const double expected = (analytic.array() * direction.array()).sum();
@@ -76,7 +77,14 @@ void check_all_gradients(AttentionKind attention, float label_smoothing) {
             INFO(attention_kind_name(attention), " tensor ", name, " trial ", trial, " analytic ", expected,
                  " numeric ", numeric);
             CHECK(std::abs(expected - numeric) <= 2e-3 + 1e-2 * std::max(std::abs(expected), std::abs(numeric)));
+            largest = std::max(largest, std::abs(numeric));
         }
+        // The tolerance's absolute part must be small beside what is
+        // measured, so that a missing (zero) analytic gradient cannot pass:
+        // its probes are random directions, and each either measures more
+        // than 2e-3, failing the comparison above, or less, failing this.
+        INFO(attention_kind_name(attention), " tensor ", name, " largest derivative probed ", largest);
+        CHECK(largest >= 2e-2);
     });
     CHECK(checked >= 15);
 }

@@ -27,30 +27,31 @@ test('training the reversal task in the page: the probe\'s attention becomes the
   await page.screenshot({ path: join(artifacts, 'train-before.png'), fullPage: true });
   await byTestId(page, 'train-start').click();
 
-  // While both workers train, the page's own thread stays free: the longest
-  // gap between animation frames over two seconds.
-  const longestFrameGap = await page.evaluate(() => new Promise((resolve) => {
-    let last = performance.now();
-    let longest = 0;
-    const end = last + 2000;
-    const frame = (now) => {
-      longest = Math.max(longest, now - last);
-      last = now;
-      if (now < end) requestAnimationFrame(frame);
-      else resolve(longest);
-    };
-    requestAnimationFrame(frame);
-  }));
-  console.log(`# longest gap between frames while training: ${longestFrameGap.toFixed(0)} ms`);
-  assert.ok(longestFrameGap < 2000, `the page froze for ${longestFrameGap} ms while training`);
+  // Both models train in workers, never on the page's own thread: two
+  // train-worker.js workers run, each has fetched the trainer's WebAssembly,
+  // and the page itself never has (where the work runs, not how long a
+  // frame took: the gate does not read the clock).
+  const trainers = () => page.workers().filter((w) => w.url().endsWith('/web/train-worker.js'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state === 'running', null, { timeout: 30_000 });
+  assert.equal(trainers().length, 2, `workers: ${page.workers().map((w) => w.url()).join(', ')}`);
+  for (const worker of trainers()) {
+    assert.ok(await worker.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/s2s-train.wasm'))),
+      'each worker loaded the trainer');
+  }
+  assert.equal(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('s2s-train'))), false,
+    'the page\'s thread never loads the trainer');
 
-  // Train until held-out exact match is high and the schedule is well along.
+  // Train until held-out exact match is high and the schedule is well along,
+  // or the schedule ends: a slow machine takes longer, a model that does not
+  // learn fails the check below (the timeout only guards against a hang).
   await page.waitForFunction(() => {
     const s = document.querySelector('[data-testid="train-status"]').dataset;
-    return Number(s.exactAttention) >= 0.95 && Number(s.stepsAttention) >= 500;
-  }, null, { timeout: 240_000, polling: 500 });
-  await byTestId(page, 'train-pause').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state === 'paused');
+    return (Number(s.exactAttention) >= 0.95 && Number(s.stepsAttention) >= 500) || s.state === 'finished';
+  }, null, { timeout: 1_200_000, polling: 500 });
+  const trained = await status(page);
+  assert.ok(Number(trained.exactAttention) >= 0.95, `held-out exact match ${trained.exactAttention} at step ${trained.stepsAttention}`);
+  if (trained.state === 'running') await byTestId(page, 'train-pause').click();
+  await page.waitForFunction(() => ['paused', 'finished'].includes(document.querySelector('[data-testid="train-status"]').dataset.state));
   const paused = await status(page);
   console.log(`# paused at step ${paused.stepsAttention}: exact match ${paused.exactAttention} (attention), ${paused.exactFixed} (fixed)`);
   assert.ok(Number(paused.exactFixed) >= 0, 'the fixed-context twin was evaluated too');
