@@ -21,8 +21,8 @@ const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
 /**
  * Loads `model` (a shipped name, a URL, bytes, a Blob or a Response, as
  * loadModel takes, or a Promise of one) for asynchronous translation.
- * Options: worker ('auto', the default: a Web Worker where there is one and
- * not in Node; true; false; or a Worker you started from the package's
+ * Options: worker ('auto', the default: a Web Worker in a browser, a
+ * worker_threads thread in Node, else this thread; true; false; or a Worker you started from the package's
  * model-worker.js or its one-file bundle dist/model-worker.bundle.js, say
  * early in a page, which the translator then owns), workerUrl (where
  * model-worker.js is, when a bundler or a server moved it), wasm (as
@@ -44,30 +44,56 @@ export async function createTranslator(model, options = {}) {
     throw new UsageError(`createTranslator: worker must be true, false, 'auto' or a Worker started from model-worker.js, but got ${describeValue(worker)}`);
   }
   signal?.throwIfAborted();
-  const useWorker = given !== null || worker === true || (worker === 'auto' && !isNode && typeof Worker === 'function');
+  // In Node a worker_threads thread (node-worker.js); in a browser a Web Worker.
+  const useWorker = given !== null || worker === true || (worker === 'auto' && (isNode || typeof Worker === 'function'));
   if (!useWorker) return inThread(await model, await wasm, signal, onProgress);
-  if (!given && typeof Worker !== 'function') throw new EnvironmentError('createTranslator: { worker: true } needs Web Workers, which this runtime lacks; use { worker: false }');
-  let backend;
-  try {
-    backend = new InWorker(given ?? startWorker(workerUrl));
-    // The runtime starts in the worker as soon as `wasm` is known, while
-    // the model may still be on its way; the worker handles its messages in
-    // order, so the load that follows uses that runtime (and reports any
-    // failure to start it).
-    const runtimeAsked = Promise.resolve(wasm).then((source) => {
-      backend.prepare(source instanceof URL ? source.href : source).catch(() => {});
-    });
-    const source = await transferable(await model);
-    await runtimeAsked;
-    const info = await backend.load(source, { signal, onProgress });
-    return new Translator(backend, info, 'worker');
-  } catch (error) {
-    backend?.close();
-    // A bundler that did not bundle the worker (esbuild; Rollup without a
-    // worker plugin): with 'auto', the main thread instead (translator.backend says which).
-    if (error?.code !== 'S2S_WORKER_FAILED' || worker !== 'auto') throw error;
+  if (!given && !isNode && typeof Worker !== 'function') throw new EnvironmentError('createTranslator: { worker: true } needs Web Workers, which this runtime lacks; use { worker: false }');
+  // The model as the worker takes it, made once (a Response can be read
+  // only once); an ArrayBuffer is copied for each start, since a load
+  // transfers it.
+  const source = Promise.resolve(model).then(transferable);
+  source.catch(() => {});
+  // The workers to try, in order: the one given, or workerUrl's; else the
+  // package's model-worker.js, which bundlers that follow `new Worker(new
+  // URL(…))` bundle with its imports (Vite, webpack), then its one-file
+  // bundle, which a bundler that copies `new URL(…)` assets whole (Rollup's
+  // import-meta-assets) or a copy step (esbuild, README) provides.
+  const starts = given ? [() => given] : isNode ? [startNodeWorker] : workerUrl ? [() => startWorker(workerUrl)] : [startPackageWorker, startBundledWorker];
+  let failure = null;
+  for (const start of starts) {
+    let backend;
+    try {
+      backend = new InWorker(await start());
+      // The runtime starts in the worker as soon as `wasm` is known, while
+      // the model may still be on its way; the worker handles its messages in
+      // order, so the load that follows uses that runtime (and reports any
+      // failure to start it). Unless told, the worker fetches the runtime
+      // this module's bundler placed beside it (defaultWasm), not one
+      // beside the worker, which a bundler may have put elsewhere.
+      const runtimeAsked = Promise.resolve(wasm).then((given) => {
+        const where = given ?? defaultWasm();
+        backend.prepare(where instanceof URL ? where.href : where).catch(() => {});
+      });
+      const ready = await source;
+      await runtimeAsked;
+      const info = await backend.load(ready instanceof ArrayBuffer ? ready.slice(0) : ready, { signal, onProgress });
+      return new Translator(backend, info, 'worker');
+    } catch (error) {
+      backend?.close();
+      if (error?.code !== 'S2S_WORKER_FAILED') throw error;
+      failure = error;
+    }
   }
-  return inThread(await model, await wasm, signal, onProgress);
+  // No worker could start: with 'auto', the main thread instead
+  // (translator.backend says which).
+  if (worker !== 'auto') throw failure;
+  return inThread(await source, await wasm, signal, onProgress);
+}
+
+// s2s-core.wasm beside this module, written out so that bundlers emit it
+// and rewrite the URL (the worker is then told where it went).
+function defaultWasm() {
+  return new URL('./s2s-core.wasm', import.meta.url);
 }
 
 // The model on the calling thread. loadModel is imported only then: a page
@@ -85,13 +111,60 @@ function isWorker(value) {
 }
 
 function startWorker(workerUrl) {
+  return started(() => new Worker(workerUrl, { type: 'module' }), workerUrl);
+}
+
+// Written out in full, as bundlers recognize it (Vite, webpack 5): they
+// bundle the worker and its imports.
+function startPackageWorker() {
+  return started(() => new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' }), 'model-worker.js');
+}
+
+// The one-file bundle, its URL made first: bundlers copy it as an asset
+// (Rollup's import-meta-assets, Vite, webpack) without bundling it again.
+function startBundledWorker() {
+  const url = new URL('./model-worker.bundle.js', import.meta.url);
+  return started(() => new Worker(url, { type: 'module' }), 'model-worker.bundle.js');
+}
+
+// Not a literal in `new Worker(new URL(…))`: browser bundlers (Vite,
+// webpack) would take it for a Web Worker to bundle.
+const NODE_WORKER = './node-worker.js';
+
+// Node: a worker_threads Worker running node-worker.js, dressed as a Web
+// Worker for InWorker. It keeps the process alive only while a request is
+// pending (setBusy), so a script that forgets dispose() still exits.
+async function startNodeWorker() {
+  let Worker;
   try {
-    if (workerUrl) return new Worker(workerUrl, { type: 'module' });
-    // Written out in full, as bundlers recognize it (Vite, webpack 5): they
-    // bundle the worker and its imports.
-    return new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
+    ({ Worker } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:worker_threads'));
   } catch (cause) {
-    const error = new WorkerError(`createTranslator: could not start the worker ${String(workerUrl ?? 'model-worker.js')} (${describe(cause)}); ` +
+    const error = new WorkerError(`createTranslator: worker_threads is not available here (${describe(cause)}); use { worker: false }`, { cause });
+    error.code = 'S2S_WORKER_FAILED';
+    throw error;
+  }
+  // The process's flags, but --input-type (of `node -e`), which a worker
+  // started from a file refuses.
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+  const worker = started(() => new Worker(new URL(NODE_WORKER, import.meta.url), { execArgv }), NODE_WORKER);
+  worker.unref();
+  return {
+    postMessage: (message, transfer) => worker.postMessage(message, transfer),
+    addEventListener(type, listener) {
+      if (type === 'message') worker.on('message', (data) => listener({ data }));
+      else if (type === 'error') worker.on('error', (error) => listener({ message: error?.message ?? String(error), error }));
+      else if (type === 'messageerror') worker.on('messageerror', () => listener({}));
+    },
+    setBusy: (busy) => (busy ? worker.ref() : worker.unref()),
+    terminate: () => worker.terminate(),
+  };
+}
+
+function started(start, what) {
+  try {
+    return start();
+  } catch (cause) {
+    const error = new WorkerError(`createTranslator: could not start the worker ${String(what)} (${describe(cause)}); ` +
       'pass workerUrl, or { worker: false } to translate on this thread', { cause });
     error.code = 'S2S_WORKER_FAILED';
     throw error;
@@ -107,6 +180,9 @@ async function transferable(model) {
     if (!shippedModels.includes(model)) return model;  // the worker names the problem
     return modelUrl(model).href;
   }
+  // A file path in Node as it is: the worker thread shares this process's
+  // working directory, and loadModel reads paths there.
+  if (typeof model === 'string' && isNode && !/^[a-z][a-z0-9+.-]+:/i.test(model)) return model;
   if (typeof model === 'string') return new URL(model, globalThis.location?.href).href;
   if (model instanceof URL) return model.href;
   if (model instanceof ArrayBuffer) return model.slice(0);
@@ -288,7 +364,7 @@ class InWorker {
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
       const error = new WorkerError(`seq2seq-attention: the translation worker failed to start or crashed (${event.message || 'no message'}); ` +
-        'check that model-worker.js and its imports are served next to the package (a bundler must bundle it), or pass workerUrl');
+        'check that model-worker.js and its imports, or model-worker.bundle.js, are served next to the package (a bundler must bundle or copy it), or pass workerUrl');
       error.code = 'S2S_WORKER_FAILED';
       this.#fail(error);
     });
@@ -307,6 +383,7 @@ class InWorker {
       return;
     }
     this.#pending.delete(id);
+    this.#busy();
     if (ok) {
       waiting.resolve(value);
     } else {
@@ -319,6 +396,12 @@ class InWorker {
     this.#failure = error;
     for (const { reject } of this.#pending.values()) reject(error);
     this.#pending.clear();
+    this.#busy();
+  }
+
+  // A Node worker thread keeps the process alive only while a request waits.
+  #busy() {
+    this.#worker.setBusy?.(this.#pending.size > 0);
   }
 
   #request(message, { signal, onProgress, onStep } = {}, transfer = []) {
@@ -329,6 +412,7 @@ class InWorker {
       const settle = () => signal?.removeEventListener('abort', abort);
       const abort = () => {
         this.#pending.delete(id);
+        this.#busy();
         this.#worker.postMessage({ type: 'cancel', id });
         settle();
         reject(signal.reason);
@@ -339,6 +423,7 @@ class InWorker {
         onProgress,
         onStep,
       });
+      this.#busy();
       signal?.addEventListener('abort', abort, { once: true });
       this.#worker.postMessage({ ...message, id }, transfer);
     });

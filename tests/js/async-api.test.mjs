@@ -1,5 +1,5 @@
 // The asynchronous API (createTranslator, src/wasm/translator.js): in Node
-// on the calling thread, in Chromium in a module worker. Progress, batches,
+// in a worker_threads thread, in Chromium in a module worker. Progress, batches,
 // AbortSignal on load and translate, dispose (and Symbol.asyncDispose), and
 // the page's main thread left free: no long task over 50 ms while a
 // ~40-word beam-4 translation runs, where the synchronous API on the main
@@ -11,6 +11,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { cleanUpModels, copyDist, distIndex, modelForTests, requireDist, root } from './helpers/models.mjs';
 import { serveFolder } from './helpers/static-server.mjs';
 import { launchChromium } from './helpers/chromium.mjs';
@@ -50,6 +51,33 @@ test('Node: createTranslator loads with progress, translates one text or a batch
   await assert.rejects(translator.translate('x'), /this translator was disposed/);
   await translator.dispose();  // twice: harmless
   sync.dispose();
+});
+
+test('Node: the translator decodes in a worker_threads thread, never on the event loop\'s; a script that forgets dispose() still exits', () => {
+  // In a fresh process, so that nothing else started the runtime there.
+  const script = `
+    const api = await import(${JSON.stringify(pathToFileURL(distIndex).href)});
+    const { getCore } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'runtime.js')).href)});
+    const translator = await api.createTranslator(${JSON.stringify(modelPath)});
+    const result = await translator.translate(${JSON.stringify(LONG)}, { beamSize: 4 });
+    const local = await api.createTranslator(${JSON.stringify(modelPath)}, { worker: false });
+    const same = (await local.translate(${JSON.stringify(LONG)}, { beamSize: 4 })).text === result.text;
+    console.log(JSON.stringify({ backend: translator.backend, started: getCore.started(), local: local.backend, same, tokens: result.targetTokens.length }));
+    // No dispose(): the worker thread must not keep the process alive.
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, `exit ${r.status} ${r.signal ?? ''}: ${r.stderr}`);
+  const out = JSON.parse(r.stdout.trim().split('\n').at(-1));
+  assert.equal(out.backend, 'worker', 'createTranslator in Node decodes in a worker thread');
+  assert.equal(out.started, true, '{ worker: false } started the runtime on this thread');
+  assert.equal(out.local, 'main-thread');
+  assert.equal(out.same, true, 'the worker thread and this thread translate alike');
+  assert.ok(out.tokens > 20);
+  // The worker's own run: the runtime did not start here before { worker: false }.
+  const workerOnly = spawnSync(process.execPath, ['--input-type=module', '-e', script.replace(/const local[\s\S]*?const same[^\n]*\n/, 'const local = { backend: "none" }; const same = true;\n')],
+    { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(workerOnly.status, 0, workerOnly.stderr);
+  assert.equal(JSON.parse(workerOnly.stdout.trim().split('\n').at(-1)).started, false, 'the worker thread, not this one, ran the runtime');
 });
 
 test('Node: AbortSignal cancels a load and the rest of a batch; bad arguments are errors naming them', async () => {
@@ -242,7 +270,9 @@ try {
   assert.equal(out.backend, 'worker');
   assert.ok(out.text.length > 0);
   assert.ok(out.same, 'the worker given by the page translates as the synchronous API does, attention included');
-  assert.deepEqual(workers, ['/dist/model-worker.bundle.js'], 'the page\'s worker is the one used: no other is started');
+  // The page's worker and the test's control (the dispose check): the
+  // translator starts none of its own.
+  assert.deepEqual(workers, ['/dist/model-worker.bundle.js', '/dist/model-worker.bundle.js'], 'the page\'s worker is the one used: no other is started');
   assert.equal(out.answered, false, 'dispose ended the worker the page handed over');
   // The worker was handed the page's compiled module and bytes: it fetched
   // neither (the main thread's own loadModel fetched each once more).

@@ -1,8 +1,8 @@
 // Errors by class: every failure the package raises is a Seq2SeqError of
 // the class its kind names (UsageError, ModelFileError, InputError,
 // LoadError, ...), exported for instanceof, in Node and through the
-// translator's worker path (createTranslator in Node runs on this thread,
-// but its errors pass through the same revival as a worker's).
+// translator's worker path (createTranslator in Node runs in a worker
+// thread: its errors cross as a browser worker's do and are revived).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
