@@ -269,7 +269,7 @@ TEST_CASE("to_json hypotheses-only: each field once, the matrices' shapes; with 
                 rebuilt["attention"] = best.is_null() ? nlohmann::json::array() : best["attention"];
                 rebuilt["coverage"] = best.is_null() ? nlohmann::json::array() : best["coverage"];
                 rebuilt["possiblyDropped"] = best.is_null() ? nlohmann::json::array() : best["possiblyDropped"];
-                for (const char* field : {"tokenProbabilities", "wordProbabilities", "unsureWords"}) {
+                for (const char* field : {"tokenProbabilities", "wordProbabilities", "unsureWords", "copiedWords"}) {
                     rebuilt[field] = best.is_null() ? nlohmann::json::array() : best[field];
                 }
                 rebuilt["score"] = best.is_null() ? nlohmann::json(0.0) : best["score"];
