@@ -84,11 +84,14 @@ function fileFor(urlPath, root, mounts, only) {
 
 function handler(root, mounts, only, cors) {
   return async (request, response) => {
+    const url = new URL(request.url, 'http://localhost');
+    // Errors carry the CORS header too, so that a page on another origin
+    // reads a missing file as the 404 it is, not as a CORS failure.
+    const errorHeaders = cors(url.pathname) ? { 'Access-Control-Allow-Origin': '*' } : {};
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      send(response, 405, 'method not allowed', { Allow: 'GET, HEAD' });
+      send(response, 405, 'method not allowed', { Allow: 'GET, HEAD', ...errorHeaders });
       return;
     }
-    const url = new URL(request.url, 'http://localhost');
     if (url.pathname === '/') {
       response.writeHead(302, { Location: '/web/' });
       response.end();
@@ -96,7 +99,7 @@ function handler(root, mounts, only, cors) {
     }
     let file = fileFor(url.pathname, root, mounts, only);
     if (file === null) {
-      send(response, 404, 'not found');
+      send(response, 404, 'not found', errorHeaders);
       return;
     }
     try {
@@ -137,7 +140,7 @@ function handler(root, mounts, only, cors) {
       }
       createReadStream(file).on('error', () => response.destroy()).pipe(response);
     } catch {
-      send(response, 404, 'not found');
+      send(response, 404, 'not found', errorHeaders);
     }
   };
 }

@@ -30,7 +30,8 @@ import { missingFeatures } from './features.js';
 import { browserLang, normalizeLang, rich, tIn } from './i18n/index.js';
 import { getTranslator } from './translator.js';
 import {
-  DEBOUNCE_MS, DEFAULT_BEAM, MAX_OUTPUT_TOKENS, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels, stepFromText,
+  DEBOUNCE_MS, DEFAULT_BEAM, MAX_OUTPUT_TOKENS, PAGE_MAX_BEAM, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels,
+  stepFromText,
 } from './page-models.js';
 
 // The package's list of models (dist/models.js), before any element is
@@ -63,6 +64,7 @@ input:focus-visible, .cell:focus-visible { outline: 3px solid #f59e0b; outline-o
 .error { color: #b91c1c; background: #fef2f2; border: 1px solid #fca5a5; border-radius: 6px; padding: 6px 8px; font-size: 14px; }
 .notice { background: #fffbeb; border: 1px solid #fcd34d; border-radius: 6px; padding: 6px 8px; font-size: 13px; }
 .foot { font-size: 11px; color: #94a3b8; margin-top: 6px; }
+.note { font-size: 12px; color: #92400e; background: #fffbeb; border-left: 3px solid #f59e0b; padding: 4px 8px; margin: 6px 0; }
 .foot a { color: inherit; }
 .readout b { font-weight: 600; }
 ${HEATMAP_CSS}
@@ -81,6 +83,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   #parts = null;
   #serial = 0;
   #timer = 0;
+  #warned = new Set();  // attribute values already warned about
   #shown = null; // the last translation drawn: { text, result }
   #stopListening = null;
 
@@ -171,6 +174,8 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       readout: h('p', { class: 'readout', 'aria-live': 'polite' }),
       step: h('div', { class: 'step-panel', 'data-testid': 'step-panel', tabindex: '0', role: 'region' }),
       foot: h('div', { class: 'foot' }),
+      // Attribute values the element cannot use, and what it shows instead.
+      note: h('p', { class: 'note', 'data-testid': 'attribute-note', hidden: '' }),
       card: null,
     };
     parts.input.value = this.sentence;
@@ -202,7 +207,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     });
     parts.card = h('div', { class: 'card', part: 'card' },
       h('div', { class: 'head' }, parts.label, parts.head),
-      parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.step, parts.foot);
+      parts.note, parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.step, parts.foot);
     root.append(h('style', {}, STYLE), parts.card);
     this.#parts = parts;
     this.#relabel();
@@ -229,6 +234,39 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     if (listFailure) return;
     replaceChildren(this.#parts.label, h('b', {}, modelLabel(this.model, this.language)),
       this.beam !== DEFAULT_BEAM ? this.#t('embed.beam', { beam: this.beam }) : '');
+    this.#checkAttributes();
+  }
+
+  // An attribute value the element cannot use is not silently replaced: a
+  // console warning (once per value) for the author, and a line in the card
+  // naming the attribute, the values it takes and what is shown instead.
+  #checkAttributes() {
+    const problems = [];
+    const model = this.getAttribute('model');
+    if (model !== null && !pickableModels().includes(model)) {
+      problems.push({ attribute: 'model', value: model, allowed: pickableModels().join(', '), shown: this.model });
+    }
+    const beam = this.getAttribute('beam');
+    if (beam !== null && pageBeam(beam) === null) {
+      problems.push({ attribute: 'beam', value: beam, allowed: `1–${PAGE_MAX_BEAM}`, shown: String(this.beam) });
+    }
+    const view = this.getAttribute('view');
+    if (view !== null && !['heatmap', 'lines', 'step'].includes(view)) {
+      problems.push({ attribute: 'view', value: view, allowed: 'heatmap, lines, step', shown: 'heatmap' });
+    }
+    const step = this.getAttribute('step');
+    if (step !== null && step.trim() !== '' && stepFromText(step) === null) {
+      problems.push({ attribute: 'step', value: step, allowed: '1, 2, 3, …', shown: '–' });
+    }
+    for (const p of problems) {
+      const key = `${p.attribute}=${p.value}`;
+      if (this.#warned.has(key)) continue;
+      this.#warned.add(key);
+      console.warn(`<seq2seq-attention-demo>: ${p.attribute}="${p.value}" is not one of ${p.allowed}; showing ${p.shown} instead`);
+    }
+    const note = this.#parts.note;
+    note.hidden = problems.length === 0;
+    replaceChildren(note, ...problems.map((p, i) => [i ? ' ' : '', this.#t('embed.badAttribute', p)]).flat());
   }
 
   // The status line: a catalogue key (kept, so that a new language says it again).

@@ -135,3 +135,37 @@ test('on a host whose files carry no CORS header, the reader is told why, and th
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test('attribute values the element cannot use are named, in the card and on the console, not silently replaced', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 's2s-e2e-bad-attributes-'));
+  writeFileSync(join(folder, 'lesson.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script type="module" src="${browser.server.origin}/web/embed.js"></script>
+    <seq2seq-attention-demo model="en-fr-fixed" beam="99" sentence="I see the cat."></seq2seq-attention-demo>
+    <seq2seq-attention-demo model="en-zh" sentence="I see the cat." lang="zh-CN" view="grid"></seq2seq-attention-demo>
+    <seq2seq-attention-demo model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>`);
+  const tutorialServer = await startServer({ root: folder, port: 0 });
+  try {
+    const page = await browser.newPage(`http://127.0.0.1:${tutorialServer.port}/lesson.html`);
+    const warnings = [];
+    page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+    await page.waitForFunction(() => [...document.querySelectorAll('seq2seq-attention-demo')]
+      .every((e) => e.shadowRoot?.querySelector('[data-testid="attention-heatmap"]')), null, { timeout: 30_000 });
+    const notes = await page.evaluate(() => [...document.querySelectorAll('seq2seq-attention-demo')].map((e) => {
+      const note = e.shadowRoot.querySelector('[data-testid="attribute-note"]');
+      return { hidden: note.hidden, text: note.textContent };
+    }));
+    assert.equal(notes[0].hidden, false);
+    assert.match(notes[0].text, /model="en-fr-fixed" is not one of en-fr, en-zh: showing en-fr instead\./);
+    assert.match(notes[0].text, /beam="99" is not one of 1–8: showing 4 instead\./);
+    assert.equal(notes[1].hidden, false);
+    assert.match(notes[1].text, /view="grid" 不在可选值 heatmap, lines, step 之中：改为显示 heatmap。/);
+    assert.deepEqual(notes[2], { hidden: true, text: '' }, 'valid attributes: no note');
+    assert.ok(warnings.some((w) => /model="en-fr-fixed" is not one of en-fr, en-zh; showing en-fr instead/.test(w)), warnings.join('\n'));
+    assert.ok(warnings.some((w) => /view="grid"/.test(w)), warnings.join('\n'));
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  } finally {
+    await tutorialServer.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

@@ -58,3 +58,15 @@ test('--port sets the port; an unknown flag is refused with the usage', async ()
     child.kill();
   }
 });
+
+test('every response carries the CORS header, a 404 too: a page on another origin reads a missing model as missing', async () => {
+  for (const [path, expected] of [['/models/en-fr.s2s', 200], ['/models/en-xx.s2s', 404], ['/dist/nothing.wasm', 404]]) {
+    const response = await fetch(`${server.origin}${path}`);
+    assert.equal(response.status, expected, path);
+    assert.equal(response.headers.get('access-control-allow-origin'), '*', path);
+    await response.arrayBuffer();
+  }
+  const post = await fetch(`${server.origin}/models/en-fr.s2s`, { method: 'POST' });
+  assert.equal(post.status, 405);
+  assert.equal(post.headers.get('access-control-allow-origin'), '*');
+});

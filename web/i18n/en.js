@@ -241,6 +241,7 @@ export default {
   'embed.head': 'Attention: rows are output words, columns your words',
   'embed.foot': 'seq2seq-attention, running in your browser · <a href="{home}">full demo</a> · data: Tatoeba (CC-BY 2.0 FR)',
   'embed.beam': ' · beam {beam}',
+  'embed.badAttribute': '{attribute}="{value}" is not one of {allowed}: showing {shown} instead.',
   'embed.type': 'Type an English sentence to translate it.',
   'embed.failed': 'Could not translate: {message}',
   'embed.crossOrigin': 'The demo’s files come from {host}, another site than this page: that server must send the header Access-Control-Allow-Origin, or the files must be copied next to this page.',
