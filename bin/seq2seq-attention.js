@@ -5,8 +5,8 @@
 // with exit code 2, like the native CLI's.
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline';
-import { readFileSync } from 'node:fs';
-import { UsageError, loadModel, optionRanges, shippedModels } from '../dist/index.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { UsageError, figureLabels, heatmapSvg, loadModel, optionRanges, shippedModels, wordAttention } from '../dist/index.js';
 import { defaultModel } from '../dist/models.js';
 import { defaultMaxLength } from '../dist/options.js';
 
@@ -14,6 +14,8 @@ const { beamSize, maxLength, lengthPenalty, coveragePenalty, temperature } = opt
 const USAGE = `usage: seq2seq-attention translate [--model NAME|PATH|URL] [--beam N] [--max-length N]
          [--length-penalty A] [--coverage-penalty B] [--temperature T] [--shortlist on|off]
          [--keep-names on|off] [--split | --no-split] [--json] [--trace] [--beam-tree] [TEXT...]
+       seq2seq-attention figure [--model M] [--unit words|pieces] [--lang en|zh-CN] [--beam N]
+         [--out FILE.svg] TEXT...
        seq2seq-attention --version | --help
 
 Translates TEXT (the arguments, joined by spaces), or else every line of
@@ -23,6 +25,9 @@ attention, tokenProbabilities, unsureWords, copiedWords, score, hypotheses). A t
 several sentences is translated one sentence at a time, as the page does
 (the models learned single sentences), and the translations joined; with
 --json its line is { text, sentences: [{ source, start, end, translation }] }.
+figure draws TEXT's attention heatmap as a standalone SVG (to --out, else
+stdout), the demo page's "Download SVG": the sentence and its translation,
+the axes, the colour bar, and the model with its data's licences.
   --model M         a shipped model (${shippedModels.join(', ')}), a .s2s file path or a URL; default ${defaultModel}
   --beam N          beam size, ${beamSize.min} (greedy) to ${beamSize.max}, default ${beamSize.default}
   --max-length N    most output tokens, ${maxLength.min} to ${maxLength.max} (default: ${defaultMaxLength.perSourceToken} x source length + ${defaultMaxLength.extra})
@@ -43,6 +48,9 @@ several sentences is translated one sentence at a time, as the page does
   --trace           with the decoder trace (implies --json; see the API's trace option)
   --beam-tree       with every candidate of every beam step, kept or pruned (implies --json;
                     the API's beamTree option; meaningful with --beam 2 or more)
+  --unit U          figure: words (default) or pieces, the model's subword tokens
+  --lang L          figure: the figure's own words in en (default) or zh-CN
+  --out FILE        figure: write the SVG there (default: stdout)
   --version         the package's version
   --help            this text`;
 
@@ -84,6 +92,9 @@ function parse(argv) {
         temperature: { type: 'string' },
         shortlist: { type: 'string' },
         'keep-names': { type: 'string' },
+        unit: { type: 'string' },
+        lang: { type: 'string' },
+        out: { type: 'string' },
         json: { type: 'boolean', default: false },
         trace: { type: 'boolean', default: false },
         'beam-tree': { type: 'boolean', default: false },
@@ -102,7 +113,14 @@ function parse(argv) {
   if (values.split && values['no-split']) throw new UsageError('give --split or --no-split, not both');
   const [command, ...words] = positionals;
   if (command === undefined) throw new UsageError(`missing command (try: seq2seq-attention translate --model ${defaultModel} "Hello.")`);
-  if (command !== 'translate') throw new UsageError(`unknown command '${command}'; the only command is translate`);
+  if (command !== 'translate' && command !== 'figure') throw new UsageError(`unknown command '${command}'; the commands are translate and figure`);
+  if (command === 'figure') {
+    if (!words.length) throw new UsageError('figure needs the sentence to draw (seq2seq-attention figure "I love deep learning." --out fig.svg)');
+    if (values.unit !== undefined && !['words', 'pieces'].includes(values.unit)) throw new UsageError(`--unit must be words or pieces, got '${values.unit}'`);
+    if (values.lang !== undefined && !['en', 'zh-CN'].includes(values.lang)) throw new UsageError(`--lang must be en or zh-CN, got '${values.lang}'`);
+  } else {
+    for (const flag of ['unit', 'lang', 'out']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is for the figure command`);
+  }
   const given = {
     beamSize: wholeNumber('--beam', values.beam, beamSize),
     maxLength: wholeNumber('--max-length', values['max-length'], maxLength),
@@ -115,8 +133,8 @@ function parse(argv) {
     beamTree: values['beam-tree'] || undefined,
   };
   const options = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-  return { model: values.model, json: values.json || values.trace || values['beam-tree'], options, text: words.length ? words.join(' ') : null,
-    split: !values['no-split'] };
+  return { command, model: values.model, json: values.json || values.trace || values['beam-tree'], options, text: words.length ? words.join(' ') : null,
+    split: !values['no-split'], unit: values.unit ?? 'words', lang: values.lang ?? 'en', out: values.out };
 }
 
 // Node's parseArgs messages in this command's words: the flag named, what to do.
@@ -126,6 +144,23 @@ function usageMessage(error) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': return `unknown flag ${flag ?? ''}`.trim();
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': return `${flag ?? 'a flag'} needs a value (for example --beam 4), or takes none`;
     default: return error.message;
+  }
+}
+
+// The heatmap of one sentence as a standalone SVG (heatmapSvg, the page's
+// "Download SVG"), by words or by the model's pieces.
+function figure(model, args) {
+  const result = model.translate(args.text, args.options);
+  if (!model.info.hasAttention) throw new UsageError(`${model.info.name} has no attention (the fixed-context baseline): there is no heatmap to draw`);
+  const data = args.unit === 'words'
+    ? (({ sourceWords, targetWords, attention }) => ({ sourceTokens: sourceWords.map((w) => w.text), targetTokens: targetWords.map((w) => w.text), attention }))(wordAttention(result))
+    : { sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, attention: result.attention };
+  const svg = heatmapSvg(data, figureLabels({ info: model.info, source: args.text, translation: result.text, lang: args.lang }));
+  if (args.out) {
+    writeFileSync(args.out, svg);
+    process.stderr.write(`wrote ${args.out}: ${data.targetTokens.length} rows by ${data.sourceTokens.length} columns\n`);
+  } else {
+    process.stdout.write(svg);
   }
 }
 
@@ -140,6 +175,14 @@ async function main() {
     return;
   }
   const model = await loadModel(args.model);
+  if (args.command === 'figure') {
+    try {
+      figure(model, args);
+    } finally {
+      model.dispose();
+    }
+    return;
+  }
   try {
     const print = (text) => {
       // Several sentences: one at a time (translateText), as the page does;

@@ -20,7 +20,7 @@ import {
   relabelStatus, showError, showNotices, shownText, state, view,
 } from './page-state.js';
 import { penaltyFromText, readUrl, writeUrl } from './page-url.js';
-import { clearResult, figureElement, relabelResult, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
+import { clearResult, figureElement, figureSvg, relabelResult, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
 import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
 import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './compare.js';
@@ -285,7 +285,11 @@ async function exportFigure(kind) {
     return;
   }
   try {
-    const blob = kind === 'svg' ? svgBlob(element) : await pngBlob(element);
+    // The heatmap's SVG is the package's static figure (heatmapSvg, as the
+    // bin's `figure` draws it); the lines view's is the page's drawing.
+    const standalone = kind === 'svg' ? figureSvg() : null;
+    const blob = standalone !== null ? new Blob([standalone], { type: 'image/svg+xml' })
+      : kind === 'svg' ? svgBlob(element) : await pngBlob(element);
     download(blob, `${fileStem()}.${kind}`);
   } catch (error) {
     showError(error);

@@ -6,6 +6,7 @@
 // Shared by the page (app.js) and the embeddable element (embed.js). Colours,
 // fonts and label styles are SVG attributes, not CSS, so an exported SVG or
 // PNG looks the same as the page; CSS only adds the hover/focus highlight.
+import { attentionColor } from '../dist/figure.js';
 import { hoverLabel, svg, tokenKind } from './dom.js';
 import { lang, tIn } from './i18n/index.js';
 
@@ -23,32 +24,11 @@ const TEXT_COLOR = '#1f2937';
 const UNKNOWN_COLOR = '#b45309';
 const END_COLOR = '#6b7280';
 
-// A sequential scale from paper white to deep indigo, linear in sRGB between
-// stops chosen by eye for even perceived steps; 0 stays visibly blank so
-// that sparse (sharp) attention reads as sparse.
-const STOPS = [
-  [0.0, [248, 250, 252]],
-  [0.08, [224, 231, 255]],
-  [0.25, [165, 180, 252]],
-  [0.5, [99, 102, 241]],
-  [0.75, [67, 56, 202]],
-  [1.0, [30, 27, 75]],
-];
-
+// The colour scale is the package's (dist/figure.js, which also draws the
+// static figure the "Download SVG" button saves), so the page and the
+// downloaded figure colour a weight alike.
 /** The colour of an attention weight in [0, 1], as a CSS rgb() string. */
-export function colorFor(weight) {
-  const w = Math.min(1, Math.max(0, Number.isFinite(weight) ? weight : 0));
-  for (let k = 1; k < STOPS.length; k += 1) {
-    const [w1, c1] = STOPS[k];
-    if (w <= w1) {
-      const [w0, c0] = STOPS[k - 1];
-      const f = (w - w0) / (w1 - w0);
-      const c = c0.map((v, n) => Math.round(v + f * (c1[n] - v)));
-      return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
-    }
-  }
-  return 'rgb(30, 27, 75)';
-}
+export const colorFor = attentionColor;
 
 /** Whether text on a cell of this weight should be white. */
 export function needsLightText(weight) {

@@ -17,7 +17,8 @@ import { figureData, selectedHypothesis } from './figure-data.js';
 import { describeModel, infos, page, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
 import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
 import { formatLog } from './step-math.js';
-import { rich, t } from './i18n/index.js';
+import { lang, rich, t } from './i18n/index.js';
+import { figureLabels, heatmapSvg } from '../dist/figure.js';
 
 let figure = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
 let shown = null; // what the figure and the chips show: { source: Unit[], target: Unit[], attention } (see figureData)
@@ -30,6 +31,19 @@ export function firstPieceOfRow(row) {
 /** The figure's SVG element, or null (nothing drawn, or a model without attention): what the downloads export. */
 export function figureElement() {
   return figure?.element ?? null;
+}
+
+/**
+ * The heatmap as shown (pieces or words, the selected hypothesis) as a
+ * standalone SVG document, drawn by the package's heatmapSvg, the code the
+ * bin's `figure` uses: with the sentence, its translation, the axes and the
+ * model's data credit. Null in the lines view or without attention.
+ */
+export function figureSvg() {
+  if (!shown?.attention.length || state.view === 'lines') return null;
+  const data = { sourceTokens: shown.source.map((u) => u.label), targetTokens: shown.target.map((u) => u.label), attention: shown.attention };
+  return heatmapSvg(data, figureLabels({ info: infos.get(state.model), source: shownText(), translation: selectedHypothesis().text,
+    lang: lang() === 'zh-CN' ? 'zh-CN' : 'en' }));
 }
 
 let emptyMessage = ''; // the catalogue key shown while there is no result

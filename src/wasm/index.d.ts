@@ -559,6 +559,42 @@ export interface Model {
   // (Not typed here, so that these types build without TypeScript's esnext.disposable lib.)
 }
 
+/** Options of {@link heatmapSvg}: text shown as given (the caller's language). */
+export interface HeatmapSvgOptions {
+  /** A line above the figure, such as the sentence and its translation. */
+  title?: string;
+  /** The columns' (source units') title. */
+  cols?: string;
+  /** The rows' (target units') title. */
+  rows?: string;
+  /** The colour bar's caption (default 'attention weight'). */
+  legend?: string;
+  /** A line under the figure, such as the model and its data's credit. */
+  footer?: string;
+  /** The document's language ('en' by default). */
+  lang?: string;
+}
+
+/**
+ * The attention heatmap as a standalone SVG document (a string; no DOM, so
+ * Node as well as a page): one column per source unit, one row per target
+ * unit, each cell coloured by its weight, labels, a colour bar, and the
+ * options' text. `attention` rows may be arrays or Float32Arrays.
+ */
+export declare function heatmapSvg(
+  data: { sourceTokens: readonly string[]; targetTokens: readonly string[]; attention: ArrayLike<ArrayLike<number>> },
+  options?: HeatmapSvgOptions): string;
+
+/**
+ * {@link heatmapSvg}'s options for a translation by a model: the sentence and
+ * its translation as the title, the axes with their languages, the model and
+ * its data's credit as the footer, in English or Chinese.
+ */
+export declare function figureLabels(what: { info?: ModelInfo; source?: string; translation?: string; lang?: 'en' | 'zh-CN' }): HeatmapSvgOptions;
+
+/** Who a model's training data is from, with the licences, read from its provenance. */
+export declare function dataCredit(provenance: Record<string, unknown> | null | undefined): string;
+
 /** The attention of a translation word by word (see {@link wordAttention}). */
 export interface WordAttention {
   /** The columns: the source words (copies of the input's `sourceWords`). */

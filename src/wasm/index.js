@@ -25,6 +25,7 @@ export { shippedModels } from './models.js';
 export { optionRanges, unsureWordProbability } from './options.js';
 export { reviveTranslation, sourceText, translationBuffer } from './translation.js';
 export { wordAttention } from './word-attention.js';
+export { dataCredit, figureLabels, heatmapSvg } from './figure.js';
 export {
   EnvironmentError, InputError, InternalError, LoadError, ModelFileError, ResourceError, Seq2SeqError, UsageError, WorkerError,
 } from './errors.js';
