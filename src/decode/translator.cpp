@@ -7,6 +7,7 @@
 #include "text/sentences.h"
 #include "text/utf8.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace s2s {
@@ -111,8 +112,22 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
         result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,
                                   model.target_vocabulary, trace_numbers);
     }
+    // English articles have no counterpart in Chinese: a Chinese
+    // translation that gave "the" no attention dropped nothing.
+    std::vector<bool> articleless_article(result.source_tokens.size(), false);
+    if (model.target_tokenizer.language == "zh") {
+        for (const WordSpan& word : result.source_words) {
+            if (word.end - word.start != 1) continue;
+            const std::string lower = to_lower_utf8(word.text);
+            if (lower == "the" || lower == "a" || lower == "an") articleless_article[word.start] = true;
+        }
+    }
     for (Hypothesis& h : hypotheses) {
         result.hypotheses.push_back(describe(model, std::move(h), options.forced_prefix.size()));
+        std::vector<int>& dropped = result.hypotheses.back().possibly_dropped;
+        dropped.erase(std::remove_if(dropped.begin(), dropped.end(),
+                                     [&](int i) { return i < static_cast<int>(articleless_article.size()) && articleless_article[i]; }),
+                      dropped.end());
         if (options.keep_names) keep_source_names(text, result, options.forced_prefix.size(), result.hypotheses.back());
     }
     if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);

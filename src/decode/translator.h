@@ -40,7 +40,8 @@ struct TranslationHypothesis {
     // Coverage: the attention each source token received over the whole
     // output, sum_t a_ti (S; empty for the fixed-context baseline), and the
     // source words (token indices, the final <eos> left out) whose coverage
-    // is under kPossiblyDroppedCoverage: candidates for a dropped word.
+    // is under kPossiblyDroppedCoverage: candidates for a dropped word (not
+    // the English articles when the target is Chinese, which has none).
     std::vector<float> coverage;
     std::vector<int> possibly_dropped;
     // The model's doubt: each target token's probability as the search chose
