@@ -84,6 +84,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   #serial = 0;
   #timer = 0;
   #warned = new Set();  // attribute values already warned about
+  #near = null;  // the IntersectionObserver waiting for a lazy demo to near the viewport
   #shown = null; // the last translation drawn: { text, result }
   #stopListening = null;
 
@@ -97,10 +98,32 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       observer.observe(node, { attributes: true, attributeFilter: ['lang'] });
     }
     this.#stopListening = () => observer.disconnect();
-    this.#translate();
+    this.#startWhenNear();
+  }
+
+  // loading="lazy" (the default): the demo starts (downloads its model and
+  // translates) when it comes within a screen's height of the viewport, so
+  // demos far down a tutorial cost nothing until read; loading="eager" at once.
+  #startWhenNear() {
+    this.#near?.disconnect();
+    this.#near = null;
+    if (this.getAttribute('loading') === 'eager' || typeof IntersectionObserver !== 'function') {
+      this.#translate();
+      return;
+    }
+    this.#say('embed.waiting');
+    this.#near = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      this.#near?.disconnect();
+      this.#near = null;
+      this.#translate();
+    }, { rootMargin: '100% 0px' });
+    this.#near.observe(this);
   }
 
   disconnectedCallback() {
+    this.#near?.disconnect();
+    this.#near = null;
     clearTimeout(this.#timer);
     this.#stopListening?.();
     this.#serial += 1; // drop answers that arrive after removal
@@ -108,6 +131,10 @@ class Seq2SeqAttentionDemo extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (!this.#parts || oldValue === newValue) return;
+    if (this.#near) {  // not started yet: it will translate what the attributes say then
+      this.#relabel();
+      return;
+    }
     if (name === 'sentence' || name === 'text') this.#parts.input.value = this.sentence;
     if (name === 'readonly') this.#parts.input.hidden = this.hasAttribute('readonly');
     // The step view needs the decoder's trace, which other views do not ask for.
@@ -235,6 +262,13 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     replaceChildren(this.#parts.label, h('b', {}, modelLabel(this.model, this.language)),
       this.beam !== DEFAULT_BEAM ? this.#t('embed.beam', { beam: this.beam }) : '');
     this.#checkAttributes();
+    // Until the first result, the figure's box holds about the height the
+    // heatmap will take (a row per output word, about 1.3 per English word,
+    // plus labels and legend), so the tutorial does not jump when it comes.
+    if (!this.#shown) {
+      const words = this.sentence.trim().split(/\s+/).filter(Boolean).length;
+      this.#parts.heatmap.style.minHeight = words ? `${Math.min(1200, Math.round((words * 1.3 + 2) * 34 + 140))}px` : '';
+    }
   }
 
   // An attribute value the element cannot use is not silently replaced: a
@@ -295,6 +329,12 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       return;
     }
     this.#say('status.translating');
+    // The model's download, as it comes (the translator reports it once per model).
+    const stopProgress = getTranslator().onProgress(this.model, ({ loaded, total }) => {
+      if (request === this.#serial && !this.#shown) {
+        this.#say('embed.downloading', { loaded: (loaded / 1e6).toFixed(1), total: total ? (total / 1e6).toFixed(1) : '?' });
+      }
+    });
     try {
       const options = { beamSize: this.beam, maxLength: MAX_OUTPUT_TOKENS };
       if (this.isStepView) options.trace = true;
@@ -312,11 +352,14 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       if (home.origin !== location.origin && /fetch|network|load|CORS/i.test(error.message)) {
         parts.status.append(' ', h('span', { class: 'error block', 'data-testid': 'embed-cross-origin' }, this.#t('embed.crossOrigin', { host: home.host })));
       }
+    } finally {
+      stopProgress();
     }
   }
 
   #render(text, result) {
     const parts = this.#parts;
+    parts.heatmap.style.minHeight = '';
     parts.translation.dataset.text = text;
     parts.translation.lang = languagesOf(this.model).targetLanguage;
     replaceChildren(parts.translation, result.text);

@@ -52,6 +52,19 @@ class PageTranslators {
   #translators = new Map(); // model -> Promise<Translator>
 
   /** The package's Translator for `model` (a shipped name or a same-origin URL), created on first use. */
+  #progress = new Map();  // model -> Set of ({ loaded, total }) => void
+
+  /** Calls `listener({ loaded, total })` while `model` downloads; returns the function that stops it. */
+  onProgress(model, listener) {
+    if (!this.#progress.has(model)) this.#progress.set(model, new Set());
+    this.#progress.get(model).add(listener);
+    return () => this.#progress.get(model)?.delete(listener);
+  }
+
+  #report(model) {
+    return (progress) => { for (const listener of this.#progress.get(model) ?? []) listener(progress); };
+  }
+
   get(model) {
     if (!this.#translators.has(model)) {
       const loading = this.#create(model);
@@ -97,7 +110,7 @@ class PageTranslators {
       boot.worker = null;
       return createTranslator(source, { worker, wasm });
     }
-    return createTranslator(source, { worker: fresh(), wasm });
+    return createTranslator(source, { worker: fresh(), wasm, onProgress: this.#report(name) });
   }
 
   /** Resolves to { value: a Translation, ms: how long the request took, as the page saw it }. */

@@ -169,3 +169,43 @@ test('attribute values the element cannot use are named, in the card and on the 
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test('a demo far down the page downloads nothing until it nears the viewport; its box holds its height; the download shows its progress', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 's2s-e2e-lazy-'));
+  writeFileSync(join(folder, 'lesson.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+    <script type="module" src="${browser.server.origin}/web/embed.js"></script>
+    <seq2seq-attention-demo id="top" model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>
+    <div style="height: 5000px"></div>
+    <seq2seq-attention-demo id="far" model="en-zh" sentence="The students read the long chapter about attention twice."></seq2seq-attention-demo>`);
+  const tutorialServer = await startServer({ root: folder, port: 0 });
+  try {
+    const page = await browser.newPage(`http://127.0.0.1:${tutorialServer.port}/lesson.html`, { width: 900, height: 800 });
+    const models = [];
+    page.on('request', (request) => { if (/\/models\/.*\.s2s$/.test(request.url())) models.push(new URL(request.url()).pathname); });
+    const shadow = (id, selector) => page.evaluate(([id, selector]) => {
+      const node = document.getElementById(id).shadowRoot.querySelector(selector);
+      return node ? { text: node.textContent, minHeight: node.style?.minHeight ?? '' } : null;
+    }, [id, selector]);
+    await page.waitForFunction(() => document.getElementById('top')?.shadowRoot?.querySelector('[data-testid="attention-heatmap"]'), null, { timeout: 30_000 });
+    // The top demo has translated; the far one waits, having asked for nothing.
+    assert.match((await shadow('far', '.status')).text, /starts when you scroll to it/);
+    assert.ok(Number.parseInt((await shadow('far', '.scroll')).minHeight, 10) > 300, 'its box holds the heatmap\'s height');
+    assert.deepEqual(models.filter((m) => m.endsWith('/en-zh.s2s')), [], `requested: ${models.join(', ')}`);
+    const statuses = [];
+    await page.exposeFunction('s2sStatus', (text) => statuses.push(text));
+    await page.evaluate(() => {
+      const status = document.getElementById('far').shadowRoot.querySelector('.status');
+      new MutationObserver(() => window.s2sStatus(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+    await page.locator('#far').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.getElementById('far').shadowRoot.querySelector('[data-testid="attention-heatmap"]'), null, { timeout: 30_000 });
+    assert.deepEqual(models.filter((m) => m.endsWith('/en-zh.s2s')).length, 1, 'downloaded once it neared the viewport');
+    assert.ok(statuses.some((s) => /Downloading the model: \d+\.\d of \d+\.\d MB/.test(s)), statuses.join(' | '));
+    assert.equal((await shadow('far', '.scroll')).minHeight, '', 'the reserved height is released once the figure is there');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  } finally {
+    await tutorialServer.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

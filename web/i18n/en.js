@@ -242,6 +242,8 @@ export default {
   'embed.foot': 'seq2seq-attention, running in your browser · <a href="{home}">full demo</a> · data: Tatoeba (CC-BY 2.0 FR)',
   'embed.beam': ' · beam {beam}',
   'embed.badAttribute': '{attribute}="{value}" is not one of {allowed}: showing {shown} instead.',
+  'embed.waiting': 'The demo starts when you scroll to it.',
+  'embed.downloading': 'Downloading the model: {loaded} of {total} MB…',
   'embed.type': 'Type an English sentence to translate it.',
   'embed.failed': 'Could not translate: {message}',
   'embed.crossOrigin': 'The demo’s files come from {host}, another site than this page: that server must send the header Access-Control-Allow-Origin, or the files must be copied next to this page.',

@@ -229,6 +229,8 @@ export default {
   'embed.foot': 'seq2seq-attention，在你的浏览器中运行 · <a href="{home}">完整演示</a> · 数据：Tatoeba（CC-BY 2.0 FR）',
   'embed.beam': ' · 束宽 {beam}',
   'embed.badAttribute': '{attribute}="{value}" 不在可选值 {allowed} 之中：改为显示 {shown}。',
+  'embed.waiting': '滚动到这里时，演示才会开始。',
+  'embed.downloading': '正在下载模型：{loaded} / {total} MB…',
   'embed.type': '输入一句英文即可翻译。',
   'embed.failed': '无法翻译：{message}',
   'embed.crossOrigin': '演示的文件来自 {host}，和这个页面不是同一个网站：那个服务器必须发送 Access-Control-Allow-Origin 响应头，或者把这些文件复制到这个页面旁边。',
