@@ -42,7 +42,12 @@ const result = await build({
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
-  minify: true,
+  // Minified but for whitespace: the magic comments on the dynamic import
+  // of node:fs (runtime.js, /* webpackIgnore: true */ /* @vite-ignore */)
+  // survive, so that a bundler that bundles this file again (Vite, webpack:
+  // createTranslator's default worker) leaves that import alone.
+  minifySyntax: true,
+  minifyIdentifiers: true,
   legalComments: 'eof',
   logLevel: 'warning',
   metafile: true,

@@ -88,10 +88,10 @@ export interface TextTranslation {
 export interface TranslatorOptions extends Omit<LoadOptions, 'wasm'> {
   /**
    * `'auto'` (the default): a module Web Worker in a browser (the package's
-   * `model-worker.js`, else its one-file bundle), a `worker_threads` thread
+   * one-file `model-worker.bundle.js`), a `worker_threads` thread
    * in Node (which keeps the process alive only while a request waits),
-   * falling back to the calling thread when no worker can start (see
-   * {@link Translator.backend});
+   * falling back to the calling thread, with a console warning, when no
+   * worker can start (see {@link Translator.backend});
    * `true`: a worker or an error; `false`: the calling thread; or a `Worker`
    * you started from the package's `model-worker.js` (or its one-file bundle
    * `dist/model-worker.bundle.js`), say early in a page: the translator owns

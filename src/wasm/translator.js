@@ -22,7 +22,8 @@ const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
  * Loads `model` (a shipped name, a URL, bytes, a Blob or a Response, as
  * loadModel takes, or a Promise of one) for asynchronous translation.
  * Options: worker ('auto', the default: a Web Worker in a browser, a
- * worker_threads thread in Node, else this thread; true; false; or a Worker you started from the package's
+ * worker_threads thread in Node, else this thread with a console warning;
+ * true; false; or a Worker you started from the package's
  * model-worker.js or its one-file bundle dist/model-worker.bundle.js, say
  * early in a page, which the translator then owns), workerUrl (where
  * model-worker.js is, when a bundler or a server moved it), wasm (as
@@ -53,12 +54,12 @@ export async function createTranslator(model, options = {}) {
   // transfers it.
   const source = Promise.resolve(model).then(transferable);
   source.catch(() => {});
-  // The workers to try, in order: the one given, or workerUrl's; else the
-  // package's model-worker.js, which bundlers that follow `new Worker(new
-  // URL(…))` bundle with its imports (Vite, webpack), then its one-file
-  // bundle, which a bundler that copies `new URL(…)` assets whole (Rollup's
-  // import-meta-assets) or a copy step (esbuild, README) provides.
-  const starts = given ? [() => given] : isNode ? [startNodeWorker] : workerUrl ? [() => startWorker(workerUrl)] : [startPackageWorker, startBundledWorker];
+  // The worker: the one given, or workerUrl's; in Node a worker thread;
+  // else the package's one-file worker, model-worker.bundle.js, which has no
+  // imports: bundlers that follow `new Worker(new URL(…))` bundle it (Vite,
+  // webpack), one that copies `new URL(…)` assets copies it whole (Rollup's
+  // import-meta-assets), and esbuild's users copy it (README).
+  const starts = given ? [() => given] : isNode ? [startNodeWorker] : workerUrl ? [() => startWorker(workerUrl)] : [startPackageWorker];
   let failure = null;
   for (const start of starts) {
     let backend;
@@ -85,8 +86,9 @@ export async function createTranslator(model, options = {}) {
     }
   }
   // No worker could start: with 'auto', the main thread instead
-  // (translator.backend says which).
+  // (translator.backend says which, and the console why).
   if (worker !== 'auto') throw failure;
+  console.warn(`seq2seq-attention: ${failure?.message ?? 'the worker could not start'}; translating on the main thread instead (translator.backend is 'main-thread')`);
   return inThread(await source, await wasm, signal, onProgress);
 }
 
@@ -114,17 +116,10 @@ function startWorker(workerUrl) {
   return started(() => new Worker(workerUrl, { type: 'module' }), workerUrl);
 }
 
-// Written out in full, as bundlers recognize it (Vite, webpack 5): they
-// bundle the worker and its imports.
+// The package's one-file worker, written out in full as bundlers recognize
+// it (Vite and webpack 5 bundle it; Rollup's import-meta-assets copies it).
 function startPackageWorker() {
-  return started(() => new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' }), 'model-worker.js');
-}
-
-// The one-file bundle, its URL made first: bundlers copy it as an asset
-// (Rollup's import-meta-assets, Vite, webpack) without bundling it again.
-function startBundledWorker() {
-  const url = new URL('./model-worker.bundle.js', import.meta.url);
-  return started(() => new Worker(url, { type: 'module' }), 'model-worker.bundle.js');
+  return started(() => new Worker(new URL('./model-worker.bundle.js', import.meta.url), { type: 'module' }), 'model-worker.bundle.js');
 }
 
 // Not a literal in `new Worker(new URL(…))`: browser bundlers (Vite,
@@ -364,7 +359,7 @@ class InWorker {
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
       const error = new WorkerError(`seq2seq-attention: the translation worker failed to start or crashed (${event.message || 'no message'}); ` +
-        'check that model-worker.js and its imports, or model-worker.bundle.js, are served next to the package (a bundler must bundle or copy it), or pass workerUrl');
+        'check that model-worker.bundle.js is served next to the package (a bundler must bundle or copy it), or pass workerUrl');
       error.code = 'S2S_WORKER_FAILED';
       this.#fail(error);
     });

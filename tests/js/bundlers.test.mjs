@@ -197,8 +197,7 @@ test('Rollup with @web/rollup-plugin-import-meta-assets: the app translates in C
   writeFileSync(join(outDir, 'index.html'), page('main.js'));
   const { result } = await served(outDir, t, 'rollup');
   assertTranslated(result);
-  // The plugin copies model-worker.js without its imports (that worker
-  // fails) and model-worker.bundle.js whole: the translator uses the second.
+  // The plugin copies the one-file worker, model-worker.bundle.js, whole.
   assert.equal(result.backend, 'worker', 'createTranslator runs in the one-file worker Rollup copied');
 });
 
