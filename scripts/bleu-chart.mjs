@@ -5,6 +5,7 @@
 // models/baselines.json. Regenerate with `npm run compare` (needs the data).
 //
 //   node scripts/bleu-chart.mjs [--decoding dev-beam4] [--out docs/bleu-by-length.svg]
+//   node scripts/bleu-chart.mjs --check   exits 1 when the file is not what the records draw (a test)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -14,6 +15,7 @@ const { values: options } = parseArgs({
     decoding: { type: 'string', default: 'dev-beam4' },
     out: { type: 'string', default: 'docs/bleu-by-length.svg' },
     cli: { type: 'string', default: process.env.S2S_CLI ?? 'build/native/seq2seq' },
+    check: { type: 'boolean', default: false },
   },
 });
 
@@ -101,5 +103,12 @@ panels.forEach((panel, p) => {
 const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
   `role="img" aria-label="BLEU by sentence length: attention, fixed context and translation memory">\n` +
   `<rect width="100%" height="100%" fill="#fff"/>\n${parts.join('\n')}\n</svg>\n`;
-writeFileSync(options.out, svg);
-console.error(`wrote ${options.out} (${options.decoding})`);
+if (options.check) {
+  if (!existsSync(options.out) || readFileSync(options.out, 'utf8') !== svg) {
+    console.error(`bleu-chart: ${options.out} is not what the models' "${options.decoding}" records draw; run node scripts/bleu-chart.mjs`);
+    process.exit(1);
+  }
+} else {
+  writeFileSync(options.out, svg);
+  console.error(`wrote ${options.out} (${options.decoding})`);
+}

@@ -115,6 +115,13 @@ test("the BLEU tables of README.md and docs/models.md are the model files' own f
   assert.equal(r.status, 0, r.stderr);
 });
 
+// The chart of docs/bleu-by-length.svg too: drawn again from the records, it
+// must be the committed file byte for byte.
+test('docs/bleu-by-length.svg is what the model files\' records draw', () => {
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'bleu-chart.mjs'), '--check'], { encoding: 'utf8', cwd: root });
+  assert.equal(r.status, 0, r.stderr);
+});
+
 // The README's benchmark and script commands (`node bench/...`, `node
 // scripts/...`) start: every such file parses, so a command the docs give is
 // never a syntax error (bench/cold-start.mjs once was, unnoticed until run).
