@@ -12,7 +12,7 @@
  * and the file loaded instead. Rejects with a TypeError for anything that is not a
  * `WebAssembly.Module`.
  */
-export declare function preloadRuntime(options?: { module?: WebAssembly.Module | null }): Promise<void>;
+export declare function preloadRuntime(options?: { module?: import('./index.js').CompiledWasm | null }): Promise<void>;
 
 /**
  * The WebAssembly heap's size and the bytes malloc holds (`usedBytes`), e.g.

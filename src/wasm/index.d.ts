@@ -47,6 +47,25 @@ export declare function loadModel(
   options?: LoadOptions,
 ): Promise<Model>;
 
+/**
+ * A compiled `WebAssembly.Module`, named without the DOM or WebAssembly
+ * libraries so that these types compile under any `lib`: the platform's
+ * type where it is declared, else any object.
+ */
+export type CompiledWasm = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: never[]) => infer M } } ? M : object;
+
+/**
+ * What {@link TranslatorOptions.worker} takes: a started Web Worker (the
+ * DOM's `Worker` is one), described by the three methods the translator
+ * uses, so that the types need no DOM library.
+ */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer?: unknown[]): void;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the DOM's listeners take its Event types
+  addEventListener(type: string, listener: (event: any) => void): void;
+  terminate(): unknown;
+}
+
 /** Options of {@link loadModel}. */
 export interface LoadOptions {
   /**
@@ -55,7 +74,7 @@ export interface LoadOptions {
    * runtime starts (the first load); ignored after that. By default it is
    * found next to the package's `dist/index.js` (a bundler rewrites that URL).
    */
-  wasm?: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response | WebAssembly.Module;
+  wasm?: string | URL | Uint8Array | ArrayBuffer | ArrayBufferView | Blob | Response | CompiledWasm;
   /** Cancels the load: the promise rejects with the signal's reason (an `AbortError`). */
   signal?: AbortSignal;
   /** Download progress of the model: bytes so far, and the total (`null` when the server does not say). */
@@ -97,7 +116,7 @@ export interface TranslatorOptions extends Omit<LoadOptions, 'wasm'> {
    * `dist/model-worker.bundle.js`), say early in a page: the translator owns
    * it from then on and ends it on dispose.
    */
-  worker?: boolean | 'auto' | Worker;
+  worker?: boolean | 'auto' | WorkerLike;
   /**
    * Where s2s-core.wasm comes from, as {@link LoadOptions.wasm}, or a Promise
    * of it: in a worker the runtime starts as soon as it settles, while the

@@ -225,6 +225,7 @@ test('on a page written in Chinese, a demo without lang speaks Chinese (an Engli
     section.append(demo);
     document.body.append(section);
   });
+  await page.locator('#inner').scrollIntoViewIfNeeded();  // a lazy demo starts near the viewport
   await page.locator('#inner [data-testid="attention-heatmap"]').waitFor({ timeout: 30_000 });
   assert.match(await page.locator('#inner .head').textContent(), /Attention: rows are output words/);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN', 'the element never writes the host page\'s lang');

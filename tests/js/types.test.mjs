@@ -1,0 +1,75 @@
+// The package's types compile where its users compile (issue 47): `tsc
+// --strict`, no skipLibCheck, with moduleResolution node16, nodenext and
+// bundler, with no DOM library (Node's types only), with the DOM's and with
+// a worker's; a DOM page may pass its Worker and its WebAssembly.Module; and
+// a wrong option is an error (the check checks).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { requireDist, root } from './helpers/models.mjs';
+
+requireDist();
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+let work;
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 's2s-types-'));
+  mkdirSync(join(work, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(root, join(work, 'node_modules', 'seq2seq-attention'));
+  symlinkSync(join(root, 'node_modules', '@types', 'node'), join(work, 'node_modules', '@types', 'node'));
+  writeFileSync(join(work, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(join(work, 'app.ts'), `import { createTranslator, heatmapSvg, loadModel, UsageError, wordAttention } from 'seq2seq-attention';
+import { preloadRuntime } from 'seq2seq-attention/diagnostics';
+export async function main(): Promise<string> {
+  await preloadRuntime({ module: null });
+  const model = await loadModel('en-fr');
+  const r = model.translate('I love deep learning.', { beamSize: 4, keepNames: true, shortlist: false });
+  const words = wordAttention(r);
+  const translator = await createTranslator('en-fr', { worker: 'auto', onProgress: ({ loaded, total }) => console.log(loaded, total) });
+  const batch = await translator.translate(['a', 'b'], { signal: new AbortController().signal });
+  await translator.dispose();
+  model.dispose();
+  if (batch.length !== 2) throw new UsageError('two results');
+  return heatmapSvg(r) + words.attention.length + r.copiedWords.length + translator.backend;
+}
+`);
+  writeFileSync(join(work, 'page.ts'), `import { createTranslator } from 'seq2seq-attention';
+export async function page(): Promise<void> {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  const wasm = WebAssembly.compileStreaming(fetch('s2s-core.wasm'));
+  const translator = await createTranslator('en-fr', { worker, wasm });
+  await translator.dispose();
+}
+`);
+  writeFileSync(join(work, 'wrong.ts'), `import { loadModel } from 'seq2seq-attention';
+export async function wrong(): Promise<void> {
+  const model = await loadModel('en-fr');
+  model.translate('x', { beamSize: 'four' });
+}
+`);
+});
+after(() => rmSync(work, { recursive: true, force: true }));
+
+function compile(file, { resolution, lib }) {
+  const module = resolution === 'bundler' ? 'esnext' : resolution;
+  return spawnSync(process.execPath, [tsc, '--strict', '--noEmit', '--module', module, '--moduleResolution', resolution, '--target', 'es2022',
+    '--lib', lib, '--types', 'node', file], { cwd: work, encoding: 'utf8' });
+}
+
+for (const resolution of ['node16', 'nodenext', 'bundler']) {
+  for (const lib of ['es2022', 'es2022,dom', 'es2022,webworker']) {
+    test(`tsc --strict, moduleResolution ${resolution}, lib ${lib}: the package's types compile`, () => {
+      const r = compile('app.ts', { resolution, lib });
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+    });
+  }
+  test(`tsc --strict, moduleResolution ${resolution}, lib es2022,dom: a page passes its Worker and WebAssembly.Module; a wrong option fails`, () => {
+    const page = compile('page.ts', { resolution, lib: 'es2022,dom' });
+    assert.equal(page.status, 0, page.stdout + page.stderr);
+    const wrong = compile('wrong.ts', { resolution, lib: 'es2022' });
+    assert.notEqual(wrong.status, 0);
+    assert.match(wrong.stdout, /wrong\.ts\(4,[0-9]+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+  });
+}
