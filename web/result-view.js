@@ -112,7 +112,11 @@ export function render() {
   replaceChildren(view.translation, hypothesis.text || t('result.empty'));
   const finished = hypothesis.finished !== false;
   replaceChildren(view.meta,
-    t('result.score', { score: formatLog(hypothesis.score) }),
+    // Greedy decoding ranks nothing: its score is the plain log-probability
+    // of what it wrote, said so (beam search's has the penalties).
+    state.beam === 1 && Number.isFinite(hypothesis.logProb)
+      ? t('result.scoreGreedy', { score: formatLog(hypothesis.logProb) })
+      : t('result.score', { score: formatLog(hypothesis.score) }),
     result.hypotheses.length > 1 ? t('result.hypothesisOf', { k: state.hyp + 1, n: result.hypotheses.length }) : '',
     state.prefix.length ? t('result.chosenByYou', { count: state.prefix.length, noun: tokenNoun(state.prefix.length > 1) }) : '');
 

@@ -254,11 +254,14 @@ test('beam search penalties: alpha and beta beside the beam size, used with a be
     assert.equal(await alpha.inputValue(), '0.6');
     assert.equal(await beta.inputValue(), '0.2');
     assert.match(await p.locator('#penalty-hint').textContent(), /default 0\.6.*default 0\.2.*from 0 to 5/s);
+    // And the score says what it is at beam 1: the plain log-probability.
+    assert.match(await p.locator('#meta').textContent(), /^Score -?\d+\.\d+ \(the log-probability of the pieces written: greedy decoding uses no penalty\)/);
     await byTestId(p, 'beam-size').selectOption('4');
     await waitForTranslation(p, text, { beam: 4 });
     assert.equal(await alpha.isEnabled(), true);
     const scoreOf = async () => Number((await p.locator('#meta').textContent()).match(/Score (-?[\d.]+)/)[1]);
     const withDefaults = await scoreOf();
+    assert.match(await p.locator('#meta').textContent(), /log-probability with the length and coverage penalties/);
     await alpha.fill('0');
     await alpha.press('Enter');
     await p.waitForURL(/alpha=0(&|$)/);

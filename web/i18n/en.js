@@ -135,6 +135,7 @@ export default {
   'result.empty': '(empty translation)',
   'sentences.hint': 'Your text has {n} sentences. The model translates one sentence at a time, each with its own attention; pick one to see where it looked.',
   'result.score': 'Score {score} (log-probability with the length and coverage penalties)',
+  'result.scoreGreedy': 'Score {score} (the log-probability of the pieces written: greedy decoding uses no penalty)',
   'result.hypothesisOf': ' · hypothesis {k} of {n}',
   'result.chosenByYou': ' · first {count} {noun} chosen by you',
   'notice.truncated': 'Your text is long: the model reads at most {count} {noun}, so only the beginning was translated.',
