@@ -118,7 +118,9 @@ export function render() {
       ? t('result.scoreGreedy', { score: formatLog(hypothesis.logProb) })
       : t('result.score', { score: formatLog(hypothesis.score) }),
     result.hypotheses.length > 1 ? t('result.hypothesisOf', { k: state.hyp + 1, n: result.hypotheses.length }) : '',
-    state.prefix.length ? t('result.chosenByYou', { count: state.prefix.length, noun: tokenNoun(state.prefix.length > 1) }) : '');
+    // The reader chose one token, the last of the prefix; those before it
+    // are the model's own, kept as it wrote them.
+    state.prefix.length ? t('result.chosenByYou', { count: state.prefix.length, noun: tokenNoun(false) }) : '');
 
   const notices = [];
   if (state.urlWarning) notices.push({ testid: 'notice-url', ...state.urlWarning });

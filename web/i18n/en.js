@@ -137,7 +137,7 @@ export default {
   'result.score': 'Score {score} (log-probability with the length and coverage penalties)',
   'result.scoreGreedy': 'Score {score} (the log-probability of the pieces written: greedy decoding uses no penalty)',
   'result.hypothesisOf': ' · hypothesis {k} of {n}',
-  'result.chosenByYou': ' · first {count} {noun} chosen by you',
+  'result.chosenByYou': ' · {noun} {count} chosen by you, the rest written again from it',
   'notice.truncated': 'Your text is long: the model reads at most {count} {noun}, so only the beginning was translated.',
   'figure.linesRegion': 'The attention as lines between the two sentences (scrolls sideways)',
   'notice.unreadable': 'This model reads English. Most of what you typed is in characters it never saw in training (shown as <code>{unk}</code>), so the translation below is made up, not read.',

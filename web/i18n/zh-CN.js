@@ -128,7 +128,7 @@ export default {
   'result.score': '得分 {score}（对数概率，含长度惩罚和覆盖惩罚）',
   'result.scoreGreedy': '得分 {score}（写出的词元的对数概率：贪心解码不用任何惩罚）',
   'result.hypothesisOf': ' · 第 {k} 个候选，共 {n} 个',
-  'result.chosenByYou': ' · 前 {count} 个{noun}由你指定',
+  'result.chosenByYou': ' · 第 {count} 个{noun}由你选定，其后的部分从它重新解码',
   'notice.truncated': '你的文本太长：模型最多读取 {count} 个{noun}，所以只翻译了开头部分。',
   'figure.linesRegion': '用两句之间的连线表示的注意力（可以左右滚动）',
   'notice.unreadable': '这个模型读的是英语。你输入的内容大多是它在训练中从没见过的字符（显示为 <code>{unk}</code>），所以下面的译文是它编出来的，并不是读懂以后翻译的。',
