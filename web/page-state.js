@@ -44,6 +44,8 @@ export const view = {
   targetTokens: $('target-tokens'),
   targetLabel: $('target-label'),
   explainerLanguage: $('explainer-language'),
+  explainerRows: $('explainer-rows'),
+  explainerContext: $('explainer-context'),
   whatIf: $('whatif'),
   heatmap: $('heatmap'),
   readout: $('readout'),

@@ -17,7 +17,7 @@ import { figureData, selectedHypothesis } from './figure-data.js';
 import { describeModel, infos, page, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
 import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
 import { formatLog } from './step-math.js';
-import { lang, rich, t } from './i18n/index.js';
+import { applyStatic, lang, rich, t } from './i18n/index.js';
 import { figureLabels, heatmapSvg } from '../dist/figure.js';
 
 let figure = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
@@ -260,6 +260,14 @@ export function renderFigure() {
   renderChips();
   showUnitHint();
   replaceChildren(view.readout, '\u00a0');
+  // The explanation of the figure shown: rows and dark cells, or lines.
+  const explainers = state.view === 'lines' ? ['explainer.linesRows', 'explainer.linesContext'] : ['explainer.rows', 'explainer.context'];
+  for (const [element, wanted] of [[view.explainerRows, explainers[0]], [view.explainerContext, explainers[1]]]) {
+    if (element && element.dataset.i18n !== wanted) {
+      element.dataset.i18n = wanted;
+      applyStatic(element);
+    }
+  }
   if (view.play) view.play.hidden = shown.attention.length === 0;
   if (shown.attention.length) {
     const data = { sourceTokens: shown.source.map((u) => u.label), targetTokens: shown.target.map((u) => u.label), attention: shown.attention };

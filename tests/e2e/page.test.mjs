@@ -133,9 +133,14 @@ test('the attention can also be drawn as lines between the two sentences', async
   assert.match(page.url(), /view=lines/);
   await lines.locator('[data-row-label="0"]').hover();
   assert.ok(await lines.locator('path.on').count() >= 1);
+  // The explanation beside it is the lines', not the heatmap's rows and cells.
+  assert.match(await page.locator('#explainer-rows').textContent(), /joined to the English words/);
+  assert.match(await page.locator('#explainer-context').textContent(), /a strong line means/);
   await byTestId(page, 'view-heatmap').click();
   await heatmapOf(page).waitFor();
   assert.doesNotMatch(page.url(), /view=lines/);
+  assert.match(await page.locator('#explainer-rows').textContent(), /^Each row is one step of the decoder/);
+  assert.match(await page.locator('#explainer-context').textContent(), /a dark cell means/);
 });
 
 test('what if: picking another word at a position re-decodes from there', async () => {

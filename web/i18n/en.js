@@ -52,6 +52,8 @@ export default {
   'explainer.heading': 'How to read it',
   'explainer.rows': 'Each row is one step of the decoder. Before writing that word, it scores every English word against its own state and turns the scores into weights with a softmax: all ≥ 0, summing to 1 along the row.',
   'explainer.context': 'What it reads next is the weighted mix of the encoder’s states, <i>c<sub>t</sub></i> = Σ<sub><i>i</i></sub> <i>a<sub>ti</sub></i> <i>h<sub>i</sub></i>, so a dark cell means that English word mattered for this output word.',
+  'explainer.linesRows': 'Each output word (at the bottom) is joined to the English words (at the top) it looked at while the decoder wrote it: a line’s strength is that attention weight, and the lines from one output word add up to 1.',
+  'explainer.linesContext': 'What the decoder reads at that step is the weighted mix of the encoder’s states, <i>c<sub>t</sub></i> = Σ<sub><i>i</i></sub> <i>a<sub>ti</sub></i> <i>h<sub>i</sub></i>, so a strong line means that English word mattered for this output word.',
   'reading.fr': 'A diagonal means both languages keep the same word order; a French adjective after its noun shows up as a crossing.',
   'reading.zh': 'The Chinese output is one character per row, so one English word often lights up a short run of rows: 汤姆 (two characters) for “tom”.',
   'reading.any': 'Each row is what the model looked at while writing that output token.',
