@@ -23,6 +23,13 @@ bool continues_latin_word(char32_t cp) {
            (cp >= 0xC0 && cp < 0x250 && cp != 0xD7 && cp != 0xF7);
 }
 
+// The code point that ends just before byte `at` (> 0) of valid UTF-8 `text`.
+char32_t code_point_before(std::string_view text, size_t at) {
+    size_t back = at - 1;
+    while (back > 0 && (static_cast<unsigned char>(text[back]) & 0xC0) == 0x80) --back;
+    return read_utf8_char(text, back).code_point;
+}
+
 bool starts_with_capital(std::string_view word) {
     for (char32_t cp : decode_utf8(word)) {
         if (is_word_character(cp)) return to_lower_code_point(cp) != cp;
@@ -147,12 +154,7 @@ std::vector<SourceWord> source_words_as_typed(const std::string& text, const Tra
 bool contains_word(const std::string& haystack, const std::string& needle) {
     if (needle.empty()) return false;
     for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) {
-        bool before_ok = true;
-        if (at > 0) {
-            size_t back = at - 1;
-            while (back > 0 && (static_cast<unsigned char>(haystack[back]) & 0xC0) == 0x80) --back;
-            before_ok = !continues_latin_word(read_utf8_char(haystack, back).code_point);
-        }
+        const bool before_ok = at == 0 || !continues_latin_word(code_point_before(haystack, at));
         const size_t after = at + needle.size();
         const bool after_ok = after >= haystack.size() || !continues_latin_word(read_utf8_char(haystack, after).code_point);
         if (before_ok && after_ok) return true;
@@ -239,22 +241,22 @@ void keep_source_names(const std::string& text, const Translation& translation, 
                 unknown = unknown || source[k].number || source[k].end - source[k].start >= 2;
             }
             if (!present && unknown) {
-                // The runs of consecutive target words aligned to the span;
-                // the one of most attention on it.
+                // A target word that looks most at the span.
+                const auto at_span = [&](size_t k) {
+                    return is_word[k] && aligned[k] >= static_cast<int>(s) && aligned[k] < static_cast<int>(e);
+                };
+                const auto in_span = [&](size_t k) { return at_span(k) && !taken[k]; };
+                // The runs of consecutive target words aligned to the span
+                // (not forced); the one of most attention on it.
                 int best_first = -1, best_last = -1;
                 double best_mass = -1.0;
                 for (size_t w = 0; w < W;) {
-                    const bool in = is_word[w] && aligned[w] >= static_cast<int>(s) && aligned[w] < static_cast<int>(e) &&
-                                    h.target_words[w].start >= static_cast<int>(forced) && !taken[w];
-                    if (!in) {
+                    if (!in_span(w) || h.target_words[w].start < static_cast<int>(forced)) {
                         ++w;
                         continue;
                     }
                     size_t last = w;
                     double mass = 0.0;
-                    const auto in_span = [&](size_t k) {
-                        return is_word[k] && aligned[k] >= static_cast<int>(s) && aligned[k] < static_cast<int>(e) && !taken[k];
-                    };
                     while (last < W) {
                         if (in_span(last)) {
                             mass += mass_of[last];
@@ -279,8 +281,7 @@ void keep_source_names(const std::string& text, const Translation& translation, 
                 // words for what it cannot read, "vecteur" for "Ngozi".)
                 const auto sure_of_span = [&](size_t w) {
                     const int tokens = h.target_words[w].end - h.target_words[w].start;
-                    return is_word[w] && aligned[w] >= static_cast<int>(s) && aligned[w] < static_cast<int>(e) &&
-                           h.word_probabilities[w] >= kSureWordProbability && tokens > 0 && mass_of[w] / tokens >= 0.5;
+                    return at_span(w) && h.word_probabilities[w] >= kSureWordProbability && tokens > 0 && mass_of[w] / tokens >= 0.5;
                 };
                 for (size_t w = 0; w + 1 < W && best_first >= 0; ++w) {
                     if (sure_of_span(w) && sure_of_span(w + 1)) best_first = -1;
@@ -325,11 +326,7 @@ void keep_source_names(const std::string& text, const Translation& translation, 
         // where Latin words meet without a space) keeps a space between.
         const size_t from = begin[it->first], to = end[it->last];
         if (it->copied && to < out.size() && continues_latin_word(read_utf8_char(out, to).code_point)) replacement += ' ';
-        if (it->copied && from > 0) {
-            size_t back = from - 1;
-            while (back > 0 && (static_cast<unsigned char>(out[back]) & 0xC0) == 0x80) --back;
-            if (continues_latin_word(read_utf8_char(out, back).code_point)) replacement.insert(0, " ");
-        }
+        if (it->copied && from > 0 && continues_latin_word(code_point_before(out, from))) replacement.insert(0, " ");
         out.replace(from, to - from, replacement);
     }
     // The words: an edit's words become one word over their pieces.
@@ -356,13 +353,6 @@ void keep_source_names(const std::string& text, const Translation& translation, 
     h.target_words = std::move(words);
     h.word_probabilities = std::move(probabilities);
     h.copied_words = std::move(copied);
-    h.unsure_words.clear();
-    for (size_t w = 0; w < h.target_words.size(); ++w) {
-        const bool copy = std::find(h.copied_words.begin(), h.copied_words.end(), static_cast<int>(w)) != h.copied_words.end();
-        if (!copy && h.target_words[w].start >= static_cast<int>(forced) && h.word_probabilities[w] < kUnsureWordProbability) {
-            h.unsure_words.push_back(static_cast<int>(w));
-        }
-    }
 }
 
 }  // namespace s2s

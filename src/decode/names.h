@@ -18,7 +18,8 @@
 //     Fang"). Listed in TranslationHypothesis::copied_words.
 // The tokens, the attention and the probabilities stay what the model
 // computed: only the words' text (and the text) change, and a copied word
-// spans the pieces it replaced. Without attention (the fixed-context
+// spans the pieces it replaced (with the product of their probabilities;
+// mark_unsure, translator.h, then leaves it out of unsure_words). Without attention (the fixed-context
 // baseline) there is no alignment to copy through: only the casing applies.
 // A "name" is a source word with a capital letter first that is not the
 // sentence's first word ("I" excepted), or the first word when it is no

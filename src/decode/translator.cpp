@@ -13,9 +13,9 @@
 namespace s2s {
 namespace {
 
-// The model's doubt (TranslationHypothesis): token and word probabilities,
-// and the words under kUnsureWordProbability after the forced prefix.
-void describe_doubt(const std::vector<float>& token_log_probs, size_t forced, TranslationHypothesis& out) {
+// The model's doubt (TranslationHypothesis): token and word probabilities
+// (mark_unsure then names the words under the threshold).
+void describe_doubt(const std::vector<float>& token_log_probs, TranslationHypothesis& out) {
     out.token_probabilities.reserve(token_log_probs.size());
     for (float log_p : token_log_probs) out.token_probabilities.push_back(std::exp(log_p));
     for (size_t w = 0; w < out.target_words.size(); ++w) {
@@ -24,11 +24,12 @@ void describe_doubt(const std::vector<float>& token_log_probs, size_t forced, Tr
         for (int t = word.start; t < word.end && t < static_cast<int>(token_log_probs.size()); ++t) log_p += token_log_probs[t];
         const float p = static_cast<float>(std::exp(log_p));
         out.word_probabilities.push_back(p);
-        if (word.start >= static_cast<int>(forced) && p < kUnsureWordProbability) out.unsure_words.push_back(static_cast<int>(w));
     }
 }
 
-TranslationHypothesis describe(const Model& model, Hypothesis&& h, size_t forced) {
+// never_dropped: source tokens that are no candidates for a dropped word
+// however little attention they got (one flag per source token).
+TranslationHypothesis describe(const Model& model, Hypothesis&& h, const std::vector<bool>& never_dropped) {
     TranslationHypothesis out;
     std::vector<std::string> words;
     for (int id : h.tokens) {
@@ -37,7 +38,7 @@ TranslationHypothesis describe(const Model& model, Hypothesis&& h, size_t forced
     }
     out.text = detokenize(words, model.target_tokenizer);
     out.target_words = word_spans(out.target_tokens, model.target_tokenizer);
-    describe_doubt(h.token_log_probs, forced, out);
+    describe_doubt(h.token_log_probs, out);
     out.attention = std::move(h.attention);
     if (!out.attention.empty()) {
         const size_t S = out.attention.cols();
@@ -46,7 +47,9 @@ TranslationHypothesis describe(const Model& model, Hypothesis&& h, size_t forced
             for (size_t i = 0; i < S; ++i) out.coverage[i] += row[i];
         }
         for (size_t i = 0; i + 1 < S; ++i) {  // the source's <eos> is no word to drop
-            if (out.coverage[i] < kPossiblyDroppedCoverage) out.possibly_dropped.push_back(static_cast<int>(i));
+            if (out.coverage[i] < kPossiblyDroppedCoverage && !(i < never_dropped.size() && never_dropped[i])) {
+                out.possibly_dropped.push_back(static_cast<int>(i));
+            }
         }
     }
     for (const auto& position : h.alternatives) {
@@ -69,6 +72,16 @@ std::string quoted(const std::string& word) {
 }
 
 }  // namespace
+
+void mark_unsure(TranslationHypothesis& h, size_t forced) {
+    h.unsure_words.clear();
+    for (size_t w = 0; w < h.target_words.size() && w < h.word_probabilities.size(); ++w) {
+        const bool copied = std::find(h.copied_words.begin(), h.copied_words.end(), static_cast<int>(w)) != h.copied_words.end();
+        if (!copied && h.target_words[w].start >= static_cast<int>(forced) && h.word_probabilities[w] < kUnsureWordProbability) {
+            h.unsure_words.push_back(static_cast<int>(w));
+        }
+    }
+}
 
 DecodeOptions decode_defaults(const Model& model) {
     DecodeOptions options;
@@ -114,21 +127,19 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     }
     // English articles have no counterpart in Chinese: a Chinese
     // translation that gave "the" no attention dropped nothing.
-    std::vector<bool> articleless_article(result.source_tokens.size(), false);
+    std::vector<bool> never_dropped(result.source_tokens.size(), false);
     if (model.target_tokenizer.language == "zh") {
         for (const WordSpan& word : result.source_words) {
             if (word.end - word.start != 1) continue;
             const std::string lower = to_lower_utf8(word.text);
-            if (lower == "the" || lower == "a" || lower == "an") articleless_article[word.start] = true;
+            if (lower == "the" || lower == "a" || lower == "an") never_dropped[word.start] = true;
         }
     }
+    const size_t forced = options.forced_prefix.size();
     for (Hypothesis& h : hypotheses) {
-        result.hypotheses.push_back(describe(model, std::move(h), options.forced_prefix.size()));
-        std::vector<int>& dropped = result.hypotheses.back().possibly_dropped;
-        dropped.erase(std::remove_if(dropped.begin(), dropped.end(),
-                                     [&](int i) { return i < static_cast<int>(articleless_article.size()) && articleless_article[i]; }),
-                      dropped.end());
-        if (options.keep_names) keep_source_names(text, result, options.forced_prefix.size(), result.hypotheses.back());
+        result.hypotheses.push_back(describe(model, std::move(h), never_dropped));
+        if (options.keep_names) keep_source_names(text, result, forced, result.hypotheses.back());
+        mark_unsure(result.hypotheses.back(), forced);
     }
     if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);
     return result;

@@ -76,6 +76,12 @@ struct Translation {
     const TranslationHypothesis* best() const { return hypotheses.empty() ? nullptr : &hypotheses.front(); }
 };
 
+// Sets h.unsure_words: the words whose probability is under
+// kUnsureWordProbability, but for the words of a forced prefix (its first
+// `forced` tokens: the reader chose those) and the copied words (not the
+// model's guesses: names.h). translate() calls it last.
+void mark_unsure(TranslationHypothesis& h, size_t forced);
+
 // DecodeOptions' defaults with the model's own beam search penalties, when
 // its file records them (Model::length_penalty, coverage_penalty): what
 // translate's entry points (the CLI, the WebAssembly modules) start from

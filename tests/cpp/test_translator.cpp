@@ -374,15 +374,19 @@ HandTranslation hand_translation(const std::string& text, const std::vector<std:
     h.target_words = word_spans(target_tokens, TokenizerSettings{TokenizerKind::kWords, "fr"});
     h.word_probabilities = word_probabilities;
     REQUIRE(h.word_probabilities.size() == h.target_words.size());
-    for (size_t w = 0; w < h.target_words.size(); ++w) {
-        if (word_probabilities[w] < kUnsureWordProbability) h.unsure_words.push_back(int(w));
-    }
+    mark_unsure(h, 0);
     if (with_attention) {
         std::vector<std::vector<float>> rows(target_tokens.size(), std::vector<float>(source_tokens.size(), 0.0f));
         for (size_t t = 0; t < target_tokens.size(); ++t) rows[t][size_t(looks_at[t])] = 1.0f;
         h.attention = AttentionMatrix(rows);
     }
     return out;
+}
+
+// What translate() does after the search: names kept, then the unsure words marked.
+void keep_names(const std::string& text, HandTranslation& t, size_t forced) {
+    keep_source_names(text, t.translation, forced, t.hypothesis);
+    mark_unsure(t.hypothesis, forced);
 }
 
 // "Tom met Ngozi in Paris." read as pieces: "ngozi" in two, the rest whole.
@@ -399,7 +403,7 @@ TEST_CASE("names kept: a name written lowercased is recased, one the model could
     HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords, kNamesTarget,
                                          "Tom a rencontré vecteur à paris.", kNamesLooksAt,
                                          {0.9f, 0.9f, 0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f});
-    keep_source_names(kNamesText, t.translation, 0, t.hypothesis);
+    keep_names(kNamesText, t, 0);
     const TranslationHypothesis& h = t.hypothesis;
     CHECK(h.text == "Tom a rencontré Ngozi à Paris.");
     REQUIRE(h.target_words.size() == 8);
@@ -421,7 +425,7 @@ TEST_CASE("names kept: a word the model was sure of stays; without attention onl
         HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords, kNamesTarget,
                                              "Tom a rencontré vecteur à paris.", kNamesLooksAt,
                                              {0.9f, 0.9f, 0.9f, 0.6f, 0.9f, 0.9f, 0.9f, 0.9f});
-        keep_source_names(kNamesText, t.translation, 0, t.hypothesis);
+        keep_names(kNamesText, t, 0);
         CHECK(t.hypothesis.text == "Tom a rencontré vecteur à Paris.");
         CHECK(t.hypothesis.copied_words.empty());
     }
@@ -429,7 +433,7 @@ TEST_CASE("names kept: a word the model was sure of stays; without attention onl
         HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords, kNamesTarget,
                                              "Tom a rencontré vecteur à paris.", kNamesLooksAt,
                                              {0.9f, 0.9f, 0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f}, false);
-        keep_source_names(kNamesText, t.translation, 0, t.hypothesis);
+        keep_names(kNamesText, t, 0);
         CHECK(t.hypothesis.text == "Tom a rencontré vecteur à Paris.");
         CHECK(t.hypothesis.copied_words.empty());
         CHECK(t.hypothesis.unsure_words == std::vector<int>{3});
@@ -438,7 +442,7 @@ TEST_CASE("names kept: a word the model was sure of stays; without attention onl
         HandTranslation t = hand_translation(kNamesText, kNamesSource, kNamesSourceWords, kNamesTarget,
                                              "Tom a rencontré vecteur à paris.", kNamesLooksAt,
                                              {0.9f, 0.9f, 0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f});
-        keep_source_names(kNamesText, t.translation, 4, t.hypothesis);
+        keep_names(kNamesText, t, 4);
         CHECK(t.hypothesis.text == "Tom a rencontré vecteur à Paris.");
         CHECK(t.hypothesis.copied_words.empty());
         CHECK(t.hypothesis.unsure_words.empty());  // the forced words are the reader's
@@ -448,7 +452,7 @@ TEST_CASE("names kept: a word the model was sure of stays; without attention onl
                                              {"tom", "a", "rencontré", "ngozi", "à", "paris", ".", "<eos>"},
                                              "Tom a rencontré ngozi à paris.", kNamesLooksAt,
                                              {0.9f, 0.9f, 0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f});
-        keep_source_names(kNamesText, t.translation, 0, t.hypothesis);
+        keep_names(kNamesText, t, 0);
         CHECK(t.hypothesis.text == "Tom a rencontré Ngozi à Paris.");
         CHECK(t.hypothesis.copied_words.empty());
     }
@@ -463,7 +467,7 @@ TEST_CASE("names kept: the first word is a name only before another; a number is
     const std::vector<std::string> target = {"la", "bar", "acodeur", "a", "gagné", "trois", "jeux", ".", "<eos>"};
     HandTranslation t = hand_translation(text, source, words, target, "La bar acodeur a gagné trois jeux.",
                                          {0, 1, 2, 3, 4, 5, 6, 7, 8}, {0.2f, 0.3f, 0.01f, 0.9f, 0.9f, 0.1f, 0.9f, 0.9f, 0.9f});
-    keep_source_names(text, t.translation, 0, t.hypothesis);
+    keep_names(text, t, 0);
     CHECK(t.hypothesis.text == "Barack Obama a gagné 3 jeux.");
     CHECK(t.hypothesis.copied_words == std::vector<int>{0, 3});
     // "The" before a name is an opener, never part of it; "Games" alone at
@@ -473,7 +477,7 @@ TEST_CASE("names kept: the first word is a name only before another; a number is
                                          {{"the", 0, 1}, {"transformer", 1, 3}, {"won", 3, 4}, {".", 4, 5}, {"<eos>", 5, 6}},
                                          {"le", "vecteur", "a", "gagné", ".", "<eos>"}, "Le vecteur a gagné.",
                                          {0, 1, 3, 3, 4, 5}, {0.9f, 0.05f, 0.9f, 0.9f, 0.9f, 0.9f});
-    keep_source_names(text2, u.translation, 0, u.hypothesis);
+    keep_names(text2, u, 0);
     CHECK(u.hypothesis.text == "Le Transformer a gagné.");
     CHECK(u.hypothesis.copied_words == std::vector<int>{1});
 }
