@@ -50,8 +50,7 @@ export async function createTranslator(model, options = {}) {
   if (!useWorker) return inThread(await model, await wasm, signal, onProgress);
   if (!given && !isNode && typeof Worker !== 'function') throw new EnvironmentError('createTranslator: { worker: true } needs Web Workers, which this runtime lacks; use { worker: false }');
   // The model as the worker takes it, made once (a Response can be read
-  // only once); an ArrayBuffer is copied for each start, since a load
-  // transfers it.
+  // only once); bytes stay the caller's, and the load posts a copy.
   const source = Promise.resolve(model).then(transferable);
   source.catch(() => {});
   // The worker: the one given, or workerUrl's; in Node a worker thread;
@@ -59,37 +58,40 @@ export async function createTranslator(model, options = {}) {
   // imports: bundlers that follow `new Worker(new URL(…))` bundle it (Vite,
   // webpack), one that copies `new URL(…)` assets copies it whole (Rollup's
   // import-meta-assets), and esbuild's users copy it (README).
-  const starts = given ? [() => given] : isNode ? [startNodeWorker] : workerUrl ? [() => startWorker(workerUrl)] : [startPackageWorker];
-  let failure = null;
-  for (const start of starts) {
-    let backend;
-    try {
-      backend = new InWorker(await start());
-      // The runtime starts in the worker as soon as `wasm` is known, while
-      // the model may still be on its way; the worker handles its messages in
-      // order, so the load that follows uses that runtime (and reports any
-      // failure to start it). Unless told, the worker fetches the runtime
-      // this module's bundler placed beside it (defaultWasm), not one
-      // beside the worker, which a bundler may have put elsewhere.
-      const runtimeAsked = Promise.resolve(wasm).then((given) => {
-        const where = given ?? defaultWasm();
-        backend.prepare(where instanceof URL ? where.href : where).catch(() => {});
-      });
-      const ready = await source;
-      await runtimeAsked;
-      const info = await backend.load(ready instanceof ArrayBuffer ? ready.slice(0) : ready, { signal, onProgress });
-      return new Translator(backend, info, 'worker');
-    } catch (error) {
-      backend?.close();
-      if (error?.code !== 'S2S_WORKER_FAILED') throw error;
-      failure = error;
-    }
+  const start = given ? () => given : isNode ? startNodeWorker : workerUrl ? () => startWorker(workerUrl) : startPackageWorker;
+  let backend;
+  try {
+    backend = new InWorker(await start());
+    // The runtime starts in the worker as soon as `wasm` is known, while
+    // the model may still be on its way; the worker handles its messages in
+    // order, so the load that follows uses that runtime (and reports any
+    // failure to start it). Unless told, the worker fetches the runtime
+    // this module's bundler placed beside it (defaultWasm), not one
+    // beside the worker, which a bundler may have put elsewhere.
+    const runtimeAsked = Promise.resolve(wasm).then((given) => {
+      const where = given ?? defaultWasm();
+      backend.prepare(where instanceof URL ? where.href : where).catch(() => {});
+    });
+    const ready = await source;
+    await runtimeAsked;
+    const info = await backend.load(bytesCopy(ready) ?? ready, { signal, onProgress });
+    return new Translator(backend, info, 'worker');
+  } catch (error) {
+    backend?.close();
+    // No worker could start: with 'auto', the main thread instead
+    // (translator.backend says which, and the console why).
+    if (error?.code !== 'S2S_WORKER_FAILED' || worker !== 'auto') throw error;
+    console.warn(`seq2seq-attention: ${error.message}; translating on the main thread instead (translator.backend is 'main-thread')`);
   }
-  // No worker could start: with 'auto', the main thread instead
-  // (translator.backend says which, and the console why).
-  if (worker !== 'auto') throw failure;
-  console.warn(`seq2seq-attention: ${failure?.message ?? 'the worker could not start'}; translating on the main thread instead (translator.backend is 'main-thread')`);
   return inThread(await source, await wasm, signal, onProgress);
+}
+
+// A copy of bytes (an ArrayBuffer or a view), for a worker to own (the load
+// transfers it, and the caller's stay whole); null for anything else.
+function bytesCopy(model) {
+  if (model instanceof ArrayBuffer) return model.slice(0);
+  if (ArrayBuffer.isView(model)) return model.buffer.slice(model.byteOffset, model.byteOffset + model.byteLength);
+  return null;
 }
 
 // s2s-core.wasm beside this module, written out so that bundlers emit it
@@ -167,9 +169,9 @@ function started(start, what) {
 }
 
 // What the worker can receive for `model`: names and URLs as absolute URL
-// strings (the worker's own base differs from the page's), bytes as a copy
-// (transferring would empty the caller's), a Blob as it is, a Response read
-// here.
+// strings (the worker's own base differs from the page's), bytes and a Blob
+// as they are (createTranslator posts a copy of bytes: bytesCopy), a
+// Response read here.
 async function transferable(model) {
   if (typeof model === 'string' && isModelName(model)) {
     if (!shippedModels.includes(model)) return model;  // the worker names the problem
@@ -180,8 +182,6 @@ async function transferable(model) {
   if (typeof model === 'string' && isNode && !/^[a-z][a-z0-9+.-]+:/i.test(model)) return model;
   if (typeof model === 'string') return new URL(model, globalThis.location?.href).href;
   if (model instanceof URL) return model.href;
-  if (model instanceof ArrayBuffer) return model.slice(0);
-  if (ArrayBuffer.isView(model)) return model.buffer.slice(model.byteOffset, model.byteOffset + model.byteLength);
   if (isResponse(model)) {
     if (!model.ok) throw new LoadError(`createTranslator: the Response for ${model.url || 'the model'} is HTTP ${model.status}; pass a successful response`);
     return model.arrayBuffer();
