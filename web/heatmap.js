@@ -6,23 +6,20 @@
 // Shared by the page (app.js) and the embeddable element (embed.js). Colours,
 // fonts and label styles are SVG attributes, not CSS, so an exported SVG or
 // PNG looks the same as the page; CSS only adds the hover/focus highlight.
-import { attentionColor } from '../dist/figure.js';
+import {
+  CELL, FONT_FAMILY, FONT_SIZE, LEGEND_BAR, LEGEND_CAPTION_SIZE, SPECIAL_COLOR, TEXT_COLOR, attentionColor, colourBarShapes,
+} from '../dist/figure.js';
 import { hoverLabel, svg, tokenKind } from './dom.js';
 import { lang, tIn } from './i18n/index.js';
 
-const CELL = 34; // px per cell: a comfortable target for a finger tap
-const FONT_SIZE = 13;
-const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
+// The measures, inks and colour bar are the package's static figure's
+// (dist/figure.js), so the page and the downloaded SVG look alike.
 const LABEL_GAP = 8; // px between a label and the grid
 const LEGEND_HEIGHT = 46;
-const LEGEND_BAR = 200; // the colour bar's width; its caption follows at +10
-const LEGEND_CAPTION_SIZE = 11;
 const MIN_SCALE = 0.6; // a figure wider than its box shrinks to fit down to this scale, then the box scrolls
 const SYNC_CELLS = 3000; // cells drawn at once (a 50 x 60 matrix, beyond most sentences)
 const CHUNK_CELLS = 2000; // then this many per animation frame
-const TEXT_COLOR = '#1f2937';
 const UNKNOWN_COLOR = '#b45309';
-const END_COLOR = '#6b7280';
 
 // The colour scale is the package's (dist/figure.js, which also draws the
 // static figure the "Download SVG" button saves), so the page and the
@@ -58,7 +55,7 @@ function tokenLabel(token, { anchor, index, axis, language }) {
   }
   group.append(svg('text', {
     'text-anchor': anchor,
-    fill: kind === 'unk' ? UNKNOWN_COLOR : kind === 'eos' ? END_COLOR : TEXT_COLOR,
+    fill: kind === 'unk' ? UNKNOWN_COLOR : kind === 'eos' ? SPECIAL_COLOR : TEXT_COLOR,
     'font-style': kind ? 'italic' : null,
   }, token));
   if (title) group.append(svg('title', {}, title));
@@ -259,24 +256,10 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   return { element: root, highlight, clear };
 }
 
-// The colour scale's legend: 20 steps from 0 to 1 with ticks. Plain rects
-// rather than a gradient, so exports need no url(#id) references.
+// The colour scale's legend (the static figure's colour bar).
 function legend(x, y, title) {
-  const steps = 20;
-  const width = LEGEND_BAR;
-  const group = svg('g', { class: 'legend', transform: `translate(${x}, ${y})`, 'aria-hidden': 'true' });
-  for (let k = 0; k < steps; k += 1) {
-    group.append(svg('rect', { x: (k * width) / steps, y: 0, width: width / steps + 0.5, height: 10, fill: colorFor((k + 0.5) / steps) }));
-  }
-  group.append(svg('rect', { x: 0, y: 0, width, height: 10, fill: 'none', stroke: '#cbd5e1' }));
-  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    group.append(
-      svg('line', { x1: tick * width, x2: tick * width, y1: 10, y2: 14, stroke: '#64748b' }),
-      svg('text', { x: tick * width, y: 26, 'text-anchor': 'middle', 'font-size': 11, fill: '#475569' }, String(tick)),
-    );
-  }
-  group.append(svg('text', { x: width + 10, y: 9, 'font-size': LEGEND_CAPTION_SIZE, fill: '#475569' }, title));
-  return group;
+  return svg('g', { class: 'legend', transform: `translate(${x}, ${y})`, 'aria-hidden': 'true' },
+    colourBarShapes(title).map(([tag, attributes, text]) => svg(tag, attributes, text)));
 }
 
 /** CSS for the heatmap's interactive states (page and Shadow DOM alike). */

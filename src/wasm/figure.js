@@ -35,14 +35,36 @@ export function attentionColor(weight) {
   return 'rgb(30, 27, 75)';
 }
 
-const CELL = 34;
-const FONT_SIZE = 13;
-const SMALL = 11;
-const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
-const TEXT = '#1f2937';
+// The heatmap's measures and inks, the page's (web/heatmap.js) as well.
+export const CELL = 34;  // px per cell: a comfortable target for a finger tap
+export const FONT_SIZE = 13;
+export const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';
+export const TEXT_COLOR = '#1f2937';
+export const SPECIAL_COLOR = '#6b7280';  // <eos>, <bos>
+export const LEGEND_BAR = 200;  // the colour bar's width; its caption follows at +10
+export const LEGEND_CAPTION_SIZE = 11;
+const SMALL = LEGEND_CAPTION_SIZE;
 const MUTED = '#475569';
-const SPECIAL = '#6b7280';
-const LEGEND_BAR = 200;
+
+/**
+ * The colour bar under a heatmap, as [tag, attributes, text] shapes in its
+ * own coordinates (0, 0 at its top left), for a DOM or a text renderer to
+ * draw: 20 steps from 0 to 1 (plain rects, no gradient to refer to, so an
+ * exported file needs no url(#id)), ticks, and `title` after it.
+ */
+export function colourBarShapes(title) {
+  const shapes = [];
+  for (let k = 0; k < 20; k += 1) {
+    shapes.push(['rect', { x: (k * LEGEND_BAR) / 20, y: 0, width: LEGEND_BAR / 20 + 0.5, height: 10, fill: attentionColor((k + 0.5) / 20) }]);
+  }
+  shapes.push(['rect', { x: 0, y: 0, width: LEGEND_BAR, height: 10, fill: 'none', stroke: '#cbd5e1' }]);
+  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
+    shapes.push(['line', { x1: tick * LEGEND_BAR, x2: tick * LEGEND_BAR, y1: 10, y2: 14, stroke: '#64748b' }]);
+    shapes.push(['text', { x: tick * LEGEND_BAR, y: 26, 'text-anchor': 'middle', 'font-size': SMALL, fill: MUTED }, String(tick)]);
+  }
+  shapes.push(['text', { x: LEGEND_BAR + 10, y: 9, 'font-size': SMALL, fill: MUTED }, title]);
+  return shapes;
+}
 
 /**
  * A label's width in px at `size`, without a font to measure: Han and other
@@ -109,7 +131,7 @@ export function heatmapSvg(data, options = {}) {
 
   const parts = [];
   parts.push(element('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }));
-  if (title) parts.push(element('text', { x: margin, y: margin + 16, 'font-size': 15, 'font-weight': 600, fill: TEXT }, escape(title)));
+  if (title) parts.push(element('text', { x: margin, y: margin + 16, 'font-size': 15, 'font-weight': 600, fill: TEXT_COLOR }, escape(title)));
   if (cols) {
     parts.push(element('text', { x: left + gridWidth / 2, y: margin + titleHeight + SMALL + 2, 'font-size': SMALL, fill: MUTED,
       'text-anchor': 'middle' }, escape(cols)));
@@ -123,11 +145,11 @@ export function heatmapSvg(data, options = {}) {
   const columnLabels = sourceTokens.map((token, j) => {
     const x = left + j * CELL + CELL / 2 + 4;
     const y = top - 8;
-    return element('text', { transform: `translate(${x}, ${y}) rotate(-45)`, fill: isSpecial(token) ? SPECIAL : TEXT,
+    return element('text', { transform: `translate(${x}, ${y}) rotate(-45)`, fill: isSpecial(token) ? SPECIAL_COLOR : TEXT_COLOR,
       'font-style': isSpecial(token) ? 'italic' : null }, escape(token));
   });
   const rowLabels = targetTokens.map((token, i) => element('text', { x: left - 8, y: top + i * CELL + CELL / 2 + FONT_SIZE * 0.35,
-    'text-anchor': 'end', fill: isSpecial(token) ? SPECIAL : TEXT, 'font-style': isSpecial(token) ? 'italic' : null }, escape(token)));
+    'text-anchor': 'end', fill: isSpecial(token) ? SPECIAL_COLOR : TEXT_COLOR, 'font-style': isSpecial(token) ? 'italic' : null }, escape(token)));
   parts.push(element('g', { class: 'col-labels', translate: 'no' }, columnLabels.join('')));
   parts.push(element('g', { class: 'row-labels', translate: 'no' }, rowLabels.join('')));
   const cells = [];
@@ -140,17 +162,7 @@ export function heatmapSvg(data, options = {}) {
     }
   }
   parts.push(element('g', { class: 'cells' }, cells.join('')));
-  // The colour bar: 20 steps from 0 to 1 (plain rects, no gradient to refer to).
-  const bar = [];
-  for (let k = 0; k < 20; k += 1) {
-    bar.push(element('rect', { x: (k * LEGEND_BAR) / 20, y: 0, width: LEGEND_BAR / 20 + 0.5, height: 10, fill: attentionColor((k + 0.5) / 20) }));
-  }
-  bar.push(element('rect', { x: 0, y: 0, width: LEGEND_BAR, height: 10, fill: 'none', stroke: '#cbd5e1' }));
-  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    bar.push(element('line', { x1: tick * LEGEND_BAR, x2: tick * LEGEND_BAR, y1: 10, y2: 14, stroke: '#64748b' }));
-    bar.push(element('text', { x: tick * LEGEND_BAR, y: 26, 'text-anchor': 'middle', 'font-size': SMALL, fill: MUTED }, String(tick)));
-  }
-  bar.push(element('text', { x: LEGEND_BAR + 10, y: 9, 'font-size': SMALL, fill: MUTED }, escape(legend)));
+  const bar = colourBarShapes(legend).map(([tag, attrs, text]) => element(tag, attrs, text === undefined ? null : escape(text)));
   parts.push(element('g', { class: 'legend', transform: `translate(${left}, ${legendTop})` }, bar.join('')));
   if (footer) parts.push(element('text', { x: margin, y: footerTop + 12, 'font-size': SMALL, fill: MUTED }, escape(footer)));
 
@@ -203,7 +215,7 @@ export function figureLabels({ info, source = '', translation = '', lang = 'en' 
   const text = FIGURE_TEXT[language];
   const names = LANGUAGE_NAMES[language];
   const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, key) => values[key] ?? '');
-  const quoted = (s) => (language === 'zh-CN' ? `“${s}”` : `“${s}”`);
+  const quoted = (s) => `“${s}”`;  // both languages quote with “ ”
   return {
     title: source ? `${quoted(source)} → ${quoted(translation)}` : '',
     cols: fill(text.cols, { language: names[info?.sourceLanguage] ?? info?.sourceLanguage ?? '' }),
