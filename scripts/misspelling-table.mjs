@@ -25,9 +25,9 @@ export function misspeltCopy(path, seed = 1) {
   return misspeltDevelopment(readPairs(path), random(seed)).map(([en, ref]) => `${en}\t${ref}\n`).join('');
 }
 
-/** `seq2seq eval --json` of `model` on `path`. */
-export function evaluate(model, path, beam = 4) {
-  const r = spawnSync(cli, ['eval', '--model', model, '--data', path, '--beam', String(beam), '--json', '--threads', '1'],
+/** `seq2seq eval --json` of `model` on `path` (`extra`: more of eval's flags). */
+export function evaluate(model, path, beam = 4, extra = []) {
+  const r = spawnSync(cli, ['eval', '--model', model, '--data', path, '--beam', String(beam), '--json', '--threads', '1', ...extra],
     { encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`seq2seq eval failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout);

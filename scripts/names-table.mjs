@@ -17,6 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readPairs } from './domain-data.mjs';
+import { evaluate } from './misspelling-table.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
@@ -47,10 +48,11 @@ export function namedPairs(pairs, language) {
   return out;
 }
 
-function run(args) {
-  const r = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`seq2seq ${args[0]} failed (${r.status}): ${r.stderr}`);
-  return r.stdout;
+/** The language a model writes (`seq2seq info --json`). */
+function targetLanguage(model) {
+  const r = spawnSync(cli, ['info', '--model', model, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`seq2seq info failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout).target_tokenizer.language;
 }
 
 /** True when `text` writes `name` as a whole word, cased as given (Chinese characters around it allowed). */
@@ -61,7 +63,7 @@ export function writesName(text, name) {
 
 /** { sentences, on: { kept, chrf, bleu }, off: {...} } for `model` on the named copy of `path`. */
 export function namesCost(model, path, { beam = 4 } = {}) {
-  const language = JSON.parse(run(['info', '--model', model, '--json'])).target_tokenizer.language;
+  const language = targetLanguage(model);
   const named = namedPairs(readPairs(path), language);
   const work = mkdtempSync(join(tmpdir(), 's2s-names-'));
   try {
@@ -70,8 +72,7 @@ export function namesCost(model, path, { beam = 4 } = {}) {
     const result = { sentences: new Set(named.map(([en]) => en)).size };
     for (const keep of ['on', 'off']) {
       const hypotheses = join(work, `hypotheses-${keep}.txt`);
-      const report = JSON.parse(run(['eval', '--model', model, '--data', data, '--beam', String(beam), '--keep-names', keep,
-        '--hypotheses', hypotheses, '--json', '--threads', '1']));
+      const report = evaluate(model, data, beam, ['--keep-names', keep, '--hypotheses', hypotheses]);
       const lines = readFileSync(hypotheses, 'utf8').split('\n');
       // eval writes one translation per distinct English sentence, in order.
       const names = [...new Map(named.map(([en, , name]) => [en, name])).values()];
