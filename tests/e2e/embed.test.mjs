@@ -64,18 +64,29 @@ test('an embedded demo translates again when its attribute or its box changes', 
   await page.close();
 });
 
-test('a page on another origin embeds the demo with one script tag', async () => {
-  // A tutorial page served by a second server (a temporary folder, on
-  // 127.0.0.1) while the script, its worker, the WASM and the model come from
-  // the demo's server (on localhost): two origins, as with a CDN.
+// A tutorial's page on a second origin (a temporary folder served on
+// 127.0.0.1) while the script, its worker, the WASM and the models come from
+// the demo's server (on localhost): two origins, as with a CDN. `body` is
+// the page's HTML after the element's script tag; `use(url)` runs while it
+// is served.
+async function onTutorialPage(body, use) {
   const folder = mkdtempSync(join(tmpdir(), 's2s-e2e-tutorial-'));
   writeFileSync(join(folder, 'lesson.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-    <h1>Lesson 7: attention</h1>
     <script type="module" src="${browser.server.origin}/web/embed.js"></script>
-    <seq2seq-attention-demo model="en-fr" text="I see the cat."></seq2seq-attention-demo>`);
+    ${body}`);
   const tutorialServer = await startServer({ root: folder, port: 0 });
   try {
-    const page = await browser.newPage(`http://127.0.0.1:${tutorialServer.port}/lesson.html`);
+    await use(`http://127.0.0.1:${tutorialServer.port}/lesson.html`);
+  } finally {
+    await tutorialServer.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+test('a page on another origin embeds the demo with one script tag', async () => {
+  await onTutorialPage(`<h1>Lesson 7: attention</h1>
+    <seq2seq-attention-demo model="en-fr" text="I see the cat."></seq2seq-attention-demo>`, async (url) => {
+    const page = await browser.newPage(url);
     assert.notEqual(new URL(page.url()).origin, browser.server.origin);
     await page.waitForFunction(() => document.querySelector('seq2seq-attention-demo')?.shadowRoot
       ?.querySelector('[data-testid="attention-heatmap"]'), null, { timeout: 30_000 });
@@ -84,10 +95,7 @@ test('a page on another origin embeds the demo with one script tag', async () =>
     assert.equal(cols, 6); // I see the cat. <eos>
     assert.deepEqual(page.problems, []);
     await page.close();
-  } finally {
-    await tutorialServer.close();
-    rmSync(folder, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a click on a heatmap row selects that step, as on the page', async () => {
@@ -137,15 +145,10 @@ test('on a host whose files carry no CORS header, the reader is told why, and th
 });
 
 test('attribute values the element cannot use are named, in the card and on the console, not silently replaced', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 's2s-e2e-bad-attributes-'));
-  writeFileSync(join(folder, 'lesson.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-    <script type="module" src="${browser.server.origin}/web/embed.js"></script>
-    <seq2seq-attention-demo model="en-fr-fixed" beam="99" sentence="I see the cat."></seq2seq-attention-demo>
+  await onTutorialPage(`<seq2seq-attention-demo model="en-fr-fixed" beam="99" sentence="I see the cat."></seq2seq-attention-demo>
     <seq2seq-attention-demo model="en-zh" sentence="I see the cat." lang="zh-CN" view="grid"></seq2seq-attention-demo>
-    <seq2seq-attention-demo model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>`);
-  const tutorialServer = await startServer({ root: folder, port: 0 });
-  try {
-    const page = await browser.newPage(`http://127.0.0.1:${tutorialServer.port}/lesson.html`);
+    <seq2seq-attention-demo model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>`, async (url) => {
+    const page = await browser.newPage(url);
     const warnings = [];
     page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
     await page.waitForFunction(() => [...document.querySelectorAll('seq2seq-attention-demo')]
@@ -164,22 +167,14 @@ test('attribute values the element cannot use are named, in the card and on the 
     assert.ok(warnings.some((w) => /view="grid"/.test(w)), warnings.join('\n'));
     assert.deepEqual(page.problems, []);
     await page.close();
-  } finally {
-    await tutorialServer.close();
-    rmSync(folder, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a demo far down the page downloads nothing until it nears the viewport; its box holds its height; the download shows its progress', async () => {
-  const folder = mkdtempSync(join(tmpdir(), 's2s-e2e-lazy-'));
-  writeFileSync(join(folder, 'lesson.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-    <script type="module" src="${browser.server.origin}/web/embed.js"></script>
-    <seq2seq-attention-demo id="top" model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>
+  await onTutorialPage(`<seq2seq-attention-demo id="top" model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>
     <div style="height: 5000px"></div>
-    <seq2seq-attention-demo id="far" model="en-zh" sentence="The students read the long chapter about attention twice."></seq2seq-attention-demo>`);
-  const tutorialServer = await startServer({ root: folder, port: 0 });
-  try {
-    const page = await browser.newPage(`http://127.0.0.1:${tutorialServer.port}/lesson.html`, { width: 900, height: 800 });
+    <seq2seq-attention-demo id="far" model="en-zh" sentence="The students read the long chapter about attention twice."></seq2seq-attention-demo>`, async (url) => {
+    const page = await browser.newPage(url, { width: 900, height: 800 });
     const models = [];
     page.on('request', (request) => { if (/\/models\/.*\.s2s$/.test(request.url())) models.push(new URL(request.url()).pathname); });
     const shadow = (id, selector) => page.evaluate(([id, selector]) => {
@@ -204,8 +199,5 @@ test('a demo far down the page downloads nothing until it nears the viewport; it
     assert.equal((await shadow('far', '.scroll')).minHeight, '', 'the reserved height is released once the figure is there');
     assert.deepEqual(page.problems, []);
     await page.close();
-  } finally {
-    await tutorialServer.close();
-    rmSync(folder, { recursive: true, force: true });
-  }
+  });
 });
