@@ -169,12 +169,9 @@ struct Edit {
     bool copied = false;
 };
 
-}  // namespace
-
-void keep_source_names(const std::string& text, const Translation& translation, size_t forced,
-                       TranslationHypothesis& h) {
-    if (!is_valid_utf8(text) || h.target_words.empty()) return;
-    const std::vector<SourceWord> source = source_words_as_typed(text, translation);
+// One hypothesis, the source's words as typed already read.
+void keep_names(const std::vector<SourceWord>& source, size_t forced, TranslationHypothesis& h) {
+    if (h.target_words.empty()) return;
 
     // Each target word's bytes in h.text, found in order (the text is the
     // words' pieces decoded, its first letter capitalized).
@@ -353,6 +350,14 @@ void keep_source_names(const std::string& text, const Translation& translation, 
     h.target_words = std::move(words);
     h.word_probabilities = std::move(probabilities);
     h.copied_words = std::move(copied);
+}
+
+}  // namespace
+
+void keep_source_names(const std::string& text, size_t forced, Translation& translation) {
+    if (!is_valid_utf8(text) || translation.hypotheses.empty()) return;
+    const std::vector<SourceWord> source = source_words_as_typed(text, translation);
+    for (TranslationHypothesis& h : translation.hypotheses) keep_names(source, forced, h);
 }
 
 }  // namespace s2s

@@ -36,11 +36,11 @@
 
 namespace s2s {
 
-// `text` is the source as translated, `translation` its source side
-// (source_words, source_offsets), `forced` the number of target tokens the
-// caller forced (those words are never replaced). Leaves the hypothesis as
-// it is when the text is not valid UTF-8.
-void keep_source_names(const std::string& text, const Translation& translation, size_t forced,
-                       TranslationHypothesis& hypothesis);
+// Every hypothesis of `translation`, whose source side (source_words,
+// source_offsets) is read once: `text` is the source as translated,
+// `forced` the number of target tokens the caller forced (those words are
+// never replaced). Leaves the hypotheses as they are when the text is not
+// valid UTF-8.
+void keep_source_names(const std::string& text, size_t forced, Translation& translation);
 
 }  // namespace s2s

@@ -136,11 +136,9 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
         }
     }
     const size_t forced = options.forced_prefix.size();
-    for (Hypothesis& h : hypotheses) {
-        result.hypotheses.push_back(describe(model, std::move(h), never_dropped));
-        if (options.keep_names) keep_source_names(text, result, forced, result.hypotheses.back());
-        mark_unsure(result.hypotheses.back(), forced);
-    }
+    for (Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, std::move(h), never_dropped));
+    if (options.keep_names) keep_source_names(text, forced, result);
+    for (TranslationHypothesis& h : result.hypotheses) mark_unsure(h, forced);
     if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);
     return result;
 }

@@ -385,7 +385,10 @@ HandTranslation hand_translation(const std::string& text, const std::vector<std:
 
 // What translate() does after the search: names kept, then the unsure words marked.
 void keep_names(const std::string& text, HandTranslation& t, size_t forced) {
-    keep_source_names(text, t.translation, forced, t.hypothesis);
+    t.translation.hypotheses = {t.hypothesis};
+    keep_source_names(text, forced, t.translation);
+    t.hypothesis = t.translation.hypotheses.front();
+    t.translation.hypotheses.clear();
     mark_unsure(t.hypothesis, forced);
 }
 
