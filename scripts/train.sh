@@ -34,8 +34,12 @@
 #        from (checkpoints/NAME-fourth-mean.s2s; models/README.md, "A fourth cycle").
 #     5. textbook: every weight from that mean, with the long
 #        textbook-register corpus (data/long/) and misspelt copies of the
-#        training pairs added (checkpoints/NAME-textbook.s2s), written to
-#        models/NAME.s2s (models/README.md, "Long and textbook sentences").
+#        training pairs added (checkpoints/NAME-textbook.s2s);
+#     6. typing: every weight from the fifth, the same data, the English
+#        pieces drawn with BPE-dropout (--piece-dropout 0.1), written to
+#        models/NAME.s2s (models/README.md, "Typing: BPE-dropout").
+#   A fresh checkout has no checkpoints: to run only the sixth cycle, copy
+#   the shipped fifth-cycle file (git history) to checkpoints/NAME-textbook.s2s.
 # Resumable: rerunning continues from checkpoints/NAME-base/,
 # checkpoints/NAME-joint/, checkpoints/NAME-long/ and the others; --max-minutes ends a stage cleanly (with a checkpoint)
 # so that a long training spans sessions (rerun the same command). Training
@@ -92,6 +96,10 @@ en_zh_fourth=("${en_zh_common[@]}" --warmup 200 --checkpoint-every 500 --steps 1
 # The textbook stage, both language pairs: 8,000 steps at a lower peak rate,
 # checkpoints every 500 steps, the last 10 averaged.
 textbook=(--warmup 200 --checkpoint-every 500 --learning-rate 0.0007 --seed 7)
+# The Chinese pair's typing cycle: 6,000 steps at a lower peak rate still,
+# the English pieces of every sentence drawn afresh with BPE-dropout
+# (Provilkov et al., 2020, whose rate 0.1 this is), the last 10 averaged.
+typing=(--warmup 200 --checkpoint-every 500 --learning-rate 0.0005 --seed 8 --piece-dropout 0.1)
 
 case "$name" in
   en-fr)       attention=additive; language=fr ;;
@@ -104,11 +112,31 @@ twin=${name%-fixed}                     # en-fr or en-zh
 suffix=${name#"$twin"}                  # "" or -fixed
 base=checkpoints/$name-base.s2s
 
-# Runs a stage unless its output exists; exits (0) when --max-minutes stopped it.
+# Every stage's output, in order: a stage runs only when neither its output
+# nor a later stage's exists, so a file copied into checkpoints/ (a shipped
+# model, say) resumes the chain after it, with no earlier checkpoint.
+if [[ $twin == en-fr ]]; then
+  chain=("$base" "checkpoints/$name-domain.s2s" "checkpoints/$name.s2s")
+else
+  chain=()
+  for cycle in joint long tatoeba longer third fourth fourth-mean textbook; do chain+=("checkpoints/$name-$cycle.s2s"); done
+  chain+=("checkpoints/$name.s2s")
+fi
+# True when FILE or a later output of the chain exists.
+reached() {
+  local later=0 file
+  for file in "${chain[@]}"; do
+    [[ $file == "$1" ]] && later=1
+    (( later )) && [[ -f $file ]] && return 0
+  done
+  return 1
+}
+
+# Runs a stage unless it is reached; exits (0) when --max-minutes stopped it.
 stage() {
   local output=$1 dir=$2
   shift 2
-  [[ -f $output ]] && return 0
+  reached "$output" && return 0
   "$cli" train "$@" --name "$name" --checkpoint-dir "$dir" --export-dev "$dir/dev.tsv" --output "$output" --resume "${extra[@]}"
   [[ -f $output ]] || exit 0
 }
@@ -154,7 +182,7 @@ if [[ $language == fr ]]; then
     "${storage[@]}"
 else
   encoder=checkpoints/en-fr$suffix-base.s2s
-  if [[ ! -f $encoder ]]; then
+  if ! reached "checkpoints/$name-joint.s2s" && [[ ! -f $encoder ]]; then
     echo "$name starts its encoder from $encoder, which is missing: run \`npm run train:en-fr$suffix\` first" >&2
     exit 2
   fi
@@ -180,22 +208,27 @@ else
   stage "checkpoints/$name-longer.s2s" "checkpoints/$name-longer" "${en_zh_longer[@]}" \
     --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1" \
     --attention "$attention" --init-model "checkpoints/$name-long.s2s" "${storage[@]}"
-  [[ -f checkpoints/$name-third.s2s ]] || "$cli" convert --model "checkpoints/$name-tatoeba.s2s" --interpolate "checkpoints/$name-longer.s2s" \
+  reached "checkpoints/$name-third.s2s" || "$cli" convert --model "checkpoints/$name-tatoeba.s2s" --interpolate "checkpoints/$name-longer.s2s" \
     --weight 0.5 --output "checkpoints/$name-third.s2s"
   # Cycle 4: from every weight of the third's mean, on both runs' data at
   # once, then the mean of the run and the very file it started from.
   stage "checkpoints/$name-fourth.s2s" "checkpoints/$name-fourth" "${en_zh_fourth[@]}" \
     --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1" \
     --attention "$attention" --init-model "checkpoints/$name-third.s2s" "${storage[@]}"
-  [[ -f checkpoints/$name-fourth-mean.s2s ]] || "$cli" convert --model "checkpoints/$name-fourth.s2s" \
+  reached "checkpoints/$name-fourth-mean.s2s" || "$cli" convert --model "checkpoints/$name-fourth.s2s" \
     --interpolate "checkpoints/$name-third.s2s" --weight 0.5 --output "checkpoints/$name-fourth-mean.s2s"
   # Cycle 5: the long textbook-register corpus and misspelt pairs beside the
   # fourth cycle's data, every weight from its mean. (The shipped files ran
   # it with --threads 1, the pair side by side; 2 threads sum each batch's
   # gradient in another order: the same recipe, not the same bits.)
-  stage "checkpoints/$name.s2s" "checkpoints/$name-textbook" "${en_zh_common[@]}" --steps 8000 "${textbook[@]}" \
+  stage "checkpoints/$name-textbook.s2s" "checkpoints/$name-textbook" "${en_zh_common[@]}" --steps 8000 "${textbook[@]}" \
     --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data" \
     --attention "$attention" --init-model "checkpoints/$name-fourth-mean.s2s" "${storage[@]}"
+  # Cycle 6: the same data, every weight from the fifth, BPE-dropout on
+  # the English pieces (the pair side by side, 1 thread each).
+  stage "checkpoints/$name.s2s" "checkpoints/$name-typing" "${en_zh_common[@]}" --steps 6000 "${typing[@]}" \
+    --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data" \
+    --attention "$attention" --init-model "checkpoints/$name-textbook.s2s" "${storage[@]}"
 fi
 
 # Each model's own beam search penalties (chosen on its development split

@@ -63,6 +63,9 @@ training:
   --learning-rate F       peak Adam learning rate (default 0.002)
   --warmup N              warm-up steps (default 200)
   --dropout F             (default 0.2)    --label-smoothing F (default 0.1)
+  --piece-dropout F       BPE-dropout on the English pieces: each merge skipped
+                          with probability F, drawn afresh each time a sentence
+                          is trained on (default 0; 0.1 in Provilkov et al., 2020)
   --clip F                gradient norm clip (default 5)
   --threads N             gradient shards in parallel (default 2)
   --seed N                initialization, data order, dropout (default 1)
@@ -176,6 +179,7 @@ TrainingRunOptions run_options(const Args& args) {
     trainer.warmup_steps = static_cast<int>(args.integer("warmup", 200, 1, 1000000));
     trainer.dropout = static_cast<float>(args.real("dropout", 0.2, 0.0, 0.9));
     trainer.label_smoothing = static_cast<float>(args.real("label-smoothing", 0.1, 0.0, 0.5));
+    trainer.piece_dropout = static_cast<float>(args.real("piece-dropout", 0.0, 0.0, 0.9));
     trainer.clip_norm = static_cast<float>(args.real("clip", 5.0, 0.0, 1e6));
     trainer.threads = static_cast<int>(args.integer("threads", 2, 1, 64));
     trainer.seed = static_cast<uint64_t>(args.integer("seed", 1, 0, 1L << 40));
@@ -196,7 +200,7 @@ int run_train(const std::vector<std::string>& argv) {
                     {"data", "target-language", "dev-fraction", "split-seed", "max-source-words", "export-dev",
                      "exclude-sources", "extra-data", "min-frequency", "max-source-vocab", "max-target-vocab", "source-pieces", "target-pieces", "attention", "embedding", "hidden",
                      "decoder-hidden", "attention-size", "init-encoder", "init-model", "teacher", "teacher-weight", "output-hidden", "steps", "batch-size", "learning-rate",
-                     "warmup", "dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
+                     "warmup", "dropout", "piece-dropout", "label-smoothing", "clip", "threads", "seed", "eval-every",
                      "eval-sentences", "checkpoint-dir", "checkpoint-every", "max-minutes", "average-last", "output", "name", "dtype", "int8-bits"},
                     {"resume", "help"});
     if (args.has("help")) {

@@ -1,19 +1,10 @@
 // Parameters (parameters.h): the shape of every tensor, zero and random
-// initialization, and the portable random generator.
+// initialization (the generator is common/random.h).
 #include "model/parameters.h"
 
 #include <cmath>
 
 namespace s2s {
-
-uint64_t Random::next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-float Random::uniform() { return static_cast<float>(next() >> 40) * (1.0f / 16777216.0f); }
 
 namespace {
 

@@ -3,6 +3,7 @@
 // optimizer step, saving and loading are each one loop over for_each_tensor.
 #pragma once
 
+#include "common/random.h"  // Random, for the callers that draw parameters
 #include "model/config.h"
 #include "model/tensor.h"
 
@@ -97,18 +98,5 @@ Parameters zero_parameters(const ModelConfig& config);
 // GRU update-gate input bias at +1 so that early training keeps state
 // (Jozefowicz et al., 2015). Deterministic for a given seed on any platform.
 Parameters random_parameters(const ModelConfig& config, uint64_t seed);
-
-// A small portable random generator (SplitMix64): the same stream on every
-// compiler, unlike std::uniform_real_distribution.
-class Random {
-public:
-    explicit Random(uint64_t seed) : state_(seed) {}
-    uint64_t next();
-    float uniform();  // in [0, 1)
-    float uniform(float low, float high) { return low + (high - low) * uniform(); }
-
-private:
-    uint64_t state_;
-};
 
 }  // namespace s2s

@@ -232,6 +232,43 @@ std::vector<std::string> BpeModel::encode(std::string_view text, std::string_vie
     return pieces;
 }
 
+std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token, float dropout, Random& random) const {
+    if (!(dropout > 0.0f)) return encode_pre_token(pre_token);
+    std::vector<std::string> symbols = split_characters(pre_token);
+    while (symbols.size() > 1) {
+        // The best-ranked place that survives the draw; every place draws
+        // once per step, skipped or not, so the stream does not depend on
+        // which merges exist further along.
+        int best_rank = -1;
+        size_t best_at = 0;
+        for (size_t i = 0; i + 1 < symbols.size(); ++i) {
+            const int found = rank(symbols[i], symbols[i + 1]);
+            if (found < 0) continue;
+            if (random.uniform() < dropout) continue;
+            if (best_rank < 0 || found < best_rank) {
+                best_rank = found;
+                best_at = i;
+            }
+        }
+        if (best_rank < 0) break;
+        symbols[best_at] += symbols[best_at + 1];
+        symbols.erase(symbols.begin() + static_cast<std::ptrdiff_t>(best_at) + 1);
+    }
+    return symbols;
+}
+
+std::vector<std::string> BpeModel::encode(std::string_view text, std::string_view language, float dropout,
+                                          Random& random) const {
+    const std::string normalized = normalize_text(text);
+    std::vector<std::string> pieces;
+    for (const PreToken& token : pre_tokenize(normalized, language)) {
+        for (std::string& piece : encode_pre_token(pre_token_text(normalized, token), dropout, random)) {
+            pieces.push_back(std::move(piece));
+        }
+    }
+    return pieces;
+}
+
 bool is_special_piece(std::string_view piece) {
     return piece == "<pad>" || piece == "<unk>" || piece == "<bos>" || piece == "<eos>";
 }

@@ -18,6 +18,8 @@
 // dropped.
 #pragma once
 
+#include "common/random.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -90,6 +92,19 @@ public:
     std::vector<std::string> encode_pre_token(std::string_view pre_token) const;
     // The pieces of a whole text (normalized first).
     std::vector<std::string> encode(std::string_view text, std::string_view language) const;
+
+    // BPE-dropout (Provilkov, Emelianenko and Voita, 2020, "BPE-Dropout:
+    // Simple and Effective Subword Regularization", ACL): at each merge step
+    // every place where a merge applies is skipped with probability
+    // `dropout`, and the best-ranked place left is merged; the word stops
+    // when every place was skipped. The pieces are still the model's own
+    // (each is the output of a merge, or a character) and still spell the
+    // text, but a word comes out in smaller, varying pieces: trained on them
+    // (`seq2seq train --piece-dropout`), a model learns how pieces make up
+    // words, which is what lets it read a misspelt word. `dropout` 0 gives
+    // exactly encode_pre_token / encode; `random` is then not drawn from.
+    std::vector<std::string> encode_pre_token(std::string_view pre_token, float dropout, Random& random) const;
+    std::vector<std::string> encode(std::string_view text, std::string_view language, float dropout, Random& random) const;
 
 private:
     // Everything a model holds, shared by its copies. The merges are kept

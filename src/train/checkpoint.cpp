@@ -57,11 +57,12 @@ nlohmann::json run_identity(const TrainerOptions& o, const Model& model, uint64_
             {"training data (FNV-1a)", to_hex64(data_fingerprint)},
             {"vocabularies (FNV-1a)", to_hex64(fnv1a64(vocabularies.data(), vocabularies.size()))},
             {"model config", to_json(model.config)}};
-    // Only with a teacher, so runs without one keep the identity they had.
+    // Only with a teacher or piece dropout, so runs without keep the identity they had.
     if (o.teacher != nullptr) {
         identity["teacher"] = o.teacher_identity;
         identity["teacher weight"] = o.teacher_weight;
     }
+    if (o.piece_dropout > 0.0f) identity["piece dropout"] = o.piece_dropout;
     return identity;
 }
 

@@ -70,7 +70,7 @@ void initialize_model(Model& model, uint64_t seed) {
 }
 
 Trainer::Trainer(Model& model, const std::vector<Example>& examples, const TrainerOptions& options)
-    : model_(model), options_(options), schedule_(examples, options.batch_size, options.seed),
+    : model_(model), examples_(examples), options_(options), schedule_(examples, options.batch_size, options.seed),
       data_fingerprint_(fingerprint(examples)), adam_(make_adam_state(model.config)) {
     if (model.translation_only) {
         throw UsageError("this model was loaded for translation only (LoadFor::kTranslation), without the float "
@@ -81,6 +81,10 @@ Trainer::Trainer(Model& model, const std::vector<Example>& examples, const Train
     if (options.threads < 1 || options.threads > 64) throw UsageError("threads must be between 1 and 64");
     if (options.total_steps < 1) throw UsageError("steps must be at least 1");
     if (!(options.dropout >= 0.0f && options.dropout < 1.0f)) throw UsageError("dropout must be in [0, 1)");
+    if (!(options.piece_dropout >= 0.0f && options.piece_dropout < 1.0f)) throw UsageError("piece dropout must be in [0, 1)");
+    if (options.piece_dropout > 0.0f && !options.resegment_source) {
+        throw UsageError("piece dropout needs the examples' source text to draw pieces from (TrainerOptions::resegment_source)");
+    }
     if (options.teacher != nullptr && !(options.teacher_weight > 0.0f && options.teacher_weight <= 1.0f)) {
         throw UsageError("the teacher's weight must be in (0, 1]");
     }
@@ -96,8 +100,25 @@ float Trainer::learning_rate_at(long step) const {
     return static_cast<float>(peak * (floor + (1.0 - floor) * 0.5 * (1.0 + std::cos(M_PI * progress))));
 }
 
+std::vector<const Example*> Trainer::with_piece_dropout(const std::vector<const Example*>& examples,
+                                                        std::vector<Example>& storage) const {
+    if (!(options_.piece_dropout > 0.0f)) return examples;
+    storage.clear();
+    storage.reserve(examples.size());
+    for (const Example* e : examples) {
+        const auto index = static_cast<size_t>(e - examples_.data());
+        Random random(options_.seed * 0xff51afd7ed558ccdULL ^ (static_cast<uint64_t>(adam_.step) << 32) ^ index);
+        storage.push_back({options_.resegment_source(index, options_.piece_dropout, random), e->target});
+    }
+    std::vector<const Example*> out;
+    out.reserve(storage.size());
+    for (const Example& e : storage) out.push_back(&e);
+    return out;
+}
+
 StepReport Trainer::step() {
-    const std::vector<const Example*>& examples = schedule_.batch(epoch_, batch_index_);
+    std::vector<Example> resegmented;
+    const std::vector<const Example*> examples = with_piece_dropout(schedule_.batch(epoch_, batch_index_), resegmented);
     if (++batch_index_ >= schedule_.batches_per_epoch()) {
         batch_index_ = 0;
         ++epoch_;

@@ -9,6 +9,7 @@
 #include "train/optimizer.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,14 @@ struct TrainerOptions {
     const Model* teacher = nullptr;
     float teacher_weight = 0.5f;
     std::string teacher_identity;
+    // Subword regularization (BPE-dropout, text/bpe.h): with piece_dropout
+    // above 0, each time an example is trained on, its source pieces are
+    // drawn afresh by resegment_source(index of the example, a generator
+    // seeded by the step and that index), so a resumed run draws the same
+    // pieces. The target keeps its pieces. The batches are still bucketed
+    // by the examples' ordinary lengths.
+    float piece_dropout = 0.0f;
+    std::function<std::vector<int>(size_t example, float piece_dropout, Random& random)> resegment_source;
 };
 
 // A fixed, seed-determined order of length-bucketed batches, epoch after
@@ -92,7 +101,13 @@ public:
     void load_checkpoint(const std::string& path);
 
 private:
+    // The source pieces of this step's examples drawn with BPE-dropout
+    // (examples unchanged when options_.piece_dropout is 0).
+    std::vector<const Example*> with_piece_dropout(const std::vector<const Example*>& examples,
+                                                   std::vector<Example>& storage) const;
+
     Model& model_;
+    const std::vector<Example>& examples_;
     TrainerOptions options_;
     BatchSchedule schedule_;
     uint64_t data_fingerprint_;  // FNV-1a of every example's ids: resuming on other data is refused

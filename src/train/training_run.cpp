@@ -28,6 +28,7 @@ const TokenizerSettings& kEnglishWords = english_words_tokenizer();
 
 struct PreparedData {
     std::vector<Example> train;
+    std::vector<std::string> train_sources;  // train[i]'s English as written (BPE-dropout draws its pieces again)
     std::vector<SourceWithReferences> dev;
     long train_pairs = 0, skipped_pairs = 0, leaked_pairs = 0, excluded_pairs = 0;
     std::vector<long> extra_used;  // pairs of each extra file trained on (before repeats)
@@ -153,6 +154,7 @@ PreparedData prepare_data(const std::vector<SentencePair>& pairs, const Training
         out.train.push_back({encode_cached(sources[k], model.source_tokenizer, model.source_vocabulary, source_cache),
                              encode_cached(targets[k], model.target_tokenizer, model.target_vocabulary, target_cache)});
     }
+    out.train_sources = std::move(sources);
     out.dev = split.dev;
     out.train_pairs = static_cast<long>(out.train.size());
     return out;
@@ -314,6 +316,19 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     const bool learn_source = !source_given;
     PreparedData prepared = prepare_data(pairs, data, model_, learn_source, target_base, excluded, extra);
     extra_used_ = prepared.extra_used;
+    if (options_.trainer.piece_dropout > 0.0f) {
+        if (model_.source_tokenizer.kind != TokenizerKind::kSubwords) {
+            throw UsageError("--piece-dropout draws English subword pieces, and this model reads English as " +
+                             std::string(model_.source_tokenizer.kind == TokenizerKind::kWords ? "words" : "characters") +
+                             ": add --source-pieces N (or start from a model that has them), or drop --piece-dropout");
+        }
+        train_sources_ = std::move(prepared.train_sources);
+        options_.trainer.resegment_source = [this](size_t example, float dropout, Random& random) {
+            const TokenizerSettings& tokenizer = model_.source_tokenizer;
+            return model_.source_vocabulary.encode_with_eos(
+                tokenizer.bpe->encode(train_sources_[example], tokenizer.language, dropout, random));
+        };
+    }
     if (!data.export_dev_path.empty()) write_sentence_pairs(prepared.dev, data.export_dev_path);
     if (prepared.train.empty()) {
         throw DataError("no usable training pairs in " + data.path + " (" + std::to_string(pairs.size()) +
@@ -454,6 +469,7 @@ void TrainingRun::record_provenance(bool finished) {
                       {"warmup_steps", trainer.warmup_steps},
                       {"dropout", trainer.dropout},
                       {"label_smoothing", trainer.label_smoothing},
+                      {"piece_dropout", trainer.piece_dropout},
                       {"clip_norm", trainer.clip_norm},
                       {"threads", trainer.threads},
                       {"seed", trainer.seed},

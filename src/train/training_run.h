@@ -158,6 +158,7 @@ private:
     TrainingRunOptions options_;
     Model model_;
     std::vector<Example> train_;
+    std::vector<std::string> train_sources_;        // train_[i]'s English, kept only for --piece-dropout
     std::vector<SourceWithReferences> dev_;
     std::vector<SourceWithReferences> dev_sample_;  // the periodic check's sentences
     size_t data_pairs_ = 0;                         // pairs read from the data file

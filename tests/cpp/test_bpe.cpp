@@ -121,6 +121,38 @@ TEST_CASE("BPE's rank index is built on the first encode: copies agree, a moved-
     CHECK(second == expected);
 }
 
+TEST_CASE("BPE-dropout: 0 is plain encoding, 1 gives characters, between: other pieces of the same text, by the seed") {
+    const std::unordered_map<std::string, long> counts{{"low", 5}, {"lower", 2}, {"newest", 6}, {"widest", 3}};
+    const BpeModel model = learn_bpe(counts, 100);
+    s2s::Random random(1);
+    CHECK(model.encode_pre_token("lowest", 0.0f, random) == model.encode_pre_token("lowest"));
+    CHECK(random.next() == s2s::Random(1).next());  // dropout 0 draws nothing
+    CHECK(model.encode_pre_token("lowest", 1.0f, random) == Pieces{"l", "o", "w", "e", "s", "t"});
+    // At 0.5, over 200 draws: several segmentations, every one spelling the
+    // word with pieces the model has (characters or merge results), the
+    // whole word among them; the same seed gives the same pieces.
+    std::set<std::string> known{"l", "o", "w", "e", "r", "n", "s", "t", "i", "d"};
+    for (const auto& merge : model.merges()) known.insert(merge.left + merge.right);
+    std::set<Pieces> seen;
+    s2s::Random draws(7);
+    for (int i = 0; i < 200; ++i) {
+        const Pieces pieces = model.encode_pre_token("newest", 0.5f, draws);
+        std::string spelt;
+        for (const std::string& piece : pieces) {
+            CHECK(known.count(piece) == 1);
+            spelt += piece;
+        }
+        CHECK(spelt == "newest");
+        seen.insert(pieces);
+    }
+    CHECK(seen.size() >= 4);
+    CHECK(seen.count(Pieces{"newest"}) == 1);
+    s2s::Random a(3), b(3);
+    CHECK(model.encode("the newest, the lowest", "en", 0.3f, a) == model.encode("the newest, the lowest", "en", 0.3f, b));
+    s2s::Random whole(3);
+    CHECK(model.encode("the newest, the lowest", "en", 0.0f, whole) == model.encode("the newest, the lowest", "en"));
+}
+
 TEST_CASE("unseen characters stay pieces of their own and become <unk> in the vocabulary") {
     const BpeModel model = learn_bpe({{std::string(s2s::kWordMarker) + "ab", 4}}, 10);
     const std::string m(s2s::kWordMarker);

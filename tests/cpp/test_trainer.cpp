@@ -8,7 +8,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 
 #include <unistd.h>
 
@@ -107,6 +109,70 @@ TEST_CASE("training is repeatable with a seed, and resuming a checkpoint continu
     expect_mixed_refused(path + ".other", "different saves");
     std::filesystem::remove(path);
     std::filesystem::remove(path + ".optimizer");
+}
+
+TEST_CASE("piece dropout: each step draws the sources again, repeatably and across a resume; it must have a source to draw from") {
+    // A stand-in for BPE-dropout (its segmentation is tested in test_bpe):
+    // the source reversed when the draw says so, recorded to check the calls.
+    struct Draws {
+        std::vector<size_t> examples;
+        std::function<std::vector<int>(size_t, float, Random&)> function(const std::vector<Example>& train) {
+            return [this, &train](size_t example, float dropout, Random& random) {
+                examples.push_back(example);
+                std::vector<int> source = train.at(example).source;
+                if (random.uniform() < dropout) std::reverse(source.begin(), source.end() - 1);  // <eos> stays last
+                return source;
+            };
+        }
+    };
+    auto options = [](float dropout) {
+        TrainerOptions o = small_options();
+        o.piece_dropout = dropout;
+        return o;
+    };
+    ToyTask plain = small_task(AttentionKind::kAdditive), dropped = small_task(AttentionKind::kAdditive),
+            again = small_task(AttentionKind::kAdditive);
+    Draws first, second;
+    TrainerOptions with_draws = options(0.5f);
+    with_draws.resegment_source = first.function(dropped.train);
+    Trainer p(plain.model, plain.train, small_options()), d(dropped.model, dropped.train, with_draws);
+    with_draws.resegment_source = second.function(again.train);
+    Trainer r(again.model, again.train, with_draws);
+    for (int s = 0; s < 10; ++s) {
+        p.step();
+        d.step();
+        r.step();
+    }
+    CHECK(first.examples.size() == 10 * 16);  // every example of every batch, once
+    CHECK(first.examples == second.examples);
+    CHECK(same_parameters(dropped.model.params, again.model.params));
+    CHECK_FALSE(same_parameters(dropped.model.params, plain.model.params));
+
+    // Resumed from a checkpoint, the same draws; with another dropout, refused.
+    const auto path = (std::filesystem::temp_directory_path() / ("s2s_test_pieces_" + std::to_string(::getpid()) + ".s2s")).string();
+    d.save_checkpoint(path);
+    for (int s = 0; s < 5; ++s) d.step();
+    ToyTask resumed = small_task(AttentionKind::kAdditive);
+    Draws third;
+    with_draws.resegment_source = third.function(resumed.train);
+    Trainer t(resumed.model, resumed.train, with_draws);
+    t.load_checkpoint(path);
+    for (int s = 0; s < 5; ++s) t.step();
+    CHECK(same_parameters(dropped.model.params, resumed.model.params));
+    CHECK(third.examples == std::vector<size_t>(first.examples.begin() + 10 * 16, first.examples.end()));
+    ToyTask other = small_task(AttentionKind::kAdditive);
+    TrainerOptions other_dropout = options(0.2f);
+    other_dropout.resegment_source = third.function(other.train);
+    Trainer u(other.model, other.train, other_dropout);
+    CHECK_THROWS_WITH_AS(u.load_checkpoint(path), doctest::Contains("piece dropout"), ModelFileError);
+    std::filesystem::remove(path);
+    std::filesystem::remove(path + ".optimizer");
+
+    ToyTask bad = small_task(AttentionKind::kAdditive);
+    CHECK_THROWS_WITH_AS(Trainer(bad.model, bad.train, options(0.1f)), doctest::Contains("resegment_source"), UsageError);
+    TrainerOptions too_much = options(1.0f);
+    too_much.resegment_source = third.function(bad.train);
+    CHECK_THROWS_AS(Trainer(bad.model, bad.train, too_much), UsageError);
 }
 
 TEST_CASE("the learning rate warms up linearly and decays to its floor") {
