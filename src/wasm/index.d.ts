@@ -5,6 +5,12 @@
 // shippedModels hold them (options.js, which the build generates from the
 // C++ option table, src/decode/option_ranges.h; models.js).
 //
+// `using` and `await using`: the disposers are declared with TypeScript's
+// esnext.disposable library (TypeScript 5.2 and later), referenced here as
+// @types/node references it, so they type-check with or without the DOM's
+// or Node's types.
+/// <reference lib="esnext.disposable" />
+//
 // Over 400 lines on purpose: it is the reference a user's editor shows for
 // the one entry point, translating then training, and no type checker runs
 // in this repository's tests to keep a split across files consistent.
@@ -169,7 +175,15 @@ export interface Translator {
   translateText(text: string, options?: TranslateOptions & { signal?: AbortSignal }): Promise<TextTranslation>;
   /** Frees the model and ends its worker. Calling it again does nothing. */
   dispose(): Promise<void>;
-  // Also [Symbol.asyncDispose]() and [Symbol.dispose]() where the runtime has them: `await using translator = ...`.
+  /**
+   * `await using translator = await createTranslator(...)` disposes it at
+   * the end of the block; `using` too (without waiting). The runtime
+   * defines Symbol.asyncDispose in Node 20 and later and in current
+   * browsers; the `using` syntax itself runs natively from Node 24 and
+   * Chromium 134, and anywhere once TypeScript or Babel has compiled it.
+   */
+  [Symbol.asyncDispose](): Promise<void>;
+  [Symbol.dispose](): void;
 }
 
 /** The range and default of one option of {@link Model.translate}. */
@@ -574,8 +588,8 @@ export interface Model {
    * garbage-collected, but that may be late.
    */
   dispose(): void;
-  // Also [Symbol.dispose]() where the runtime has it (Node 20, current browsers): `using model = await loadModel(...)`.
-  // (Not typed here, so that these types build without TypeScript's esnext.disposable lib.)
+  /** `using model = await loadModel(...)` disposes it at the end of the block (see {@link Translator}'s disposers for where `using` runs). */
+  [Symbol.dispose](): void;
 }
 
 /** Options of {@link heatmapSvg}: text shown as given (the caller's language). */
@@ -774,6 +788,8 @@ export interface Trainer {
   /** The model as a `.s2s` file: `loadModel(trainer.toBytes())` translates with it. */
   toBytes(): Uint8Array;
   dispose(): void;
+  /** `using trainer = await createTrainer(...)` disposes it at the end of the block. */
+  [Symbol.dispose](): void;
 }
 
 /** Progress of {@link train}, after every chunk of steps. */

@@ -6,7 +6,7 @@
 // Error (errors.js), and results are data (translation.js).
 import { LoadError, UsageError, describe, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { disposeSymbol, isNode, isResponse } from './platform.js';
+import { decodeUtf8, disposeSymbol, isNode, isResponse } from './platform.js';
 import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
 import { optionRanges } from './options.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
@@ -228,10 +228,6 @@ function utf16Spans(text, byteSpans) {
 // Models.
 
 
-// The model's info arrives as UTF-8 bytes (session.infoBytes()), decoded
-// here in one call.
-const utf8 = new TextDecoder();
-
 class Model {
   #session;  // the Embind Session; null once disposed
   #info;
@@ -242,7 +238,7 @@ class Model {
     const session = openHandle(() => new core.Session(bytes), 'loading the model', 'loadModel: ');
     this.#session = session;
     try {
-      this.#info = makeInfo(unwrap(utf8.decode(session.infoBytes()), 'model.info: '), name);
+      this.#info = makeInfo(unwrap(decodeUtf8(session.infoBytes()), 'model.info: '), name);  // UTF-8 bytes, decoded in one call
     } catch (error) {
       session.delete();
       throw error;

@@ -7,10 +7,53 @@
 // files with fs instead of fetching file: URLs.
 export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
-// Symbol.dispose and Symbol.asyncDispose where the runtime has them (Node 20,
-// current browsers), else private symbols nothing calls.
+// Symbol.dispose and Symbol.asyncDispose where the runtime has them (Node 20
+// and later, current browsers), else private symbols nothing calls.
 export const disposeSymbol = Symbol.dispose ?? Symbol('dispose');
 export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol('asyncDispose');
+
+/**
+ * The text of UTF-8 `bytes`: TextDecoder's where the global exists, else
+ * decoded here (jest's jsdom environment has no TextDecoder), so that no
+ * module of the package needs one to load. Malformed sequences become
+ * U+FFFD in both.
+ */
+export function decodeUtf8(bytes) {
+  if (typeof TextDecoder === 'function') return new TextDecoder().decode(bytes);
+  // The Encoding Standard's UTF-8 decoder: a malformed sequence's longest
+  // valid start becomes one U+FFFD, and the byte that broke it is read again.
+  let text = '';
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    let need = 0, cp = 0, lower = 0x80, upper = 0xbf;
+    if (b < 0x80) {
+      text += String.fromCharCode(b);
+      ++i;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1; cp = b & 0x1f;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2; cp = b & 0x0f;
+      if (b === 0xe0) lower = 0xa0;
+      if (b === 0xed) upper = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3; cp = b & 0x07;
+      if (b === 0xf0) lower = 0x90;
+      if (b === 0xf4) upper = 0x8f;
+    }
+    let j = i + 1;
+    for (; need > 0; --need, ++j) {
+      const next = bytes[j];
+      if (next === undefined || next < lower || next > upper) break;
+      cp = (cp << 6) | (next & 0x3f);
+      lower = 0x80;
+      upper = 0xbf;
+    }
+    text += need === 0 && j > i + 1 ? String.fromCodePoint(cp) : '\ufffd';
+    i = j;
+  }
+  return text;
+}
 
 /**
  * A promise of the next task: lets a paint, a message or an abort in between

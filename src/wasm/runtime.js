@@ -21,7 +21,7 @@
 // the module to its worker, which then only instantiates it).
 import createS2sCore from './s2s-core.js';
 import { LoadError, describe, describeValue } from './errors.js';
-import { isNode, isResponse } from './platform.js';
+import { decodeUtf8, isNode, isResponse } from './platform.js';
 
 // What a failure to start a runtime tells the user to check.
 const BUNDLER_HINT = 'a bundler must copy it: Vite, webpack 5 and Rollup (with @web/rollup-plugin-import-meta-assets) do; ' +
@@ -109,7 +109,7 @@ async function compileResponse(response, where) {
   try {
     return await WebAssembly.compile(bytes);
   } catch (cause) {
-    const head = new TextDecoder().decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 15)));
+    const head = decodeUtf8(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 15)));
     const hint = head.trimStart().startsWith('<') ? ' (an HTML page came back: the server has no such file)' : '';
     throw new LoadError(`${where} is not WebAssembly${hint}: ${describe(cause)}; ${BUNDLER_HINT}`, { cause });
   }

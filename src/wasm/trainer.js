@@ -7,7 +7,7 @@
 //   const { trainer } = await train({ task: 'reversal', onProgress: (p) => console.log(p.steps, p.loss) });
 //   trainer.translate('a b c d').attention;       // the mirrored diagonal
 import { UsageError, describeValue, internalError, openHandle, unwrap } from './errors.js';
-import { nextTask } from './platform.js';
+import { disposeSymbol, nextTask } from './platform.js';
 import { free, freeWhenForgotten, lazyModule } from './runtime.js';
 import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.js';
 
@@ -113,6 +113,11 @@ class Trainer {
     const run = this.#run;
     this.#run = null;
     free(this, run);
+  }
+
+  /** `using trainer = await createTrainer(...)` disposes it at the end of the block. */
+  [disposeSymbol]() {
+    this.dispose();
   }
 
   #live(method) {

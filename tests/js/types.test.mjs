@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { requireDist, root } from './helpers/models.mjs';
 
@@ -43,6 +44,22 @@ export async function page(): Promise<void> {
   await translator.dispose();
 }
 `);
+  // `using` and `await using`: compiled (TypeScript lowers them, which
+  // needs only Symbol.dispose at run time) and then run on this Node.
+  writeFileSync(join(work, 'using.ts'), `import { createTrainer, createTranslator, loadModel, type Model, type Trainer, type Translator } from 'seq2seq-attention';
+export async function usingBlocks(): Promise<[Model, Translator, Trainer]> {
+  let kept: [Model, Translator, Trainer];
+  {
+    using model = await loadModel('en-fr');
+    await using translator = await createTranslator('en-fr', { worker: false });
+    using trainer = await createTrainer({ task: 'reversal', trainSize: 50, testSize: 10 });
+    trainer.step();
+    if (model.disposed || translator.disposed || trainer.disposed) throw new Error('disposed too early');
+    kept = [model, translator, trainer];
+  }
+  return kept;
+}
+`);
   writeFileSync(join(work, 'wrong.ts'), `import { loadModel } from 'seq2seq-attention';
 export async function wrong(): Promise<void> {
   const model = await loadModel('en-fr');
@@ -60,9 +77,11 @@ function compile(file, { resolution, lib }) {
 
 for (const resolution of ['node16', 'nodenext', 'bundler']) {
   for (const lib of ['es2022', 'es2022,dom', 'es2022,webworker']) {
-    test(`tsc --strict, moduleResolution ${resolution}, lib ${lib}: the package's types compile`, () => {
+    test(`tsc --strict, moduleResolution ${resolution}, lib ${lib}: the package's types compile, \`using\` included`, () => {
       const r = compile('app.ts', { resolution, lib });
       assert.equal(r.status, 0, r.stdout + r.stderr);
+      const u = compile('using.ts', { resolution, lib });
+      assert.equal(u.status, 0, u.stdout + u.stderr);
     });
   }
   test(`tsc --strict, moduleResolution ${resolution}, lib es2022,dom: a page passes its Worker and WebAssembly.Module; a wrong option fails`, () => {
@@ -73,3 +92,14 @@ for (const resolution of ['node16', 'nodenext', 'bundler']) {
     assert.match(wrong.stdout, /wrong\.ts\(4,[0-9]+\): error TS2322: Type 'string' is not assignable to type 'number'/);
   });
 }
+
+test('`using` and `await using`, compiled by tsc, dispose the model, the translator and the trainer at the end of the block on this Node', async () => {
+  const out = join(work, 'out');
+  const r = spawnSync(process.execPath, [tsc, '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022',
+    '--lib', 'es2022', '--types', 'node', '--outDir', out, 'using.ts'], { cwd: work, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
+  const { usingBlocks } = await import(pathToFileURL(join(out, 'using.js')).href);
+  const [model, translator, trainer] = await usingBlocks();
+  assert.deepEqual([model.disposed, translator.disposed, trainer.disposed], [true, true, true]);
+});
