@@ -1,7 +1,7 @@
-// Writes dist/page-boot.js, the demo page's start script, from its source
+// Writes web/page-boot.js (git-ignored), the demo page's start script, from its source
 // web/boot.src.js with its two lists filled in from their owners:
 //   /*@PAGE_MODELS*/[]  the models the page offers, default first
-//                        (pageModels of src/wasm/models.js, read from dist/);
+//                        (web/page-model-list.js over the package's data, read from dist/);
 //   /*@PRELOAD*/[]       the modules the page imports as it starts, as
 //                        modulepreload hrefs relative to web/: the static
 //                        import graph of web/app.js, and the package modules
@@ -61,15 +61,16 @@ export function startUpModules(dist) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dist = resolve(process.argv[2] ?? join(root, 'dist'));
-  const { pageModels } = await import(pathToFileURL(join(dist, 'models.js')).href);
+  const { pageModels } = await import(pathToFileURL(join(web, 'page-model-list.js')).href);
+  const data = await import(pathToFileURL(join(dist, 'data.js')).href);
   const source = readFileSync(join(web, 'boot.src.js'), 'utf8');
   const fill = (text, marker, list) => {
     const placeholder = `/*@${marker}*/[]`;
     if (!text.includes(placeholder)) throw new Error(`write-page-boot: web/boot.src.js has no ${placeholder}`);
     return text.replace(placeholder, JSON.stringify(list).replaceAll('"', "'").replaceAll("','", "', '"));
   };
-  let out = fill(source, 'PAGE_MODELS', [...pageModels]);
+  let out = fill(source, 'PAGE_MODELS', pageModels(data));
   out = fill(out, 'PRELOAD', startUpModules(dist));
-  writeFileSync(join(dist, 'page-boot.js'), `// Built by scripts/write-page-boot.mjs from web/boot.src.js: do not edit.\n${out}`);
-  console.log(`write-page-boot: ${join(dist, 'page-boot.js')}`);
+  writeFileSync(join(web, 'page-boot.js'), `// Built by scripts/write-page-boot.mjs from web/boot.src.js: do not edit.\n${out}`);
+  console.log(`write-page-boot: ${join(web, 'page-boot.js')}`);
 }

@@ -449,9 +449,8 @@ async function start() {
     return;
   }
   try {
-    [{ optionRanges: page.optionRanges }, { wordAttention: page.wordAttention }, { sourceText: page.sourceText }] = await Promise.all([
-      loadPackage('options.js', 'what.options'), loadPackage('word-attention.js', 'what.wordView'),
-      loadPackage('translation.js', 'what.results'), loadModelList(),
+    [{ optionRanges: page.optionRanges, wordAttention: page.wordAttention, sourceText: page.sourceText }] = await Promise.all([
+      loadPackage('data.js', 'what.options'), loadModelList(),
     ]);
   } catch (error) {
     showFatal(error?.message ?? String(error));

@@ -1,5 +1,5 @@
 // The demo page's start (web/index.html loads it, built, as
-// ../dist/page-boot.js, before its stylesheet and its modules): it starts
+// page-boot.js, before its stylesheet and its modules): it starts
 // the translation worker, its WebAssembly module and the first model now,
 // while the page's modules load; translator.js hands all three to the
 // package's createTranslator (window.__s2sBoot). A classic script, not a
@@ -10,9 +10,9 @@
 // itself, by its URL.
 //
 // This is the source; scripts/write-page-boot.mjs (a step of the wasm build)
-// writes dist/page-boot.js from it with the two lists filled in from their
-// owners: the models the page offers, default first (src/wasm/models.js:
-// pageModels), and the page's start-up modules (the import graph of
+// writes web/page-boot.js (git-ignored) from it with the two lists filled
+// in from their owners: the models the page offers, default first
+// (web/page-model-list.js over the package's data), and the page's start-up modules (the import graph of
 // web/app.js and of the package modules it loads as it starts). A named
 // model lives at models/NAME.s2s beside dist/ (models.js's modelUrl).
 (function () {

@@ -1,7 +1,9 @@
-// The package's modules (dist/) for everything in web/: the API (index.js)
-// for the workers (worker.js, train-worker.js), its plain-data modules
-// (options.js, models.js, word-attention.js) for the page and the
-// embeddable element. Each is imported on first use, once per page or
+// The package's public entries (dist/, each named by package.json's
+// "exports") for everything in web/: the API (index.js, '.') for the
+// workers (train-worker.js), its plain data (data.js,
+// 'seq2seq-attention/data') for the page and the embeddable element, and
+// createTranslator alone (translator.js, 'seq2seq-attention/translator').
+// tests/js/web-imports.test.mjs fails on any other dist/ file. Each is imported on first use, once per page or
 // worker, with one message saying how to build and serve dist/ when that
 // fails.
 import { t } from './i18n/index.js';

@@ -1,12 +1,13 @@
 // The shipped models as the demo page (app.js) and the embeddable element
 // (embed.js) offer them, and the limits both put on their options. The
-// names come from the package (dist/models.js, the one list); this module
+// names come from the package ('seq2seq-attention/data', the one list); this module
 // only adds how the page shows them. Call loadModelList() once before the
 // rest: it rejects with a message saying how to build dist/ when it is
 // missing.
 import { loadPackage } from './load-api.js';
-import { optionRanges } from '../dist/options.js';
+import { optionRanges } from '../dist/data.js';
 import { lang, tIn } from './i18n/index.js';
+import { pageModels } from './page-model-list.js';
 
 const NAMED_LANGUAGES = new Set(['en', 'fr', 'zh']);
 
@@ -25,11 +26,11 @@ export const DEFAULT_BEAM = optionRanges.beamSize.default;
 export const MAX_OUTPUT_TOKENS = 150;
 export const DEBOUNCE_MS = 300; // typing: long enough to skip most keystrokes, short enough to feel live
 
-let models = null; // dist/models.js, once loaded
+let models = null; // the package's data entry (dist/data.js), once loaded
 
-/** Loads the package's list of models (dist/models.js), once. */
+/** Loads the package's list of models ('seq2seq-attention/data'), once. */
 export async function loadModelList() {
-  models ??= await loadPackage('models.js', 'what.modelList');
+  models ??= await loadPackage('data.js', 'what.modelList');
   return models;
 }
 
@@ -40,7 +41,7 @@ export function defaultModel() {
 
 /** The models a reader can pick: the shipped ones with attention, the default first (their baselines are compared, not picked). */
 export function pickableModels() {
-  return models.pageModels;
+  return pageModels(models);
 }
 
 /** True for a shipped model's name. */

@@ -80,7 +80,7 @@ const workers = {};
 let drawPending = false;
 let drawnProbe = null;  // the probe result the heatmap shows
 
-const translationModule = loadPackage('translation.js', 'what.results');
+const translationModule = loadPackage('data.js', 'what.results');
 
 function startTrainer(kind) {
   const worker = startWorker(new URL('./train-worker.js', import.meta.url), {

@@ -76,7 +76,7 @@ class PageTranslators {
 
   async #create(name) {
     const [{ createTranslator }, { shippedModels, modelUrl }] = await Promise.all([
-      loadPackage('translator.js', 'translator'), loadPackage('models.js', 'translator')]);
+      loadPackage('translator.js', 'translator'), loadPackage('data.js', 'translator')]);
     const source = checkSource(name, shippedModels);
     const wasm = compiledWasm.then((module) => module ?? undefined);
     const fresh = () => createWorker(bundleUrl, 'seq2seq-attention');

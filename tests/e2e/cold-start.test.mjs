@@ -63,9 +63,9 @@ test('the page boots through the compiled-module path: one bundled worker, the p
     assert.equal(count(r.requests, file), 0, `${file} was fetched:\n${r.requests.join('\n')}`);
   }
   // Every module the page imported as it started was asked for at once by
-  // the start script (dist/page-boot.js's modulepreload list, built from the
+  // the start script (web/page-boot.js's modulepreload list, built from the
   // import graph), not discovered level by level.
-  const scripts = new Set(['/dist/page-boot.js', '/web/app.js', '/dist/model-worker.bundle.js']);
+  const scripts = new Set(['/web/page-boot.js', '/web/app.js', '/dist/model-worker.bundle.js']);
   const late = [...new Set(r.requests)].filter((p) => p.endsWith('.js') && !scripts.has(p) && !r.preloaded.includes(p));
   assert.deepEqual(late, [], `fetched without a modulepreload link (rebuild: npm run build:wasm): ${late}`);
   assert.ok(r.preloaded.includes('/web/dom.js') && r.preloaded.includes('/dist/translator.js'), `preloaded: ${r.preloaded}`);

@@ -15,7 +15,8 @@ const { CATALOGUES, LANGS, chooseLang, normalizeLang, placeholdersOf, tIn } = i1
 const web = join(root, 'web');
 const read = (file) => readFileSync(join(web, file), 'utf8');
 const pages = readdirSync(web).filter((f) => f.endsWith('.html'));
-const scripts = [...readdirSync(web).filter((f) => f.endsWith('.js')).map((f) => f),
+// (web/page-boot.js is built from boot.src.js, which is read.)
+const scripts = [...readdirSync(web).filter((f) => f.endsWith('.js') && f !== 'page-boot.js').map((f) => f),
   ...readdirSync(join(web, 'i18n')).filter((f) => f === 'index.js').map((f) => `i18n/${f}`)];
 
 // Compares two catalogues; returns the problems found (empty when they agree).
