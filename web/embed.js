@@ -18,6 +18,15 @@
 //             language; the element never changes the host page's lang);
 //             the model's output is never translated
 //   readonly  hides the sentence box
+//   theme     light, dark or auto (default): auto is dark on a dark host,
+//             judged by the background the element sits on (the nearest
+//             ancestor with one, else the page's color-scheme), and follows
+//             a theme switch of the host (an attribute of <html> or <body>).
+//             The figure keeps its white paper in both, as a printed
+//             figure would, so its colour scale reads the same.
+//             Custom properties set on the element restyle the card:
+//             --s2s-background, --s2s-text, --s2s-muted, --s2s-border,
+//             --s2s-field (the input), --s2s-accent.
 // Changing an attribute draws again (and translates again when the sentence,
 // model or beam changed). The element draws inside its own Shadow DOM, so
 // the host page's CSS and the element's cannot disturb each other. All
@@ -44,27 +53,38 @@ const STYLE = `
   display: block;
   max-width: 100%;
   margin: 1em 0;
-  color: #1f2937;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif;
 }
 :host([hidden]) { display: none; }
-.card { border: 1px solid #e2e8f0; border-radius: 10px; background: #fff; padding: 12px 14px; min-width: 0; }
-.head { display: flex; justify-content: space-between; gap: 8px; font-size: 12px; color: #64748b; flex-wrap: wrap; }
-.head b { color: #4338ca; font-weight: 600; }
+.card {
+  --bg: var(--s2s-background, #fff); --fg: var(--s2s-text, #1f2937); --muted: var(--s2s-muted, #64748b);
+  --line: var(--s2s-border, #e2e8f0); --field: var(--s2s-field, #fff); --accent: var(--s2s-accent, #4338ca);
+  --error-fg: #b91c1c; --error-bg: #fef2f2; --error-line: #fca5a5; --warn-fg: #92400e; --warn-bg: #fffbeb; --warn-line: #fcd34d;
+  color: var(--fg); border: 1px solid var(--line); border-radius: 10px; background: var(--bg); padding: 12px 14px; min-width: 0;
+}
+.card.dark {
+  --bg: var(--s2s-background, #111827); --fg: var(--s2s-text, #e5e7eb); --muted: var(--s2s-muted, #9ca3af);
+  --line: var(--s2s-border, #374151); --field: var(--s2s-field, #1f2937); --accent: var(--s2s-accent, #a5b4fc);
+  --error-fg: #fecaca; --error-bg: #450a0a; --error-line: #991b1b; --warn-fg: #fde68a; --warn-bg: #422006; --warn-line: #a16207;
+  --panel-line: #4b5563; --panel-track: #374151; --panel-bar: #60a5fa; --panel-ink: #f9fafb; --panel-muted: #d1d5db;
+  color-scheme: dark;
+}
+.head { display: flex; justify-content: space-between; gap: 8px; font-size: 12px; color: var(--muted); flex-wrap: wrap; }
+.head b { color: var(--accent); font-weight: 600; }
 input {
   width: 100%; box-sizing: border-box; margin: 8px 0 4px; padding: 7px 10px;
-  border: 1px solid #cbd5e1; border-radius: 6px; font: inherit; font-size: 16px; color: inherit; background: #fff;
+  border: 1px solid var(--line); border-radius: 6px; font: inherit; font-size: 16px; color: inherit; background: var(--field);
 }
 input:focus-visible, .cell:focus-visible { outline: 3px solid #f59e0b; outline-offset: 1px; }
 .translation { font-family: Charter, Cambria, Georgia, serif; font-size: 21px; margin: 6px 0; min-height: 1.3em; overflow-wrap: anywhere; }
-.scroll { width: fit-content; max-width: 100%; box-sizing: border-box; overflow-x: auto; border: 1px solid #e2e8f0; border-radius: 8px; }
+.scroll { width: fit-content; max-width: 100%; box-sizing: border-box; overflow-x: auto; border: 1px solid var(--line); border-radius: 8px; background: #fff; }
 .scroll:empty { display: none; }
-.readout { min-height: 1.5em; font-size: 13px; color: #334155; margin: 4px 0 0; }
-.status { font-size: 13px; color: #64748b; min-height: 1.4em; margin: 2px 0; }
-.error { color: #b91c1c; background: #fef2f2; border: 1px solid #fca5a5; border-radius: 6px; padding: 6px 8px; font-size: 14px; }
-.notice { background: #fffbeb; border: 1px solid #fcd34d; border-radius: 6px; padding: 6px 8px; font-size: 13px; }
-.foot { font-size: 11px; color: #94a3b8; margin-top: 6px; }
-.note { font-size: 12px; color: #92400e; background: #fffbeb; border-left: 3px solid #f59e0b; padding: 4px 8px; margin: 6px 0; }
+.readout { min-height: 1.5em; font-size: 13px; margin: 4px 0 0; }
+.status { font-size: 13px; color: var(--muted); min-height: 1.4em; margin: 2px 0; }
+.error { color: var(--error-fg); background: var(--error-bg); border: 1px solid var(--error-line); border-radius: 6px; padding: 6px 8px; font-size: 14px; }
+.notice { background: var(--warn-bg); border: 1px solid var(--warn-line); border-radius: 6px; padding: 6px 8px; font-size: 13px; }
+.foot { font-size: 11px; color: var(--muted); margin-top: 6px; }
+.note { font-size: 12px; color: var(--warn-fg); background: var(--warn-bg); border-left: 3px solid #f59e0b; padding: 4px 8px; margin: 6px 0; }
 .foot a { color: inherit; }
 .readout b { font-weight: 600; }
 ${HEATMAP_CSS}
@@ -74,11 +94,58 @@ ${STEP_CSS}
 .step-panel:empty { display: none; }
 `;
 
+// theme="auto": dark when the element sits on a dark background. The
+// background is the nearest ancestor's (across shadow roots) that is mostly
+// opaque; with none, the page's canvas, dark when the page asks for a dark
+// color-scheme (and, for "light dark", the system prefers dark).
+function parentOf(node) {
+  return node.parentElement ?? node.getRootNode?.().host ?? null;
+}
+
+function relativeLuminance([r, g, b]) {
+  const linear = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
+/** A computed background colour as [r, g, b, alpha] in 0..1 ('rgb()', 'rgba()' or 'color(srgb …)'), or null. */
+export function parseColour(text) {
+  const numbers = (text.match(/-?[\d.]+/g) ?? []).map(Number);
+  if (numbers.length < 3) return null;
+  const [r, g, b, a = 1] = numbers;
+  return text.startsWith('color(') ? [r, g, b, a] : [r / 255, g / 255, b / 255, a];
+}
+
+export function onDarkBackground(element) {
+  for (let node = parentOf(element); node && node.nodeType === 1; node = parentOf(node)) {
+    const colour = parseColour(getComputedStyle(node).backgroundColor);
+    if (colour && colour[3] >= 0.5) return relativeLuminance(colour) < 0.25;
+  }
+  const scheme = getComputedStyle(document.documentElement).colorScheme ?? '';
+  if (!/\bdark\b/.test(scheme)) return false;
+  return !/\blight\b/.test(scheme) || matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
+// The elements on theme="auto", each with what redraws its theme: told when
+// the host may have switched its theme (an attribute of <html> or <body>:
+// a class, data-theme, MkDocs Material's data-md-color-scheme, a style) or
+// the system its colour scheme. One observer for all of them.
+const autoThemed = new Map();
+let hostWatch = null;
+function watchHostTheme(element, apply) {
+  autoThemed.set(element, apply);
+  if (hostWatch) return;
+  const update = () => autoThemed.forEach((redraw) => redraw());
+  hostWatch = new MutationObserver(update);
+  hostWatch.observe(document.documentElement, { attributes: true });
+  if (document.body) hostWatch.observe(document.body, { attributes: true });
+  globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', update);
+}
+
 // Attributes whose change needs a new translation; the others only redraw.
 const TRANSLATING = new Set(['model', 'sentence', 'text', 'beam']);
 
 class Seq2SeqAttentionDemo extends HTMLElement {
-  static observedAttributes = ['model', 'sentence', 'text', 'beam', 'readonly', 'view', 'step', 'lang'];
+  static observedAttributes = ['model', 'sentence', 'text', 'beam', 'readonly', 'view', 'step', 'lang', 'theme'];
 
   #parts = null;
   #serial = 0;
@@ -97,8 +164,28 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     for (let node = this.parentElement; node; node = node.parentElement) {
       observer.observe(node, { attributes: true, attributeFilter: ['lang'] });
     }
-    this.#stopListening = () => observer.disconnect();
+    this.#stopListening = () => {
+      observer.disconnect();
+      autoThemed.delete(this);
+    };
+    this.#applyTheme();
     this.#startWhenNear();
+  }
+
+  /** 'light', 'dark' or 'auto' (the default, and for a value it does not know). */
+  get theme() {
+    const theme = this.getAttribute('theme');
+    return theme === 'light' || theme === 'dark' ? theme : 'auto';
+  }
+
+  // The card dark or light, as the theme attribute says or, on auto, as the
+  // host's background is (and is watched for a switch).
+  #applyTheme() {
+    if (!this.#parts || !this.isConnected) return;
+    if (this.theme === 'auto') watchHostTheme(this, () => this.#applyTheme());
+    else autoThemed.delete(this);
+    const dark = this.theme === 'dark' || (this.theme === 'auto' && onDarkBackground(this));
+    this.#parts.card.classList.toggle('dark', dark);
   }
 
   // loading="lazy" (the default): the demo starts (downloads its model and
@@ -131,6 +218,11 @@ class Seq2SeqAttentionDemo extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (!this.#parts || oldValue === newValue) return;
+    if (name === 'theme') {
+      this.#applyTheme();
+      this.#checkAttributes();
+      return;
+    }
     if (this.#near) {  // not started yet: it will translate what the attributes say then
       this.#relabel();
       return;
@@ -287,6 +379,10 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     const view = this.getAttribute('view');
     if (view !== null && !['heatmap', 'lines', 'step'].includes(view)) {
       problems.push({ attribute: 'view', value: view, allowed: 'heatmap, lines, step', shown: 'heatmap' });
+    }
+    const theme = this.getAttribute('theme');
+    if (theme !== null && !['light', 'dark', 'auto'].includes(theme)) {
+      problems.push({ attribute: 'theme', value: theme, allowed: 'light, dark, auto', shown: 'auto' });
     }
     const step = this.getAttribute('step');
     if (step !== null && step.trim() !== '' && stepFromText(step) === null) {

@@ -260,17 +260,17 @@ export function bindStepKeys({ prev, next, panel }, move) {
 
 export const STEP_CSS = `
 .step-panel { min-width: 0; }
-.step-stage { border-top: 1px solid #e5e7eb; padding: .5rem 0; min-width: 0; }
+.step-stage { border-top: 1px solid var(--panel-line, #e5e7eb); padding: .5rem 0; min-width: 0; }
 .step-stage h4 { margin: .2rem 0; font-size: 1rem; }
 .formula { font-family: "Cambria Math", "STIX Two Math", serif; font-style: italic; margin: .2rem 0; overflow-wrap: anywhere; }
-.strip { display: flex; height: 14px; min-width: 0; flex: 1 1 8rem; overflow-x: auto; border: 1px solid #d1d5db; border-radius: 2px; }
+.strip { display: flex; height: 14px; min-width: 0; flex: 1 1 8rem; overflow-x: auto; border: 1px solid var(--panel-line, #d1d5db); border-radius: 2px; }
 .strip:focus-visible, .step-panel button:focus-visible, .beam-node:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
 .strip-bands { flex: 1 0 auto; display: block; height: 100%; }
 .step-source, .step-term, .step-top li { display: flex; align-items: center; gap: .4rem; margin: 2px 0; min-width: 0; }
 .step-token { flex: 0 0 5.5rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: .9rem; }
 .step-score, .step-weight { flex: 0 0 3.4rem; text-align: right; font-variant-numeric: tabular-nums; font-size: .85rem; }
-.step-bar { flex: 0 1 5rem; height: 10px; background: #f3f4f6; border-radius: 2px; min-width: 2rem; }
-.bar-fill { display: block; height: 100%; background: #1d4ed8; border-radius: 2px; }
+.step-bar { flex: 0 1 5rem; height: 10px; background: var(--panel-track, #f3f4f6); border-radius: 2px; min-width: 2rem; }
+.bar-fill { display: block; height: 100%; background: var(--panel-bar, #1d4ed8); border-radius: 2px; }
 .step-top { padding-left: 1.2rem; margin: .2rem 0; }
 .step-top .step-bar { flex: 1 1 8rem; }
 .step-top li.chosen .step-token { font-weight: 700; }
@@ -281,8 +281,8 @@ export const STEP_CSS = `
 .similarity-row { display: flex; flex-wrap: wrap; gap: 2px; align-items: center; }
 .similarity-label { flex: 0 0 100%; font-size: .85rem; }
 .similarity { font-size: .75rem; padding: 1px 3px; border-radius: 2px; background: rgba(29, 78, 216, calc(var(--cos) * .35)); }
-.similarity.current { outline: 2px solid #111827; }
-.step-check { font-size: .85rem; color: #374151; }
+.similarity.current { outline: 2px solid var(--panel-ink, #111827); }
+.step-check { font-size: .85rem; color: var(--panel-muted, #374151); }
 @media (max-width: 480px) {
   /* A phone keeps every number (softmax(scores) = weights must stay
      checkable): each row's label takes a line of its own, whole, and the

@@ -201,3 +201,53 @@ test('a demo far down the page downloads nothing until it nears the viewport; it
     await page.close();
   });
 });
+
+test('theme: the card is dark on a dark host and light on a light one, follows a host that switches, obeys theme="…", and passes axe-core on both', async () => {
+  const { createRequire } = await import('node:module');
+  const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+  await onTutorialPage(`<style>body.slate { background: #1e2129; color: #e2e4e9; } body { background: #fff; }</style>
+    <main class="slate-host">
+    <seq2seq-attention-demo id="auto" loading="eager" model="en-fr" sentence="I see the cat." view="step" step="2"></seq2seq-attention-demo>
+    <seq2seq-attention-demo id="light" loading="eager" theme="light" model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>
+    <seq2seq-attention-demo id="bad" loading="eager" theme="night" model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>
+    </main>`, async (url) => {
+    const page = await browser.newPage(url);
+    await page.evaluate(() => document.body.classList.add('slate'));
+    await page.waitForFunction(() => [...document.querySelectorAll('seq2seq-attention-demo')]
+      .every((e) => e.shadowRoot?.querySelector('[data-testid="attention-heatmap"]')), null, { timeout: 30_000 });
+    const cards = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('seq2seq-attention-demo')].map((e) => {
+      const card = e.shadowRoot.querySelector('.card');
+      return [e.id, { dark: card.classList.contains('dark'), background: getComputedStyle(card).backgroundColor, ink: getComputedStyle(card).color }];
+    })));
+    let seen = await cards();
+    assert.equal(seen.auto.dark, true, 'auto on a dark host is dark');
+    assert.equal(seen.auto.background, 'rgb(17, 24, 39)');
+    assert.equal(seen.light.dark, false, 'theme="light" stays light on a dark host');
+    assert.equal(seen.light.background, 'rgb(255, 255, 255)');
+    assert.equal(seen.bad.dark, true, 'an unknown theme is auto');
+    const note = await page.evaluate(() => document.querySelector('#bad').shadowRoot.querySelector('[data-testid="attribute-note"]').textContent);
+    assert.match(note, /theme="night" is not one of light, dark, auto: showing auto instead\./);
+
+    // axe-core's contrast rules on the dark card (the step panel included).
+    await page.addScriptTag({ path: axePath });
+    const contrast = async () => page.evaluate(async () => {
+      // eslint-disable-next-line no-undef
+      const result = await axe.run({ include: [['#auto']] }, { runOnly: ['color-contrast'], resultTypes: ['violations'] });
+      return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`));
+    });
+    assert.deepEqual(await contrast(), []);
+
+    // The host switches to its light theme: the auto card follows, then
+    // theme="dark" makes it dark whatever the host.
+    await page.evaluate(() => document.body.classList.remove('slate'));
+    await page.waitForFunction(() => !document.querySelector('#auto').shadowRoot.querySelector('.card').classList.contains('dark'));
+    seen = await cards();
+    assert.equal(seen.auto.background, 'rgb(255, 255, 255)');
+    assert.deepEqual(await contrast(), []);
+    await page.evaluate(() => document.querySelector('#light').setAttribute('theme', 'dark'));
+    seen = await cards();
+    assert.equal(seen.light.dark, true);
+    assert.deepEqual(page.problems.filter((p) => !/theme="night"/.test(p)), []);
+    await page.close();
+  });
+});
