@@ -16,26 +16,39 @@ cd "$(dirname "$0")/.."
 # sentencepiece (spm_train, spm_encode) is the outside reference of
 # npm run bench:tokenizer, never used at run time.
 DEBIAN_PACKAGES=(emscripten libeigen3-dev nlohmann-json3-dev doctest-dev cmake g++ chromium fonts-wqy-microhei clang libclang-rt-14-dev sentencepiece)
+# With --tests (scripts/test.sh), also the tools tutorials are written with,
+# where tests/e2e/authoring.test.mjs embeds the element: MkDocs with the
+# Material theme, Sphinx, and nbconvert with a Python kernel to execute a
+# notebook; without their recommendations (nbconvert's would bring a TeX
+# system). `npm start` does not need them.
+AUTHORING_PACKAGES=(mkdocs mkdocs-material python3-sphinx jupyter-nbconvert python3-ipykernel)
 
-missing=()
-for package in "${DEBIAN_PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$package")
-  fi
-done
-
-if ((${#missing[@]})); then
+# install_missing [APT-FLAGS...] -- PACKAGE...
+install_missing() {
+  local flags=() missing=() package
+  while [[ $1 != -- ]]; do flags+=("$1"); shift; done
+  shift
+  for package in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$package")
+    fi
+  done
+  ((${#missing[@]})) || return 0
   if [[ $(id -u) -eq 0 ]]; then
     echo "setup: installing Debian packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${missing[@]}" >/dev/null
+    [[ -n ${apt_updated:-} ]] || apt-get update -qq
+    apt_updated=1
+    apt-get install -y -qq "${flags[@]}" "${missing[@]}" >/dev/null
   else
     echo "setup: missing Debian packages: ${missing[*]}" >&2
-    echo "setup: install them with:  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    echo "setup: install them with:  sudo apt-get update && sudo apt-get install -y ${flags[*]} ${missing[*]}" >&2
     exit 1
   fi
-fi
+}
+
+install_missing -- "${DEBIAN_PACKAGES[@]}"
+if [[ ${1:-} == --tests ]]; then install_missing --no-install-recommends -- "${AUTHORING_PACKAGES[@]}"; fi
 
 # npm ci when node_modules does not match the lock file (a stamp records
 # the lock file it was installed from; npm writes nothing when there are no

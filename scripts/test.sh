@@ -13,7 +13,7 @@
 #      by playwright-core; screenshots in tests/e2e/artifacts/
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --tests
 bash scripts/build-native.sh
 bash scripts/build-wasm.sh
 

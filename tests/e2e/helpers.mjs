@@ -159,7 +159,7 @@ export async function startBrowser() {
         if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
       });
       page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
-      await page.goto(/^https?:/.test(path) ? path : `${server.origin}${path}`);
+      await page.goto(/^(https?:|about:)/.test(path) ? path : `${server.origin}${path}`);
       return page;
     },
     async close() {

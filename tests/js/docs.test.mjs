@@ -27,7 +27,9 @@ function namedPaths(file) {
       if (TOP.test(candidate) && !PLACEHOLDER.test(candidate)) paths.add(candidate);
     }
   }
-  for (const [, target] of body.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+  // Markdown links of the document itself: not those inside a fenced code
+  // block, which are examples for a reader's own files.
+  for (const [, target] of body.replace(/```[\s\S]*?```/g, '').matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
     if (/^[a-z]+:/.test(target)) continue;  // a web address
     paths.add(join(dirname(file), target).replace(/\\/g, '/'));
   }
