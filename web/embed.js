@@ -28,7 +28,13 @@
 //             --s2s-background, --s2s-text, --s2s-muted, --s2s-border,
 //             --s2s-field (the input), --s2s-accent.
 // Changing an attribute draws again (and translates again when the sentence,
-// model or beam changed). The element draws inside its own Shadow DOM, so
+// model or beam changed).
+// Events (bubbling, and out of the Shadow DOM):
+//   s2s-translated  detail { text, model, result }: a translation was drawn
+//                   (result: the package's Translation)
+//   s2s-step        detail { step }: the selected output step changed (1-based,
+//                   null when none), by the reader or by the attribute
+//   s2s-error       detail { message, error }: translating failed; the card says why The element draws inside its own Shadow DOM, so
 // the host page's CSS and the element's cannot disturb each other. All
 // elements on a page share one Web Worker (and so one copy of each model).
 import { h, pieceLabels, replaceChildren } from './dom.js';
@@ -218,6 +224,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (!this.#parts || oldValue === newValue) return;
+    if (name === 'step') this.#emit('s2s-step', { step: this.step });
     if (name === 'theme') {
       this.#applyTheme();
       this.#checkAttributes();
@@ -399,6 +406,10 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     replaceChildren(note, ...problems.map((p, i) => [i ? ' ' : '', this.#t('embed.badAttribute', p)]).flat());
   }
 
+  #emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
   // The status line: a catalogue key (kept, so that a new language says it again).
   #say(key, params = {}, kind = null) {
     const status = this.#parts.status;
@@ -413,6 +424,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     const missing = missingFeatures(this.language) ?? listFailure?.message;
     if (missing) {
       replaceChildren(parts.status, h('span', { class: 'error', role: 'alert' }, missing));
+      this.#emit('s2s-error', { message: missing, error: null });
       return;
     }
     const text = parts.input.value;
@@ -439,9 +451,11 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       if (request !== this.#serial) return;
       this.#shown = { text, result: value, shortlist: Boolean(info?.shortlist) };
       this.#render(text, value);
+      this.#emit('s2s-translated', { text, model: this.model, result: value });
     } catch (error) {
       if (request !== this.#serial) return;
       this.#say('embed.failed', { message: error.message }, 'error');
+      this.#emit('s2s-error', { message: error.message, error });
       // Assets on another origin that sends no CORS header fail as a network
       // error: say what the host must do.
       const home = new URL(HOME);

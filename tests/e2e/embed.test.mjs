@@ -251,3 +251,43 @@ test('theme: the card is dark on a dark host and light on a light one, follows a
     await page.close();
   });
 });
+
+test('events: s2s-translated with the result, s2s-step when the reader picks a row, s2s-error with the message, all reaching the host page', async () => {
+  await onTutorialPage(`<seq2seq-attention-demo id="ok" loading="eager" model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>
+    <script>
+      window.events = [];
+      for (const type of ['s2s-translated', 's2s-step', 's2s-error']) {
+        document.addEventListener(type, (e) => window.events.push({ type, id: e.target.id, text: e.detail.text, output: e.detail.result?.text,
+          rows: e.detail.result?.attention.length, step: e.detail.step, message: e.detail.message }));
+      }
+    </script>`, async (url) => {
+    const page = await browser.newPage(url);
+    await page.waitForFunction(() => window.events?.some((e) => e.type === 's2s-translated'), null, { timeout: 30_000 });
+    const translated = (await page.evaluate(() => window.events)).find((e) => e.type === 's2s-translated');
+    assert.equal(translated.id, 'ok');
+    assert.equal(translated.text, 'I see the cat.');
+    const shown = await page.evaluate(() => document.querySelector('#ok').shadowRoot.querySelector('[data-testid="translation-output"]').textContent);
+    assert.equal(translated.output, shown);
+    assert.ok(translated.rows >= 2);
+    // The reader clicks the second row: the step attribute and the event follow.
+    await page.locator('#ok [data-row-label="1"]').click();
+    await page.waitForFunction(() => window.events.some((e) => e.type === 's2s-step'));
+    assert.deepEqual((await page.evaluate(() => window.events)).filter((e) => e.type === 's2s-step').map((e) => e.step), [2]);
+    // A model whose download fails: an error event with the card's message.
+    await page.route('**/models/en-zh.s2s', (route) => route.abort());
+    await page.evaluate(() => {
+      const demo = document.createElement('seq2seq-attention-demo');
+      demo.id = 'broken';
+      demo.setAttribute('loading', 'eager');
+      demo.setAttribute('model', 'en-zh');
+      demo.setAttribute('sentence', 'I see the cat.');
+      document.body.append(demo);
+    });
+    await page.waitForFunction(() => window.events.some((e) => e.type === 's2s-error'), null, { timeout: 30_000 });
+    const error = (await page.evaluate(() => window.events)).find((e) => e.type === 's2s-error');
+    assert.equal(error.id, 'broken');
+    const card = await page.evaluate(() => document.querySelector('#broken').shadowRoot.querySelector('.status').textContent);
+    assert.ok(error.message && card.includes(error.message), `${error.message} / ${card}`);
+    await page.close();
+  });
+});
