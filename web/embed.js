@@ -8,8 +8,10 @@
 //   model     a model the page's menu offers, e.g. en-zh (default en-fr: page-models.js)
 //   view      heatmap (default), lines, or step: the heatmap and under it the
 //             step-through panel (web/step-panel.js) at `step` (default 1),
-//             with the model's own numbers; ←/→ on the focused panel move
-//             between steps (and set the step attribute)
+//             with the model's own numbers; Previous/Next, and ←/→ and
+//             Home/End on the focused panel, move between steps (and set
+//             the step attribute); ↑/↓ move between its vector strips (one
+//             tab stop); Enter on a heatmap cell opens that step's panel
 //   step      output step N (1-based): its row of the figure is selected and
 //             the readout says where the model looked while writing it
 //   beam      1 to PAGE_MAX_BEAM (default the package's, 4)
@@ -40,7 +42,7 @@
 import { h, pieceLabels, replaceChildren } from './dom.js';
 import { renderHeatmap, HEATMAP_CSS } from './heatmap.js';
 import { renderAlignment, ALIGNMENT_CSS } from './alignment.js';
-import { renderStepPanel, STEP_CSS } from './step-panel.js';
+import { bindStepKeys, renderStepPanel, STEP_CSS } from './step-panel.js';
 import { missingFeatures } from './features.js';
 import { browserLang, normalizeLang, rich, tIn } from './i18n/index.js';
 import { getTranslator } from './translator.js';
@@ -98,6 +100,10 @@ ${ALIGNMENT_CSS}
 ${STEP_CSS}
 .step-panel:focus-visible { outline: 3px solid #f59e0b; outline-offset: 1px; }
 .step-panel:empty { display: none; }
+.step-nav { display: flex; gap: 8px; margin: 6px 0 0; }
+.step-nav[hidden] { display: none; }
+.step-nav button { font: inherit; font-size: 13px; padding: 4px 10px; border: 1px solid var(--line); border-radius: 6px; background: var(--field); color: var(--fg); cursor: pointer; }
+.step-nav button:focus-visible { outline: 3px solid #f59e0b; outline-offset: 1px; }
 `;
 
 // theme="auto": dark when the element sits on a dark background. The
@@ -299,6 +305,9 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       heatmap: h('div', { class: 'scroll' }),
       readout: h('p', { class: 'readout', 'aria-live': 'polite' }),
       step: h('div', { class: 'step-panel', 'data-testid': 'step-panel', tabindex: '0', role: 'region' }),
+      prev: h('button', { type: 'button', 'data-testid': 'step-prev' }),
+      next: h('button', { type: 'button', 'data-testid': 'step-next' }),
+      stepNav: null,
       foot: h('div', { class: 'foot' }),
       // Attribute values the element cannot use, and what it shows instead.
       note: h('p', { class: 'note', 'data-testid': 'attribute-note', hidden: '' }),
@@ -306,12 +315,13 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     };
     parts.input.value = this.sentence;
     parts.input.hidden = this.hasAttribute('readonly');
-    parts.step.addEventListener('keydown', (event) => {
-      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    // Previous/Next, ←/→ and Home/End on the panel (step-panel.js's keys, as
+    // on the page) set the step attribute; focus stays on the panel.
+    parts.stepNav = h('div', { class: 'step-nav', hidden: '' }, parts.prev, parts.next);
+    bindStepKeys({ prev: parts.prev, next: parts.next, panel: parts.step }, (delta) => {
       const steps = this.#shown?.result.trace?.steps.length ?? 0;
       if (!steps) return;
-      event.preventDefault();
-      const next = Math.max(1, Math.min(steps, (this.step ?? 1) + (event.key === 'ArrowLeft' ? -1 : 1)));
+      const next = Math.max(1, Math.min(steps, (this.step ?? 1) + delta));
       this.setAttribute('step', String(next));
     });
     // A click on a heatmap row (a cell or its label), or Enter on a focused
@@ -321,7 +331,10 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       const target = event.target.closest?.('[data-row-label], [data-row]');
       if (!target || !this.#shown) return;
       const row = Number(target.getAttribute('data-row-label') ?? target.getAttribute('data-row'));
-      if (Number.isInteger(row)) this.setAttribute('step', String(row + 1));
+      if (!Number.isInteger(row)) return;
+      this.setAttribute('step', String(row + 1));
+      // Enter on a cell of a step view takes the reader to that step's panel.
+      if (event.type === 'keydown' && this.isStepView && !this.#parts.step.hidden) this.#parts.step.focus();
     };
     parts.heatmap.addEventListener('click', pickRow);
     parts.heatmap.addEventListener('keydown', (event) => {
@@ -333,7 +346,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     });
     parts.card = h('div', { class: 'card', part: 'card' },
       h('div', { class: 'head' }, parts.label, parts.head),
-      parts.note, parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.step, parts.foot);
+      parts.note, parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.stepNav, parts.step, parts.foot);
     root.append(h('style', {}, STYLE), parts.card);
     this.#parts = parts;
     this.#relabel();
@@ -346,6 +359,8 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     parts.input.setAttribute('aria-label', this.#t('embed.inputLabel'));
     parts.input.placeholder = this.#t('embed.placeholder');
     parts.head.textContent = this.#t('embed.head');
+    parts.prev.textContent = this.#t('step.prev');
+    parts.next.textContent = this.#t('step.next');
     replaceChildren(parts.foot, rich('embed.foot', { home: HOME }, this.language));
     // rich() keeps only same-site or https links: the full demo's address is set here.
     parts.foot.querySelector('a')?.setAttribute('href', HOME);
@@ -521,9 +536,11 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     if (!this.isStepView || !result.trace?.steps.length) {
       replaceChildren(panel);
       panel.hidden = true;
+      this.#parts.stepNav.hidden = true;
       return;
     }
     panel.hidden = false;
+    this.#parts.stepNav.hidden = false;
     const step = Math.min(this.step ?? 1, result.trace.steps.length) - 1;
     renderStepPanel(panel, { trace: result.trace, sourceTokens, targetTokens, step, shortlist: Boolean(this.#shown?.shortlist), language: this.language });
   }

@@ -140,6 +140,25 @@ export function renderStepPanel(container, { trace, sourceTokens, targetTokens, 
     : { token: targetTokens[step], probability: tokenProbabilities?.[step] ?? null };
   replaceChildren(container, heading, ...stages, topStage(record, shortlist, chosen),
     similarities && trace.scoring !== 'none' ? similarityStage(similarities, step) : null);
+  rovingStrips(container);
+}
+
+// The vector strips are one tab stop (roving tabindex): Tab reaches the
+// first, ↑/↓ move between them, so a keyboard reader crosses the panel in
+// one press instead of one per vector (30 for a long sentence).
+function rovingStrips(container) {
+  const strips = [...container.querySelectorAll('.strip')];
+  strips.forEach((strip, i) => strip.setAttribute('tabindex', i === 0 ? '0' : '-1'));
+  container.onkeydown = (event) => {
+    if (!event.target.classList?.contains('strip') || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
+    const at = strips.indexOf(event.target);
+    const next = strips[Math.max(0, Math.min(strips.length - 1, at + (event.key === 'ArrowUp' ? -1 : 1)))];
+    if (!next || next === event.target) return;
+    event.preventDefault();
+    event.target.setAttribute('tabindex', '-1');
+    next.setAttribute('tabindex', '0');
+    next.focus();
+  };
 }
 
 function attentionStages(trace, record, sourceTokens) {
@@ -243,8 +262,10 @@ function topStage(record, shortlist, chosen) {
 
 /**
  * Steps through a panel: the Previous/Next buttons, and ←/→ while the panel
- * (or one of its vector strips) has focus, call move(-1) or move(+1). The
- * page's step section and the training page share it.
+ * (or one of its vector strips) has focus, call move(-1) or move(+1); Home
+ * and End move(-Infinity) and move(+Infinity), which each caller clamps to
+ * the first and the last step. The page's step section, the training page
+ * and the element share it.
  */
 export function bindStepKeys({ prev, next, panel }, move) {
   prev.addEventListener('click', () => move(-1));
@@ -254,6 +275,9 @@ export function bindStepKeys({ prev, next, panel }, move) {
     if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
       event.preventDefault();
       move(event.key === 'ArrowLeft' ? -1 : 1);
+    } else if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      move(event.key === 'Home' ? -Infinity : Infinity);
     }
   });
 }

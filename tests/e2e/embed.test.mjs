@@ -291,3 +291,57 @@ test('events: s2s-translated with the result, s2s-step when the reader picks a r
     await page.close();
   });
 });
+
+test('keyboard in a step-view demo: a handful of tab stops, Enter on a cell opens its step with focus, Previous/Next, Home/End and ↑/↓ between strips', async () => {
+  await onTutorialPage(`<seq2seq-attention-demo id="d" loading="eager" model="en-fr" view="step" step="1"
+    sentence="The students who read the chapter understood why the decoder looks back at every word."></seq2seq-attention-demo>`, async (url) => {
+    const page = await browser.newPage(url);
+    await page.waitForFunction(() => document.querySelector('#d').shadowRoot?.querySelector('[data-testid="step-panel"] .strip'), null, { timeout: 30_000 });
+    // Tab from the sentence box until focus leaves the element: every stop on the way.
+    await page.locator('#d [data-testid="source-input"]').focus();
+    const stops = [];
+    for (let i = 0; i < 40; ++i) {
+      const where = await page.evaluate(() => {
+        const inner = document.querySelector('#d').shadowRoot.activeElement;
+        return document.activeElement?.id === 'd' && inner ? (inner.dataset.testid ?? inner.getAttribute('class') ?? inner.tagName) : null;
+      });
+      if (where === null) break;
+      stops.push(where);
+      await page.keyboard.press('Tab');
+    }
+    assert.ok(stops.length >= 5 && stops.length <= 8, `tab stops in the demo: ${stops.length} (${stops.join(', ')})`);
+    const stepOf = () => page.evaluate(() => document.querySelector('#d').getAttribute('step'));
+    // Enter on a heatmap cell of row 3 (reached by the arrow keys): step 3, focus on the panel.
+    await page.locator('#d [data-row="0"][data-col="0"]').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    assert.equal(await stepOf(), '3');
+    assert.equal(await page.evaluate(() => document.querySelector('#d').shadowRoot.activeElement?.dataset.testid), 'step-panel');
+    // ←/→, Home/End on the panel; the buttons.
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await stepOf(), '4');
+    await page.keyboard.press('End');
+    const last = Number(await stepOf());
+    assert.ok(last > 4);
+    await page.keyboard.press('Home');
+    assert.equal(await stepOf(), '1');
+    await page.locator('#d [data-testid="step-next"]').click();
+    assert.equal(await stepOf(), '2');
+    await page.locator('#d [data-testid="step-prev"]').click();
+    assert.equal(await stepOf(), '1');
+    // ↓ moves between the strips, one tab stop among them.
+    const strips = await page.evaluate(() => [...document.querySelector('#d').shadowRoot.querySelectorAll('.strip')].map((s) => s.getAttribute('tabindex')));
+    assert.ok(strips.length > 5);
+    assert.deepEqual(strips.filter((t) => t === '0').length, 1);
+    await page.locator('#d .strip').first().focus();
+    await page.keyboard.press('ArrowDown');
+    const focused = await page.evaluate(() => {
+      const root = document.querySelector('#d').shadowRoot;
+      return [...root.querySelectorAll('.strip')].indexOf(root.activeElement);
+    });
+    assert.equal(focused, 1);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+});
