@@ -25,7 +25,9 @@
     // fetch, no module graph).
     var worker = new Worker(new URL('../dist/model-worker.bundle.js', document.baseURI), { type: 'module', name: 'seq2seq-attention' });
     performance.mark('s2s:worker-created');
-    var boot = window.__s2sBoot = { worker: worker, model: model, wasm: null, bytes: null, translator: null };
+    // cacheName: the Cache API cache of downloads below, named once here
+    // (translator.js reads it to drop a bad copy).
+    var boot = window.__s2sBoot = { worker: worker, model: model, wasm: null, bytes: null, translator: null, cacheName: 's2s-files' };
     // Compile the WebAssembly module here, while the worker starts and the
     // model downloads (null when this fails: the worker then loads the
     // file itself and reports any problem). Without
@@ -69,7 +71,7 @@
     var cachedFetch = function (url) {
       if (typeof caches !== 'object' || !caches) return fetch(url, { priority: 'high' });
       // Opened meanwhile; only a 304 or a failed fetch waits for it.
-      var opening = caches.open('s2s-files').catch(function () { return null; });
+      var opening = caches.open(boot.cacheName).catch(function () { return null; });
       var cachedCopy = function () {
         return opening.then(function (store) { return store ? store.match(url.href) : null; })
           .catch(function () { return null; });

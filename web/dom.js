@@ -75,13 +75,22 @@ export function pieceLabel(token, continuation = false) {
 }
 
 /**
- * The labels of a side's tokens, given its words (spans of tokens, as every
- * translation lists them): a token that is not the first of its word
- * continues it. Without words every token is a word.
+ * For each of a side's tokens, whether it continues a word, given the words
+ * (spans of tokens, as every translation lists them): a token that is not
+ * the first of its word, unless it is a special token (<unk>, <eos>), which
+ * is never shown as a piece of a word (an unknown character after a lone
+ * word marker). Without words every token is a word. The one rule of the
+ * page's figures and chips and of the element.
  */
-export function pieceLabels(tokens, words) {
+export function continuesWord(tokens, words) {
   const starts = new Set(words ? words.map((word) => word.start) : tokens.keys());
-  return tokens.map((token, k) => pieceLabel(token, !starts.has(k)));
+  return tokens.map((token, k) => !starts.has(k) && tokenKind(token).kind === '');
+}
+
+/** The labels of a side's tokens: "·ing" for a piece that continues a word ({@link continuesWord}). */
+export function pieceLabels(tokens, words) {
+  const continues = continuesWord(tokens, words);
+  return tokens.map((token, k) => pieceLabel(token, continues[k]));
 }
 
 /** Triggers a download of a Blob under a file name. */

@@ -2,7 +2,7 @@
 // selected hypothesis, and its rows and columns as units, pieces or words
 // (the unit switch, state.unit), with the words the reader typed for the
 // source's unknown tokens. Data only: nothing here touches the page.
-import { pieceLabel, tokenKind } from './dom.js';
+import { continuesWord, pieceLabel } from './dom.js';
 import { page, state } from './page-state.js';
 
 /** The hypothesis the reader picked (state.hyp), or the best one. */
@@ -22,11 +22,8 @@ export const tokensAsWords = (tokens) => tokens.map((text, k) => ({ text, start:
 // A special token (<unk>, <eos>) is never shown as a continuation, even when
 // it sits inside a word (an unknown character after a lone word marker).
 export function pieceUnits(tokens, words) {
-  const starts = new Set(words.map((word) => word.start));
-  return tokens.map((token, k) => {
-    const continuation = !starts.has(k) && tokenKind(token).kind === '';
-    return { token, label: pieceLabel(token, continuation), start: k, end: k + 1, continuation };
-  });
+  const continues = continuesWord(tokens, words);
+  return tokens.map((token, k) => ({ token, label: pieceLabel(token, continues[k]), start: k, end: k + 1, continuation: continues[k] }));
 }
 
 function wordUnits(words) {

@@ -24,12 +24,15 @@ delete globalThis.__s2sBoot;
 // loads the file itself and reports any problem).
 const compiledWasm = boot?.wasm ?? Promise.resolve(null);
 
-// index.html's cache of downloads (cache "s2s-files", keyed by URL): the
-// copy of a shipped model, deleted. Its ETag may stay behind in
-// localStorage: index.html then finds no copy and downloads it in full.
+// The start script's cache of downloads (its boot.cacheName, keyed by URL):
+// the copy of a shipped model, deleted. Its ETag may stay behind in
+// localStorage: the start script then finds no copy and downloads it in
+// full. Without the start script (the element) nothing was cached.
+const cacheName = boot?.cacheName ?? null;
 async function dropCachedModel(url) {
+  if (!cacheName) return;
   try {
-    await (await caches.open('s2s-files')).delete(url.href);
+    await (await caches.open(cacheName)).delete(url.href);
   } catch {
     // no Cache API here (an insecure origin): nothing was cached
   }
