@@ -14,6 +14,9 @@
 //             tab stop); Enter on a heatmap cell opens that step's panel
 //   step      output step N (1-based): its row of the figure is selected and
 //             the readout says where the model looked while writing it
+//   unit      pieces (default) or words: the figure between subword pieces,
+//             or between words (the package's wordAttention: a word's
+//             column sums its pieces', its row averages them)
 //   beam      1 to PAGE_MAX_BEAM (default the package's, 4)
 //   lang      en or zh-CN: the element's own words (default: the nearest
 //             ancestor's lang when it is one of these, else the browser's
@@ -46,6 +49,7 @@ import { bindStepKeys, renderStepPanel, STEP_CSS } from './step-panel.js';
 import { missingFeatures } from './features.js';
 import { browserLang, normalizeLang, rich, tIn } from './i18n/index.js';
 import { getTranslator } from './translator.js';
+import { loadPackage } from './load-api.js';
 import {
   DEBOUNCE_MS, DEFAULT_BEAM, MAX_OUTPUT_TOKENS, PAGE_MAX_BEAM, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels,
   stepFromText,
@@ -54,6 +58,8 @@ import {
 // The package's list of models (dist/models.js), before any element is
 // defined; when it cannot load, every element says so instead of translating.
 const listFailure = await loadModelList().then(() => null, (error) => error);
+// The package's word grouping (unit="words"), from the same data entry.
+const { wordAttention } = listFailure ? {} : await loadPackage('data.js', 'what.options');
 const HOME = new URL('./', import.meta.url).href;
 
 const STYLE = `
@@ -157,7 +163,7 @@ function watchHostTheme(element, apply) {
 const TRANSLATING = new Set(['model', 'sentence', 'text', 'beam']);
 
 class Seq2SeqAttentionDemo extends HTMLElement {
-  static observedAttributes = ['model', 'sentence', 'text', 'beam', 'readonly', 'view', 'step', 'lang', 'theme'];
+  static observedAttributes = ['model', 'sentence', 'text', 'beam', 'readonly', 'view', 'step', 'lang', 'theme', 'unit'];
 
   #parts = null;
   #serial = 0;
@@ -275,6 +281,11 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       normalizeLang(this.parentElement?.closest('[lang]')?.getAttribute('lang')) ?? browserLang();
   }
 
+  /** The figure's unit: 'pieces' (default) or 'words'. */
+  get unit() {
+    return this.getAttribute('unit') === 'words' ? 'words' : 'pieces';
+  }
+
   /** True for view="step": the heatmap with the step-through panel under it. */
   get isStepView() {
     return this.getAttribute('view') === 'step';
@@ -332,7 +343,9 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       if (!target || !this.#shown) return;
       const row = Number(target.getAttribute('data-row-label') ?? target.getAttribute('data-row'));
       if (!Number.isInteger(row)) return;
-      this.setAttribute('step', String(row + 1));
+      // A row of the words figure is a word: its step is its first piece's.
+      const words = this.unit === 'words' ? this.#shown.result.targetWords : null;
+      this.setAttribute('step', String((words ? words[row]?.start ?? row : row) + 1));
       // Enter on a cell of a step view takes the reader to that step's panel.
       if (event.type === 'keydown' && this.isStepView && !this.#parts.step.hidden) this.#parts.step.focus();
     };
@@ -401,6 +414,10 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     const view = this.getAttribute('view');
     if (view !== null && !['heatmap', 'lines', 'step'].includes(view)) {
       problems.push({ attribute: 'view', value: view, allowed: 'heatmap, lines, step', shown: 'heatmap' });
+    }
+    const unit = this.getAttribute('unit');
+    if (unit !== null && !['pieces', 'words'].includes(unit)) {
+      problems.push({ attribute: 'unit', value: unit, allowed: 'pieces, words', shown: 'pieces' });
     }
     const theme = this.getAttribute('theme');
     if (theme !== null && !['light', 'dark', 'auto'].includes(theme)) {
@@ -495,26 +512,33 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       replaceChildren(parts.heatmap);
       return;
     }
-    // Subword pieces without their word marker; a piece inside a word as "·ing".
-    const sourceTokens = pieceLabels(result.sourceTokens, result.sourceWords);
-    const targetTokens = pieceLabels(result.targetTokens, result.targetWords);
-    const data = { sourceTokens, targetTokens, attention: result.attention };
+    // Subword pieces without their word marker; a piece inside a word as
+    // "·ing"; or, with unit="words", words and the attention between them.
+    const pieceSource = pieceLabels(result.sourceTokens, result.sourceWords);
+    const pieceTarget = pieceLabels(result.targetTokens, result.targetWords);
+    const words = this.unit === 'words' ? wordAttention(result) : null;
+    const sourceTokens = words ? words.sourceWords.map((word) => word.text) : pieceSource;
+    const targetTokens = words ? words.targetWords.map((word) => word.text) : pieceTarget;
+    const attention = words ? words.attention : result.attention;
+    const data = { sourceTokens, targetTokens, attention };
     const language = this.language;
     const readCell = (row, col) => this.#t('embed.readout', {
-      target: targetTokens[row], source: sourceTokens[col], weight: result.attention[row][col].toFixed(3),
+      target: targetTokens[row], source: sourceTokens[col], weight: attention[row][col].toFixed(3),
     });
-    // The selected step: its row lit, and where it looked most in the readout.
-    const step = this.step === null ? null : Math.min(this.step, targetTokens.length) - 1;
+    // The selected step (an output piece): its row lit (the word holding it,
+    // in the words figure), and where that row looked most in the readout.
+    const step = this.step === null ? null : Math.min(this.step, pieceTarget.length) - 1;
+    const row = step === null || !words ? step : Math.max(0, result.targetWords.findIndex((w) => step >= w.start && step < w.end));
     const showStep = () => {
       if (step === null) {
         replaceChildren(parts.readout, '\u00a0');
         return;
       }
-      figure.highlight({ row: step });
-      const weights = result.attention[step];
+      figure.highlight({ row });
+      const weights = attention[row];
       const top = weights.indexOf(Math.max(...weights));
       replaceChildren(parts.readout, rich('readout.step', {
-        step: step + 1, target: h('b', {}, `“${targetTokens[step]}”`), source: h('b', {}, `“${sourceTokens[top]}”`),
+        step: step + 1, target: h('b', {}, `“${targetTokens[row]}”`), source: h('b', {}, `“${sourceTokens[top]}”`),
         weight: weights[top].toFixed(2),
       }, language));
     };
@@ -527,7 +551,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     parts.heatmap.dataset.step = step === null ? '' : String(step + 1);
     replaceChildren(parts.heatmap, figure.element);
     showStep();
-    this.#renderStepPanel(result, targetTokens, sourceTokens);
+    this.#renderStepPanel(result, pieceTarget, pieceSource);
   }
 
   // view="step": the step-through panel at the step attribute (default 1).

@@ -345,3 +345,29 @@ test('keyboard in a step-view demo: a handful of tab stops, Enter on a cell open
     await page.close();
   });
 });
+
+test('unit="words": the figure between words (the package\'s wordAttention), each row still summing to 1; a row picks its word\'s first step', async () => {
+  await onTutorialPage(`<seq2seq-attention-demo id="w" loading="eager" unit="words" model="en-fr" sentence="Backpropagation computes gradients."></seq2seq-attention-demo>
+    <seq2seq-attention-demo id="p" loading="eager" model="en-fr" sentence="Backpropagation computes gradients."></seq2seq-attention-demo>
+    <seq2seq-attention-demo id="bad" loading="eager" unit="letters" model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>`, async (url) => {
+    const page = await browser.newPage(url);
+    await page.waitForFunction(() => [...document.querySelectorAll('seq2seq-attention-demo')]
+      .every((e) => e.shadowRoot?.querySelector('[data-testid="attention-heatmap"]')), null, { timeout: 30_000 })
+      .catch(async (error) => {
+        const statuses = await page.evaluate(() => [...document.querySelectorAll('seq2seq-attention-demo')].map((e) => `${e.id}: ${e.shadowRoot?.querySelector('.status')?.textContent}`));
+        throw new Error(`${error.message}; ${statuses.join(' | ')}; ${page.problems.join(' | ')}`);
+      });
+    const words = await readHeatmap(page.locator('#w [data-testid="attention-heatmap"]'));
+    const pieces = await readHeatmap(page.locator('#p [data-testid="attention-heatmap"]'));
+    assert.equal(words.cols, 5, 'Backpropagation computes gradients . <eos>');
+    assert.ok(pieces.cols > words.cols && pieces.rows > words.rows, `${pieces.rows}×${pieces.cols} pieces, ${words.rows}×${words.cols} words`);
+    const sums = Array.from({ length: words.rows }, (_, r) => words.cells.filter((c) => c.row === r).reduce((a, c) => a + c.weight, 0));
+    for (const sum of sums) assert.ok(Math.abs(sum - 1) < 1e-3, `row sums ${sums}`);
+    // The last word's row (<eos>): its step is the last piece's, the pieces figure's last row.
+    await page.locator(`#w [data-row-label="${words.rows - 1}"]`).click();
+    assert.equal(await page.evaluate(() => document.querySelector('#w').getAttribute('step')), String(pieces.rows));
+    const note = await page.evaluate(() => document.querySelector('#bad').shadowRoot.querySelector('[data-testid="attribute-note"]').textContent);
+    assert.match(note, /unit="letters" is not one of pieces, words: showing pieces instead\./);
+    await page.close();
+  });
+});
