@@ -23,6 +23,7 @@
 #include "model/model.h"
 #include "corpus/parallel_corpus.h"
 #include "train/trainer.h"
+#include "train/training_data.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,34 +34,6 @@
 #include <vector>
 
 namespace s2s {
-
-// A training-only data file beside the main one (`--extra-data PATH:N`):
-// its pairs are not split (they are all training pairs, N times each), and
-// any whose English is a development source of the main file is dropped, so
-// the held-out sentences stay unseen. How the project's own in-domain corpus
-// and glossary, and the dictionaries, join Tatoeba (data/README.md).
-struct ExtraData {
-    std::string path;
-    int repeat = 1;  // each pair is trained on this many times per epoch
-};
-
-// What the data is and how its vocabularies are learned (`seq2seq train`'s
-// data and vocabulary flags; the defaults are the CLI's).
-struct TrainingDataOptions {
-    std::string path;                  // the TSV: English TAB translation
-    std::string target_language = "fr";  // fr (words) or zh (characters)
-    double dev_fraction = 0.03;        // share of English sentences held out
-    uint64_t split_seed = 1;
-    long max_source_words = 40;        // longer training pairs are skipped
-    int min_frequency = 2;             // words and characters: kept when seen this often
-    int max_source_vocab = 0;          // words: cap (0 = none)
-    int max_target_vocab = 0;
-    int source_pieces = 0;             // BPE vocabulary size including the specials; 0 = words
-    int target_pieces = 0;             // 0 = words (fr) or characters (zh)
-    std::string exclude_sources_path;  // also drop training pairs whose English is in column 1 ("" = none)
-    std::string export_dev_path;       // write the development split here ("" = no)
-    std::vector<ExtraData> extra;      // training-only files, in order
-};
 
 struct TrainingRunOptions {
     TrainingDataOptions data;
