@@ -6,7 +6,7 @@
 // Error (errors.js), and results are data (translation.js).
 import { LoadError, UsageError, describe, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { decodeUtf8, disposeSymbol, isNode, isResponse } from './platform.js';
+import { decodeUtf8, disposeSymbol, inPackage, isNode, isResponse } from './platform.js';
 import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
 import { optionRanges } from './options.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
@@ -19,7 +19,7 @@ import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js
 async function trainerModule(what) {
   const path = ['.', 'trainer.js'].join('/');
   try {
-    return await import(/* webpackIgnore: true */ /* @vite-ignore */ new URL(path, import.meta.url).href);
+    return await import(/* webpackIgnore: true */ /* @vite-ignore */ inPackage(path).href);
   } catch (cause) {
     throw new LoadError(`${what}: could not load the trainer next to this module (${describe(cause)}); in a bundled app import ` +
       `it from its own entry: import { ${what} } from 'seq2seq-attention/trainer'`, { cause });

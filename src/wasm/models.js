@@ -6,6 +6,8 @@
 // 'seq2seq-attention/data' (data.js) gathers it with options.js (generated
 // by the build from the C++ option table: scripts/write-option-ranges.mjs).
 
+import { inPackage } from './platform.js';
+
 /**
  * Each shipped model: its languages, and for the fixed-context baseline
  * (no attention) `baselineOf`, the attention model it was trained beside, on
@@ -43,5 +45,5 @@ export function isModelName(text) {
  */
 export function modelUrl(name) {
   const path = ['..', 'models', `${name}.s2s`].join('/');
-  return new URL(path, import.meta.url);
+  return inPackage(path);
 }

@@ -12,6 +12,19 @@ export const isNode = typeof process === 'object' && typeof process.versions?.no
 export const disposeSymbol = Symbol.dispose ?? Symbol('dispose');
 export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol('asyncDispose');
 
+// The package's folder (dist/), read once: the URLs the package computes
+// from a name (a shipped model by name, the trainer on first use, Node's
+// worker) are made here, so that no `new URL(<expression>, import.meta.url)`
+// is left for a bundler to take for an asset it must find (webpack warns
+// "Critical dependency" on each). A bundled app names its files with
+// literal URLs instead (models/NAME.js, the trainer's own entry).
+const packageFolder = import.meta.url;
+
+/** `path` relative to the package's dist/ folder, as a URL. */
+export function inPackage(path) {
+  return new URL(path, packageFolder);
+}
+
 /**
  * The text of UTF-8 `bytes`: TextDecoder's where the global exists, else
  * decoded here (jest's jsdom environment has no TextDecoder), so that no

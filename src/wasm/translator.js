@@ -13,7 +13,7 @@
 // worker their one buffer is transferred, not copied, and revived here.
 import { EnvironmentError, LoadError, UsageError, WorkerError, describe, describeValue, errorOfKind } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { asyncDisposeSymbol, disposeSymbol, isNode, isResponse, nextTask } from './platform.js';
+import { asyncDisposeSymbol, disposeSymbol, inPackage, isNode, isResponse, nextTask } from './platform.js';
 import { reviveTranslation } from './translation.js';
 
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
@@ -143,7 +143,7 @@ async function startNodeWorker() {
   // The process's flags, but --input-type (of `node -e`), which a worker
   // started from a file refuses.
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = started(() => new Worker(new URL(NODE_WORKER, import.meta.url), { execArgv }), NODE_WORKER);
+  const worker = started(() => new Worker(inPackage(NODE_WORKER), { execArgv }), NODE_WORKER);
   worker.unref();
   return {
     postMessage: (message, transfer) => worker.postMessage(message, transfer),
