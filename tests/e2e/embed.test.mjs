@@ -371,3 +371,31 @@ test('unit="words": the figure between words (the package\'s wordAttention), eac
     await page.close();
   });
 });
+
+test('web/embed.html: one element from the query in an iframe on another origin, its height and its translation told to the parent', async () => {
+  await onTutorialPage(`<iframe id="f" style="width: 100%; height: 300px; border: 0" title="Attention demo"
+      src="${browser.server.origin}/web/embed.html?sentence=I%20see%20the%20cat.&model=en-zh&lang=zh-CN&unit=words"></iframe>
+    <script>
+      window.frameMessages = [];
+      addEventListener('message', (event) => {
+        window.frameMessages.push(event.data);
+        if (event.data?.type === 's2s-height') document.getElementById('f').style.height = event.data.height + 'px';
+      });
+    </script>`, async (url) => {
+    const page = await browser.newPage(url);
+    await page.waitForFunction(() => window.frameMessages?.some((m) => m.type === 's2s-translated'), null, { timeout: 30_000 });
+    const frame = page.frameLocator('#f');
+    const shown = await frame.locator('[data-testid="translation-output"]').textContent();
+    const messages = await page.evaluate(() => window.frameMessages);
+    const translated = messages.find((m) => m.type === 's2s-translated');
+    assert.equal(translated.detail.translation, shown);
+    assert.equal(translated.detail.model, 'en-zh');
+    // The frame grew to the element's height once the figure came.
+    await page.waitForFunction(() => document.getElementById('f').getBoundingClientRect().height > 300);
+    const inner = await frame.locator('seq2seq-attention-demo').evaluate((e) => [e.shadowRoot.querySelector('.card').lang, document.documentElement.scrollHeight, innerHeight]);
+    assert.equal(inner[0], 'zh-CN');
+    assert.ok(inner[1] <= inner[2] + 2, `the frame shows all of its page (${inner[1]} px in ${inner[2]})`);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+});
