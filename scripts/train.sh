@@ -13,7 +13,8 @@
 #        textbook-register corpus (data/long/) and misspelt copies of the
 #        training pairs (scripts/noise-pairs.mjs) added (models/README.md,
 #        "Long and textbook sentences"), written to models/NAME.s2s.
-#   en-zh, en-zh-fixed: five learning-rate cycles on the same data.
+#   en-zh, en-zh-fixed: five learning-rate cycles on the same data (and a
+#   sixth, an experiment not shipped, with S2S_TYPING_CYCLE=1).
 #     1. joint: Tatoeba and the domain data (corpus, glossary, CC-CEDICT
 #        pairs) together from the start, with the encoder of the matching
 #        en-fr base: trained on both at once, the model does not trade one
@@ -34,12 +35,15 @@
 #        from (checkpoints/NAME-fourth-mean.s2s; models/README.md, "A fourth cycle").
 #     5. textbook: every weight from that mean, with the long
 #        textbook-register corpus (data/long/) and misspelt copies of the
-#        training pairs added (checkpoints/NAME-textbook.s2s);
-#     6. typing: every weight from the fifth, the same data, the English
-#        pieces drawn with BPE-dropout (--piece-dropout 0.1), written to
-#        models/NAME.s2s (models/README.md, "Typing: BPE-dropout").
-#   A fresh checkout has no checkpoints: to run only the sixth cycle, copy
-#   the shipped fifth-cycle file (git history) to checkpoints/NAME-textbook.s2s.
+#        training pairs added (checkpoints/NAME-textbook.s2s), written to
+#        models/NAME.s2s (models/README.md, "Long and textbook sentences").
+#     6. (S2S_TYPING_CYCLE=1 only; not shipped) typing: every weight from
+#        the fifth, the same data, the English pieces drawn with BPE-dropout
+#        (--piece-dropout 0.1), written to checkpoints/NAME-typing.s2s and
+#        not converted (models/README.md, "Typing: BPE-dropout").
+#   A stage is skipped when its output, or a later stage's, is in
+#   checkpoints/; a fresh checkout has none: to run only the sixth cycle,
+#   copy the shipped file to checkpoints/NAME-textbook.s2s.
 # Resumable: rerunning continues from checkpoints/NAME-base/,
 # checkpoints/NAME-joint/, checkpoints/NAME-long/ and the others; --max-minutes ends a stage cleanly (with a checkpoint)
 # so that a long training spans sessions (rerun the same command). Training
@@ -120,7 +124,6 @@ if [[ $twin == en-fr ]]; then
 else
   chain=()
   for cycle in joint long tatoeba longer third fourth fourth-mean textbook; do chain+=("checkpoints/$name-$cycle.s2s"); done
-  chain+=("checkpoints/$name.s2s")
 fi
 # True when FILE or a later output of the chain exists.
 reached() {
@@ -224,11 +227,17 @@ else
   stage "checkpoints/$name-textbook.s2s" "checkpoints/$name-textbook" "${en_zh_common[@]}" --steps 8000 "${textbook[@]}" \
     --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data" \
     --attention "$attention" --init-model "checkpoints/$name-fourth-mean.s2s" "${storage[@]}"
-  # Cycle 6: the same data, every weight from the fifth, BPE-dropout on
-  # the English pieces (the pair side by side, 1 thread each).
-  stage "checkpoints/$name.s2s" "checkpoints/$name-typing" "${en_zh_common[@]}" --steps 6000 "${typing[@]}" \
-    --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data" \
-    --attention "$attention" --init-model "checkpoints/$name-textbook.s2s" "${storage[@]}"
+  # Cycle 6, an experiment (not shipped): the same data, every weight from
+  # the fifth, BPE-dropout on the English pieces (run with --threads 1, the
+  # pair side by side). Its output is not converted into models/.
+  if [[ ${S2S_TYPING_CYCLE:-} == 1 ]]; then
+    chain+=("checkpoints/$name-typing.s2s")
+    stage "checkpoints/$name-typing.s2s" "checkpoints/$name-typing" "${en_zh_common[@]}" --steps 6000 "${typing[@]}" \
+      --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data" \
+      --attention "$attention" --init-model "checkpoints/$name-textbook.s2s" "${storage[@]}"
+    exit 0
+  fi
+  cp "checkpoints/$name-textbook.s2s" "checkpoints/$name.s2s"
 fi
 
 # Each model's own beam search penalties (chosen on its development split

@@ -125,12 +125,31 @@ function relativeLuminance([r, g, b]) {
   return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
 }
 
-/** A computed background colour as [r, g, b, alpha] in 0..1 ('rgb()', 'rgba()' or 'color(srgb …)'), or null. */
+/**
+ * A computed background colour as [r, g, b, alpha] in 0..1, or null.
+ * 'rgb()'/'rgba()' and 'color(srgb …)' are read directly; any other form a
+ * browser may compute (oklch(), lab(), color(display-p3 …)) is drawn on a
+ * 1×1 canvas and read back in sRGB.
+ */
+let swatch = null;
 export function parseColour(text) {
   const numbers = (text.match(/-?[\d.]+/g) ?? []).map(Number);
-  if (numbers.length < 3) return null;
-  const [r, g, b, a = 1] = numbers;
-  return text.startsWith('color(') ? [r, g, b, a] : [r / 255, g / 255, b / 255, a];
+  if (/^rgba?\(/.test(text) && numbers.length >= 3) {
+    const [r, g, b, a = 1] = numbers;
+    return [r / 255, g / 255, b / 255, a];
+  }
+  if (/^color\(srgb /.test(text) && numbers.length >= 3) {
+    const [r, g, b, a = 1] = numbers;
+    return [r, g, b, a];
+  }
+  swatch ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  if (!swatch) return null;
+  swatch.clearRect(0, 0, 1, 1);
+  swatch.fillStyle = '#000';  // stays when the text is no colour
+  swatch.fillStyle = text;
+  swatch.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = swatch.getImageData(0, 0, 1, 1).data;
+  return [r / 255, g / 255, b / 255, a / 255];
 }
 
 export function onDarkBackground(element) {
@@ -333,7 +352,10 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       const steps = this.#shown?.result.trace?.steps.length ?? 0;
       if (!steps) return;
       const next = Math.max(1, Math.min(steps, (this.step ?? 1) + delta));
+      // The redraw replaces a focused strip: keep the keyboard on the panel.
+      const inPanel = parts.step.contains(this.shadowRoot.activeElement);
       this.setAttribute('step', String(next));
+      if (inPanel) parts.step.focus({ preventScroll: true });
     });
     // A click on a heatmap row (a cell or its label), or Enter on a focused
     // cell, selects that step, as on the demo page: the step attribute is set

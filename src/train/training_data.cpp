@@ -61,13 +61,6 @@ Vocabulary grow_vocabulary(const Vocabulary& base, const std::vector<std::string
 
 }  // namespace
 
-// Splits, filters and encodes the pairs; the extra files' pairs join the
-// training side only, each `repeat` times. The model's tokenizers say what
-// to learn: a side whose vocabulary is already set (the source, when the
-// encoder comes from --init-encoder or --init-model) keeps it; with
-// `target_base` (--init-model) the target keeps that vocabulary, grown by
-// the tokens it lacks unless it is made of subword pieces; otherwise the
-// vocabularies are learned here from the training pairs alone.
 PreparedData prepare_data(const std::vector<SentencePair>& pairs, const TrainingDataOptions& options, Model& model,
                           bool learn_source, const Vocabulary* target_base, const std::vector<SentencePair>& excluded,
                           const std::vector<std::vector<SentencePair>>& extra) {

@@ -12,8 +12,9 @@
 /// <reference lib="esnext.disposable" />
 //
 // Over 400 lines on purpose: it is the reference a user's editor shows for
-// the one entry point, translating then training, and no type checker runs
-// in this repository's tests to keep a split across files consistent.
+// the main entry point, translating then training; the other entries'
+// .d.ts files re-export from it (tests/js/types.test.mjs compiles all of
+// them with tsc).
 
 /** The names of the models this package ships in its `models/` folder, e.g. `'en-fr'`. */
 export declare const shippedModels: readonly string[];

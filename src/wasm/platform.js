@@ -33,10 +33,12 @@ export function inPackage(path) {
  */
 export function decodeUtf8(bytes) {
   if (typeof TextDecoder === 'function') return new TextDecoder().decode(bytes);
-  // The Encoding Standard's UTF-8 decoder: a malformed sequence's longest
-  // valid start becomes one U+FFFD, and the byte that broke it is read again.
+  // The Encoding Standard's UTF-8 decoder: a leading byte-order mark is
+  // dropped, a malformed sequence's longest valid start becomes one U+FFFD,
+  // and the byte that broke it is read again.
   let text = '';
-  for (let i = 0; i < bytes.length;) {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  for (let i = bom ? 3 : 0; i < bytes.length;) {
     const b = bytes[i];
     let need = 0, cp = 0, lower = 0x80, upper = 0xbf;
     if (b < 0x80) {

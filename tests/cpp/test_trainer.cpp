@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <map>
 
 #include <unistd.h>
 
@@ -167,6 +168,27 @@ TEST_CASE("piece dropout: each step draws the sources again, repeatably and acro
     CHECK_THROWS_WITH_AS(u.load_checkpoint(path), doctest::Contains("piece dropout"), ModelFileError);
     std::filesystem::remove(path);
     std::filesystem::remove(path + ".optimizer");
+
+    // Each time an example comes back (the next epoch), it draws anew: the
+    // generator is seeded by the step, not by the example alone.
+    {
+        ToyTask task = small_task(AttentionKind::kAdditive);
+        std::map<size_t, std::vector<uint64_t>> draws;
+        TrainerOptions o = options(0.5f);
+        o.resegment_source = [&](size_t example, float, Random& random) {
+            draws[example].push_back(random.next());
+            return task.train.at(example).source;
+        };
+        Trainer e(task.model, task.train, o);
+        for (int s = 0; s < 40; ++s) e.step();  // 32 batches an epoch: examples come back
+        int repeated = 0;
+        for (const auto& [example, values] : draws) {
+            if (values.size() < 2) continue;
+            ++repeated;
+            CHECK(values[0] != values[1]);
+        }
+        CHECK(repeated > 50);
+    }
 
     ToyTask bad = small_task(AttentionKind::kAdditive);
     CHECK_THROWS_WITH_AS(Trainer(bad.model, bad.train, options(0.1f)), doctest::Contains("resegment_source"), UsageError);

@@ -247,6 +247,12 @@ test('theme: the card is dark on a dark host and light on a light one, follows a
     await page.evaluate(() => document.querySelector('#light').setAttribute('theme', 'dark'));
     seen = await cards();
     assert.equal(seen.light.dark, true);
+    // A background the browser computes in another colour space (Tailwind's
+    // oklch palette): read in sRGB, a near-white is light, a near-black dark.
+    for (const [colour, dark] of [['oklch(0.985 0.002 247.8)', false], ['oklch(0.21 0.034 264.7)', true], ['color(display-p3 0.1 0.1 0.12)', true]]) {
+      await page.evaluate((c) => { document.body.style.background = c; }, colour);
+      await page.waitForFunction((d) => document.querySelector('#auto').shadowRoot.querySelector('.card').classList.contains('dark') === d, dark);
+    }
     assert.deepEqual(page.problems.filter((p) => !/theme="night"/.test(p)), []);
     await page.close();
   });
@@ -341,6 +347,12 @@ test('keyboard in a step-view demo: a handful of tab stops, Enter on a cell open
       return [...root.querySelectorAll('.strip')].indexOf(root.activeElement);
     });
     assert.equal(focused, 1);
+    // → on a focused strip moves the step; the redrawn panel keeps the keyboard.
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await stepOf(), '2');
+    assert.equal(await page.evaluate(() => document.querySelector('#d').shadowRoot.activeElement?.dataset.testid), 'step-panel');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await stepOf(), '3');
     assert.deepEqual(page.problems, []);
     await page.close();
   });

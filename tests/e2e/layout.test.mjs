@@ -18,7 +18,7 @@ for (const [width, height, screens] of [[1280, 900, 1], [375, 812, 2]]) {
       const top = await page.evaluate(() => Object.fromEntries(['translation-output', 'attention-heatmap'].map((id) => [id,
         document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect().top + scrollY])));
       assert.ok(top['translation-output'] + 30 < screens * height, `the translation starts at ${top['translation-output']} px`);
-      assert.ok(top['attention-heatmap'] + 100 < screens * height, `the heatmap starts at ${top['attention-heatmap']} px`);
+      assert.ok(top['attention-heatmap'] + 60 < screens * height, `the heatmap starts at ${top['attention-heatmap']} px`);
       if (width === 1280) {
         const notes = page.locator('[data-testid="decoding-notes"]');
         assert.equal(await notes.evaluate((d) => d.open), false, 'the decoding notes start folded');

@@ -92,6 +92,9 @@ test('the Shortlist switch shows for en-fr, checked, with a hint; not for en-zh 
   const control = byTestId(page, 'shortlist-control');
   assert.ok(await control.isVisible());
   assert.equal(await byTestId(page, 'shortlist-toggle').isChecked(), true);
+  // The hint lives in the folded decoding notes: open them, so that its visibility means something.
+  await byTestId(page, 'decoding-notes').locator('summary').click();
+  assert.ok(await byTestId(page, 'shortlist-hint').isVisible());
   const hint = await byTestId(page, 'shortlist-hint').textContent();
   assert.match(hint, /French pieces .*2,000 most frequent .*all 10,000/);
   assert.equal(await control.getAttribute('title'), hint);
@@ -101,6 +104,7 @@ test('the Shortlist switch shows for en-fr, checked, with a hint; not for en-zh 
   await byTestId(page, 'model-select').selectOption('en-zh');
   await waitForTranslation(page, SENTENCE, { model: 'en-zh', shortlist: 'none' });
   assert.equal(await control.isVisible(), false);
+  assert.equal(await byTestId(page, 'decoding-notes').evaluate((d) => d.open), true, 'the notes are still open');
   assert.equal(await byTestId(page, 'shortlist-hint').isVisible(), false);
   await byTestId(page, 'model-select').selectOption('en-fr');
   await waitForTranslation(page, SENTENCE, { model: 'en-fr', shortlist: 'on' });
@@ -122,6 +126,7 @@ test('the switch is hidden for en-zh from the start', async () => {
   const page = await open(pageUrl({ model: 'en-zh' }));
   await waitForTranslation(page, SENTENCE, { model: 'en-zh', shortlist: 'none' });
   assert.equal(await byTestId(page, 'shortlist-control').isVisible(), false);
+  await byTestId(page, 'decoding-notes').locator('summary').click();
   assert.equal(await byTestId(page, 'shortlist-hint').isVisible(), false);
   await page.close();
 });
