@@ -361,6 +361,9 @@ test('keyboard: focus stays on a coverage cell when the fixed-context result arr
   assert.ok(stops.at(-1).cell, 'Tab reaches a heatmap cell');
   const unnamed = stops.filter((s) => !s.name);
   assert.deepEqual(unnamed, [], 'every Tab stop on the way has a name');
+  // The cell in the middle of the screen, so that its neighbours are in view
+  // too: any scroll after the arrows is then the arrows scrolling the page.
+  await page.evaluate(() => document.activeElement.scrollIntoView({ block: 'center', inline: 'center' }));
   const before = await page.evaluate(() => window.scrollY);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
