@@ -223,13 +223,24 @@ std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token) 
     return symbols;
 }
 
-std::vector<std::string> BpeModel::encode(std::string_view text, std::string_view language) const {
+namespace {
+
+// The pieces of a whole text: normalized, cut into pre-tokens, each encoded
+// by `encode_pre_token` (BpeModel::encode with or without dropout).
+template <typename EncodePreToken>
+std::vector<std::string> encode_text(std::string_view text, std::string_view language, EncodePreToken&& encode_pre_token) {
     const std::string normalized = normalize_text(text);
     std::vector<std::string> pieces;
     for (const PreToken& token : pre_tokenize(normalized, language)) {
         for (std::string& piece : encode_pre_token(pre_token_text(normalized, token))) pieces.push_back(std::move(piece));
     }
     return pieces;
+}
+
+}  // namespace
+
+std::vector<std::string> BpeModel::encode(std::string_view text, std::string_view language) const {
+    return encode_text(text, language, [this](std::string_view pre_token) { return encode_pre_token(pre_token); });
 }
 
 std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token, float dropout, Random& random) const {
@@ -259,14 +270,8 @@ std::vector<std::string> BpeModel::encode_pre_token(std::string_view pre_token, 
 
 std::vector<std::string> BpeModel::encode(std::string_view text, std::string_view language, float dropout,
                                           Random& random) const {
-    const std::string normalized = normalize_text(text);
-    std::vector<std::string> pieces;
-    for (const PreToken& token : pre_tokenize(normalized, language)) {
-        for (std::string& piece : encode_pre_token(pre_token_text(normalized, token), dropout, random)) {
-            pieces.push_back(std::move(piece));
-        }
-    }
-    return pieces;
+    return encode_text(text, language,
+                       [&](std::string_view pre_token) { return encode_pre_token(pre_token, dropout, random); });
 }
 
 bool is_special_piece(std::string_view piece) {
