@@ -39,8 +39,9 @@
 //                   (result: the package's Translation)
 //   s2s-step        detail { step }: the selected output step changed (1-based,
 //                   null when none), by the reader or by the attribute
-//   s2s-error       detail { message, error }: translating failed; the card says why The element draws inside its own Shadow DOM, so
-// the host page's CSS and the element's cannot disturb each other. All
+//   s2s-error       detail { message, error }: translating failed; the card says why
+// The element draws inside its own Shadow DOM, so the host page's CSS and
+// the element's cannot disturb each other. All
 // elements on a page share one Web Worker (and so one copy of each model).
 import { h, pieceLabels, replaceChildren } from './dom.js';
 import { renderHeatmap, HEATMAP_CSS } from './heatmap.js';
