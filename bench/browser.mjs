@@ -2,7 +2,8 @@
 // buckets, minSeconds) runs one engine with the same protocol as Node
 // (bench/measure.mjs) and returns its figures. Engines: wasm (/dist/index.js,
 // with /dist/diagnostics.js for its start and heap statistics), tfjs-cpu and
-// tfjs-wasm (bench/tfjs-model.mjs on the UMD bundles' global tf).
+// tfjs-wasm (bench/tfjs-model.mjs on the UMD bundles' global tf, served at
+// /tfjs/: node_modules/@tensorflow, mounted by run.mjs's server).
 import { measureAll, startWasmModel } from './measure.mjs';
 import { loadTfjsModel } from './tfjs-model.mjs';
 
@@ -27,7 +28,7 @@ window.benchEngine = async (engine, buckets, minSeconds) => {
   } else {
     const tf = window.tf;
     const backend = engine.slice(5);
-    if (backend === 'wasm') tf.wasm.setWasmPaths('/node_modules/@tensorflow/tfjs-backend-wasm/dist/');
+    if (backend === 'wasm') tf.wasm.setWasmPaths('/tfjs/tfjs-backend-wasm/dist/');
     if (!(await tf.setBackend(backend))) throw new Error(`TF.js backend ${backend} is not available`);
     await tf.ready();
     const bytes = new Uint8Array(await (await fetch(MODEL_URL)).arrayBuffer());

@@ -159,7 +159,9 @@ function agreement(result, reference) {
 async function chromiumRuns() {
   const { launchChromium } = await import('../tests/js/helpers/chromium.mjs');
   const { SERVED_FOLDERS, startServer } = await import('../scripts/serve.mjs');
-  const server = await startServer({ port: 0, folders: [...SERVED_FOLDERS, 'bench'] });
+  // The page server never serves node_modules/ (scripts/serve.mjs); the
+  // TF.js peer's bundles and .wasm files are mounted at /tfjs/ for this run.
+  const server = await startServer({ port: 0, folders: [...SERVED_FOLDERS, 'bench'], mounts: { '/tfjs/': join(root, 'node_modules', '@tensorflow') } });
   const { browser, close } = await launchChromium();
   const results = { version: browser.version(), engines: [], loads: [], requests: [] };
   try {
