@@ -8,7 +8,8 @@
 #   2. node:test (tests/js): the native CLI as users run it; the WASM build's
 #      JavaScript API, its agreement with native, its memory; the packed npm
 #      package installed into a fresh folder; the package in Chromium, plain
-#      and built by Vite, webpack, Rollup and esbuild (and vitest under jsdom)
+#      and built by Vite, webpack, Rollup and esbuild (and vitest under jsdom;
+#      jest under node, jsdom and happy-dom)
 #   3. the demo page end to end (tests/e2e): web/ in Debian's Chromium, driven
 #      by playwright-core; screenshots in tests/e2e/artifacts/
 set -euo pipefail
