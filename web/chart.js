@@ -5,7 +5,7 @@
 // The fixed-context model's bars should fall faster with length: that is the
 // bottleneck of one context vector, measured.
 import { h, svg } from './dom.js';
-import { t } from './i18n/index.js';
+import { lang, tIn } from './i18n/index.js';
 
 const HEIGHT = 240;
 const MARGIN = { top: 28, right: 8, bottom: 44, left: 36 };
@@ -15,9 +15,11 @@ const MARGIN = { top: 28, right: 8, bottom: 44, left: 36 };
  * (chrf2: null or absent when the report has none)
  * width: the pixels available; the chart is drawn at that size, so its text
  * stays legible on a phone rather than being scaled down.
+ * language: the words' language (default the page's; the element passes its own).
  * Returns an element holding the legend (HTML, so it wraps) and the <svg>.
  */
-export function renderBleuChart(series, { width = 560 } = {}) {
+export function renderBleuChart(series, { width = 560, language = lang() } = {}) {
+  const t = (key, params) => tIn(language, key, params);
   const WIDTH = Math.max(280, Math.min(620, Math.round(width)));
   const buckets = [];
   for (const { devBleu } of series) {

@@ -3,11 +3,10 @@
 // chart by sentence length that both models' files record. The pair is the
 // package's: the shipped model with `baselineOf` and its attention twin.
 import { h, replaceChildren } from './dom.js';
-import { renderBleuChart } from './chart.js';
+import { comparisonScores, renderComparisonChart } from './compare-chart.js';
 import { baselineOf, languageName, languagesOf, pickableModels } from './page-models.js';
 import { decodeOptions, page, shownText, state, view } from './page-state.js';
-import { recordedScores, scorerLabel } from './scores.js';
-import { formatCount, t } from './i18n/index.js';
+import { t } from './i18n/index.js';
 
 // The attention model and its fixed-context baseline: the reader's model
 // when it has one (en-fr, en-zh), else the first model that does.
@@ -112,17 +111,10 @@ async function showChart(models) {
   chartShown = models.attention;
   delete view.chartCaption.dataset.missing;
   try {
-    const [attention, fixed] = await Promise.allSettled([page.translator.info(models.attention),
-      page.translator.info(models.fixed)]);
-    const series = [
-      { label: t('compare.seriesAttention'), color: '#4338ca', info: attention },
-      { label: t('compare.seriesFixed'), color: '#94a3b8', info: fixed },
-    ].filter((s) => s.info.status === 'fulfilled').map((s) => ({ ...s, devBleu: recordedScores(s.info.value) }));
-    if (series.length === 0) throw attention.reason;
-    if (fixed.status !== 'fulfilled') {
-      view.chartCaption.dataset.missing = 'fixed';
-    }
-    const draw = () => replaceChildren(view.chart, renderBleuChart(series, { width: view.chart.clientWidth || 560 }));
+    const scores = comparisonScores(await Promise.allSettled([page.translator.info(models.attention),
+      page.translator.info(models.fixed)]));
+    if (scores.fixedMissing) view.chartCaption.dataset.missing = 'fixed';
+    const draw = () => replaceChildren(view.chart, renderComparisonChart(scores, { width: view.chart.clientWidth || 560 }));
     draw();
     if (!redraw) {
       let timer = 0;
@@ -132,18 +124,7 @@ async function showChart(models) {
       });
     }
     redraw = draw;
-    const scores = series[0].devBleu;
-    const sentences = scores?.sentences;
-    const metric = scores
-      ? t(scores.chrf2 !== null ? 'compare.metricScoredChrf' : 'compare.metricScored', { scorer: scorerLabel(scores), decoding: scores.decoding })
-      : t('compare.metric');
-    if (fixed.status !== 'fulfilled') {
-      view.chartCaption.textContent = t('compare.captionFixedMissing', {
-        metric, sentences: sentences == null ? t('compare.captionSentencesUnknown') : formatCount(sentences),
-      });
-    } else if (sentences) {
-      view.chartCaption.textContent = t('compare.caption', { metric, sentences: formatCount(sentences) });
-    }
+    if (scores.caption) view.chartCaption.textContent = scores.caption;
   } catch (error) {
     chartShown = null;
     replaceChildren(view.chart, h('p', { class: 'error' }, t('compare.scoresFailed', { message: error.message })));

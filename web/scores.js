@@ -5,14 +5,15 @@
 // dev_bleu at the end of training. A report written by the
 // sacreBLEU-compatible scorer carries its signature and chrF2; earlier ones
 // (today's shipped files) have neither, and are labelled as what they are.
-// Returns { overall, chrf2, sentences, byLength, decoding, sacrebleu } or null.
-import { t } from './i18n/index.js';
+// Returns { overall, chrf2, sentences, byLength, decoding, sacrebleu } or null;
+// `decoding` and scorerLabel's words are in `language` (default the page's).
+import { lang, tIn } from './i18n/index.js';
 
-export function recordedScores(info, keys = ['dev-beam4', 'dev-greedy']) {
+export function recordedScores(info, keys = ['dev-beam4', 'dev-greedy'], language = lang()) {
   const provenance = info?.provenance ?? {};
   const report = keys.map((key) => provenance.evaluations?.[key]).find((r) => r?.overall);
-  if (report) return scoresOf(report, report.beam > 1 ? t('scores.beam', { beam: report.beam }) : t('scores.greedy'));
-  return provenance.dev_bleu?.overall ? scoresOf(provenance.dev_bleu, t('scores.greedyEnd')) : null;
+  if (report) return scoresOf(report, report.beam > 1 ? tIn(language, 'scores.beam', { beam: report.beam }) : tIn(language, 'scores.greedy'));
+  return provenance.dev_bleu?.overall ? scoresOf(provenance.dev_bleu, tIn(language, 'scores.greedyEnd')) : null;
 }
 
 function scoresOf(report, decoding) {
@@ -27,4 +28,4 @@ function scoresOf(report, decoding) {
   };
 }
 
-export const scorerLabel = (scores) => t(scores.sacrebleu ? 'scores.sacrebleu' : 'scores.ownTokens');
+export const scorerLabel = (scores, language = lang()) => (scores.sacrebleu ? tIn(language, 'scores.sacrebleu') : tIn(language, 'scores.ownTokens'));
