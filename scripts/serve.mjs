@@ -85,28 +85,29 @@ function fileFor(urlPath, root, mounts, only) {
 function handler(root, mounts, only, cors) {
   return async (request, response) => {
     const url = new URL(request.url, 'http://localhost');
-    // Errors carry the CORS header too, so that a page on another origin
-    // reads a missing file as the 404 it is, not as a CORS failure.
-    const errorHeaders = cors(url.pathname) ? { 'Access-Control-Allow-Origin': '*' } : {};
+    // Every response carries the CORS header, errors and redirects too, so
+    // that a page on another origin reads a missing file as the 404 it is,
+    // not as a CORS failure (the element then says "not found").
+    const corsHeaders = cors(url.pathname) ? { 'Access-Control-Allow-Origin': '*' } : {};
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      send(response, 405, 'method not allowed', { Allow: 'GET, HEAD', ...errorHeaders });
+      send(response, 405, 'method not allowed', { Allow: 'GET, HEAD', ...corsHeaders });
       return;
     }
     if (url.pathname === '/') {
-      response.writeHead(302, { Location: '/web/' });
+      response.writeHead(302, { Location: '/web/', ...corsHeaders });
       response.end();
       return;
     }
     let file = fileFor(url.pathname, root, mounts, only);
     if (file === null) {
-      send(response, 404, 'not found', errorHeaders);
+      send(response, 404, 'not found', corsHeaders);
       return;
     }
     try {
       let info = await stat(file);
       if (info.isDirectory()) {
         if (!url.pathname.endsWith('/')) {
-          response.writeHead(301, { Location: `${url.pathname}/${url.search}` });
+          response.writeHead(301, { Location: `${url.pathname}/${url.search}`, ...corsHeaders });
           response.end();
           return;
         }
@@ -140,7 +141,7 @@ function handler(root, mounts, only, cors) {
       }
       createReadStream(file).on('error', () => response.destroy()).pipe(response);
     } catch {
-      send(response, 404, 'not found', errorHeaders);
+      send(response, 404, 'not found', corsHeaders);
     }
   };
 }

@@ -69,4 +69,10 @@ test('every response carries the CORS header, a 404 too: a page on another origi
   const post = await fetch(`${server.origin}/models/en-fr.s2s`, { method: 'POST' });
   assert.equal(post.status, 405);
   assert.equal(post.headers.get('access-control-allow-origin'), '*');
+  // Redirects too (the root to /web/, a folder to its slash).
+  for (const [path, expected] of [['/', 302], ['/web', 301]]) {
+    const response = await fetch(`${server.origin}${path}`, { redirect: 'manual' });
+    assert.equal(response.status, expected, path);
+    assert.equal(response.headers.get('access-control-allow-origin'), '*', path);
+  }
 });
