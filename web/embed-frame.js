@@ -1,10 +1,13 @@
 // web/embed.html: one element made from the page's query parameters, its
 // height and its events told to the parent frame (see embed.html).
-const ATTRIBUTES = ['sentence', 'text', 'model', 'view', 'step', 'beam', 'unit', 'lang', 'theme', 'readonly', 'loading'];
+// Every attribute the element has (its observedAttributes, embed-attributes.js's
+// table) is a query parameter of the same name.
+await customElements.whenDefined('seq2seq-attention-demo');
+const { observedAttributes } = customElements.get('seq2seq-attention-demo');
 
 const params = new URLSearchParams(location.search);
 const demo = document.createElement('seq2seq-attention-demo');
-for (const name of ATTRIBUTES) {
+for (const name of observedAttributes) {
   if (params.has(name)) demo.setAttribute(name, params.get(name));
 }
 // A frame is shown when it is loaded: no reason to wait for the viewport.

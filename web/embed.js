@@ -18,6 +18,17 @@
 //             or between words (the package's wordAttention: a word's
 //             column sums its pieces', its row averages them)
 //   beam      1 to PAGE_MAX_BEAM (default the package's, 4)
+//   tau       the temperature τ of the attention softmax, a_t = softmax(e_t / τ),
+//             as the page's slider: 0.05 to 20 (the package's
+//             optionRanges.temperature), default 1, the model as trained;
+//             small τ nearly hard (one source piece per step), large τ
+//             nearly uniform; the sentence is decoded again with it
+//   compare   (a flag) the fixed-context twin of the model (en-fr-fixed
+//             beside en-fr: the package's catalogue, baselineOf) translates
+//             the same sentence, shown under the attention model's, with
+//             the BLEU by sentence length both model files record (the
+//             page's chart and caption, web/compare-chart.js)
+//   loading   lazy (default): starts when it nears the viewport; eager: at once
 //   lang      en or zh-CN: the element's own words (default: the nearest
 //             ancestor's lang when it is one of these, else the browser's
 //             language; the element never changes the host page's lang);
@@ -32,14 +43,19 @@
 //             Custom properties set on the element restyle the card:
 //             --s2s-background, --s2s-text, --s2s-muted, --s2s-border,
 //             --s2s-field (the input), --s2s-accent.
-// Changing an attribute draws again (and translates again when the sentence,
-// model or beam changed).
+// Every attribute's values and default are in one table (embed-attributes.js).
+// A value the element cannot use is named on the console and in the card,
+// with what is shown instead. Changing an attribute draws again (and
+// translates again when the sentence, model, beam or tau changed).
 // Events (bubbling, and out of the Shadow DOM):
 //   s2s-translated  detail { text, model, result }: a translation was drawn
 //                   (result: the package's Translation)
 //   s2s-step        detail { step }: the selected output step changed (1-based,
 //                   null when none), by the reader or by the attribute
-//   s2s-error       detail { message, error }: translating failed; the card says why
+//   s2s-error       detail { message, error, cause }: translating failed; the card
+//                   says why (message, as shown), cause naming it when it was a
+//                   download: csp, not-found, http, cross-origin, network
+//                   (load-problem.js tells them apart), else null
 // The element draws inside its own Shadow DOM, so the host page's CSS and
 // the element's cannot disturb each other. All
 // elements on a page share one Web Worker (and so one copy of each model).
@@ -51,16 +67,16 @@ import { missingFeatures } from './features.js';
 import { browserLang, normalizeLang, rich, tIn } from './i18n/index.js';
 import { getTranslator } from './translator.js';
 import { loadPackage } from './load-api.js';
-import {
-  DEBOUNCE_MS, DEFAULT_BEAM, MAX_OUTPUT_TOKENS, PAGE_MAX_BEAM, defaultModel, languagesOf, loadModelList, modelLabel, pageBeam, pickableModels,
-  stepFromText,
-} from './page-models.js';
+import { ATTRIBUTES, readAttribute } from './embed-attributes.js';
+import { comparisonScores, renderComparisonChart } from './compare-chart.js';
+import { loadProblem } from './load-problem.js';
+import { DEBOUNCE_MS, DEFAULT_BEAM, MAX_OUTPUT_TOKENS, baselineOf, languagesOf, loadModelList, modelLabel } from './page-models.js';
 
 // The package's list of models (dist/models.js), before any element is
 // defined; when it cannot load, every element says so instead of translating.
 const listFailure = await loadModelList().then(() => null, (error) => error);
 // The package's word grouping (unit="words"), from the same data entry.
-const { wordAttention } = listFailure ? {} : await loadPackage('data.js', 'what.options');
+const { wordAttention, modelUrl } = listFailure ? {} : await loadPackage('data.js', 'what.options');
 const HOME = new URL('./', import.meta.url).href;
 
 const STYLE = `
@@ -98,6 +114,21 @@ input:focus-visible, .cell:focus-visible { outline: 3px solid #f59e0b; outline-o
 .status { font-size: 13px; color: var(--muted); min-height: 1.4em; margin: 2px 0; }
 .error { color: var(--error-fg); background: var(--error-bg); border: 1px solid var(--error-line); border-radius: 6px; padding: 6px 8px; font-size: 14px; }
 .notice { background: var(--warn-bg); border: 1px solid var(--warn-line); border-radius: 6px; padding: 6px 8px; font-size: 13px; }
+/* A box per message, never a box broken across lines; a long URL wraps inside it. */
+.error, .notice { display: block; overflow-wrap: anywhere; }
+.error .detail { display: block; margin-top: 4px; font-size: 12px; opacity: 0.85; }
+.compare { margin: 10px 0 0; padding-top: 8px; border-top: 1px solid var(--line); }
+.compare[hidden] { display: none; }
+.compare-label { font-size: 12px; color: var(--muted); margin: 0; }
+.compare-label b { color: var(--fg); font-weight: 600; }
+.compare .translation { color: var(--fg); }
+.compare h3 { font-size: 13px; font-weight: 600; margin: 10px 0 4px; }
+.chart-box { background: #fff; color: #334155; border: 1px solid var(--line); border-radius: 8px; padding: 6px 8px; max-width: 620px; box-sizing: border-box; }
+.chart-box:empty { display: none; }
+.chart-box svg { display: block; max-width: 100%; height: auto; }
+.chart-legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; color: #334155; margin-bottom: 4px; }
+.chart-legend i { display: inline-block; width: 12px; height: 12px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; }
+.caption { font-size: 12px; color: var(--muted); margin: 4px 0 0; }
 .foot { font-size: 11px; color: var(--muted); margin-top: 6px; }
 .note { font-size: 12px; color: var(--warn-fg); background: var(--warn-bg); border-left: 3px solid #f59e0b; padding: 4px 8px; margin: 6px 0; }
 .foot a { color: inherit; }
@@ -179,11 +210,18 @@ function watchHostTheme(element, apply) {
   globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', update);
 }
 
+// load-problem.js's answers, as the s2s-error event names them.
+const CAUSES = {
+  'embed.csp': 'csp', 'embed.notFound': 'not-found', 'embed.notFoundNoCors': 'not-found', 'embed.httpStatus': 'http',
+  'embed.crossOrigin': 'cross-origin', 'embed.network': 'network',
+};
+
 // Attributes whose change needs a new translation; the others only redraw.
-const TRANSLATING = new Set(['model', 'sentence', 'text', 'beam']);
+const TRANSLATING = new Set(['model', 'sentence', 'text', 'beam', 'tau']);
 
 class Seq2SeqAttentionDemo extends HTMLElement {
-  static observedAttributes = ['model', 'sentence', 'text', 'beam', 'readonly', 'view', 'step', 'lang', 'theme', 'unit'];
+  // Every attribute of the table (embed-attributes.js), and only those.
+  static observedAttributes = Object.keys(ATTRIBUTES);
 
   #parts = null;
   #serial = 0;
@@ -191,6 +229,8 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   #warned = new Set();  // attribute values already warned about
   #near = null;  // the IntersectionObserver waiting for a lazy demo to near the viewport
   #shown = null; // the last translation drawn: { text, result }
+  #compared = null; // the last comparison: { text, model, fixed, outcome, infos } (compare)
+  #problem = null; // the failure shown: { key, params, message, cause } (load-problem.js's key, or null)
   #stopListening = null;
 
   connectedCallback() {
@@ -210,10 +250,14 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     this.#startWhenNear();
   }
 
+  /** Attribute `name`'s value as the element uses it (its default for a value it cannot use). */
+  #read(name) {
+    return readAttribute(name, this.getAttribute(name)).value;
+  }
+
   /** 'light', 'dark' or 'auto' (the default, and for a value it does not know). */
   get theme() {
-    const theme = this.getAttribute('theme');
-    return theme === 'light' || theme === 'dark' ? theme : 'auto';
+    return this.#read('theme');
   }
 
   // The card dark or light, as the theme attribute says or, on auto, as the
@@ -232,7 +276,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   #startWhenNear() {
     this.#near?.disconnect();
     this.#near = null;
-    if (this.getAttribute('loading') === 'eager' || typeof IntersectionObserver !== 'function') {
+    if (this.#read('loading') === 'eager' || typeof IntersectionObserver !== 'function') {
       this.#translate();
       return;
     }
@@ -263,7 +307,14 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       return;
     }
     if (this.#near) {  // not started yet: it will translate what the attributes say then
-      this.#relabel();
+      if (name === 'loading' && this.#read('loading') === 'eager') this.#startWhenNear();
+      else this.#relabel();
+      return;
+    }
+    if (name === 'compare') {
+      this.#update();
+      if (this.compare && this.#shown) this.#compare(this.#shown.text, this.#serial);
+      else this.#renderCompare();
       return;
     }
     if (name === 'sentence' || name === 'text') this.#parts.input.value = this.sentence;
@@ -278,13 +329,21 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   }
 
   get model() {
-    if (listFailure) return null;
-    const model = this.getAttribute('model');
-    return pickableModels().includes(model) ? model : defaultModel();
+    return listFailure ? null : this.#read('model');
   }
 
   get beam() {
-    return pageBeam(this.getAttribute('beam') ?? DEFAULT_BEAM) ?? DEFAULT_BEAM;
+    return this.#read('beam');
+  }
+
+  /** The attention softmax's temperature τ (1: the model as trained). */
+  get tau() {
+    return this.#read('tau');
+  }
+
+  /** True when the fixed-context twin is shown beside the model (the compare flag). */
+  get compare() {
+    return this.#read('compare');
   }
 
   /** The sentence: the `sentence` attribute, else the older `text`. */
@@ -297,28 +356,28 @@ class Seq2SeqAttentionDemo extends HTMLElement {
    * the nearest ancestor's lang when that is one of ours, else the browser's.
    */
   get language() {
-    return normalizeLang(this.getAttribute('lang')) ??
+    return this.#read('lang') ??
       normalizeLang(this.parentElement?.closest('[lang]')?.getAttribute('lang')) ?? browserLang();
   }
 
   /** The figure's unit: 'pieces' (default) or 'words'. */
   get unit() {
-    return this.getAttribute('unit') === 'words' ? 'words' : 'pieces';
+    return this.#read('unit');
   }
 
   /** True for view="step": the heatmap with the step-through panel under it. */
   get isStepView() {
-    return this.getAttribute('view') === 'step';
+    return this.#read('view') === 'step';
   }
 
   /** The figure: 'heatmap' or 'lines' (view="step" draws the heatmap). */
   get view() {
-    return this.getAttribute('view') === 'lines' ? 'lines' : 'heatmap';
+    return this.#read('view') === 'lines' ? 'lines' : 'heatmap';
   }
 
   /** The selected output step (1-based), or null. */
   get step() {
-    return stepFromText(this.getAttribute('step'));
+    return this.#read('step');
   }
 
   #t(key, params) {
@@ -342,8 +401,16 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       foot: h('div', { class: 'foot' }),
       // Attribute values the element cannot use, and what it shows instead.
       note: h('p', { class: 'note', 'data-testid': 'attribute-note', hidden: '' }),
+      // compare: the fixed-context twin's translation and both models' BLEU by length.
+      compare: h('section', { class: 'compare', 'data-testid': 'compare', hidden: '' }),
+      compareLabel: h('p', { class: 'compare-label' }),
+      compareOutput: h('p', { class: 'translation', 'data-testid': 'compare-fixed-output', translate: 'no' }),
+      chartHeading: h('h3'),
+      chart: h('div', { class: 'chart-box', 'data-testid': 'compare-chart' }),
+      chartCaption: h('p', { class: 'caption' }),
       card: null,
     };
+    parts.compare.append(parts.compareLabel, parts.compareOutput, parts.chartHeading, parts.chart, parts.chartCaption);
     parts.input.value = this.sentence;
     parts.input.hidden = this.hasAttribute('readonly');
     // Previous/Next, ←/→ and Home/End on the panel (step-panel.js's keys, as
@@ -382,7 +449,7 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     });
     parts.card = h('div', { class: 'card', part: 'card' },
       h('div', { class: 'head' }, parts.label, parts.head),
-      parts.note, parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.stepNav, parts.step, parts.foot);
+      parts.note, parts.input, parts.status, parts.translation, parts.heatmap, parts.readout, parts.stepNav, parts.step, parts.compare, parts.foot);
     root.append(h('style', {}, STYLE), parts.card);
     this.#parts = parts;
     this.#relabel();
@@ -404,13 +471,16 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     parts.foot.querySelector('a')?.setAttribute('rel', 'noopener');
     this.#update();
     if (this.#shown) this.#render(this.#shown.text, this.#shown.result);
+    else if (this.#problem) this.#showProblem(this.#problem);
     else if (parts.status.dataset.key) this.#say(parts.status.dataset.key, JSON.parse(parts.status.dataset.params ?? '{}'));
+    this.#renderCompare();
   }
 
   #update() {
     if (listFailure) return;
     replaceChildren(this.#parts.label, h('b', {}, modelLabel(this.model, this.language)),
-      this.beam !== DEFAULT_BEAM ? this.#t('embed.beam', { beam: this.beam }) : '');
+      this.beam !== DEFAULT_BEAM ? this.#t('embed.beam', { beam: this.beam }) : '',
+      this.tau !== 1 ? this.#t('embed.tau', { tau: this.tau }) : '');
     this.#checkAttributes();
     // Until the first result, the figure's box holds about the height the
     // heatmap will take (a row per output word, about 1.3 per English word,
@@ -419,6 +489,10 @@ class Seq2SeqAttentionDemo extends HTMLElement {
       const words = this.sentence.trim().split(/\s+/).filter(Boolean).length;
       this.#parts.heatmap.style.minHeight = words ? `${Math.min(1200, Math.round((words * 1.3 + 2) * 34 + 140))}px` : '';
     }
+    // The comparison's box likewise: its translation and the chart's height.
+    const compareWaits = this.compare && !this.#compared;
+    this.#parts.compare.hidden = !this.compare;
+    this.#parts.compare.style.minHeight = compareWaits ? '400px' : '';
   }
 
   // An attribute value the element cannot use is not silently replaced: a
@@ -426,39 +500,23 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   // naming the attribute, the values it takes and what is shown instead.
   #checkAttributes() {
     const problems = [];
-    const model = this.getAttribute('model');
-    if (model !== null && !pickableModels().includes(model)) {
-      problems.push({ attribute: 'model', value: model, allowed: pickableModels().join(', '), shown: this.model });
-    }
-    const beam = this.getAttribute('beam');
-    if (beam !== null && pageBeam(beam) === null) {
-      problems.push({ attribute: 'beam', value: beam, allowed: `1–${PAGE_MAX_BEAM}`, shown: String(this.beam) });
-    }
-    const view = this.getAttribute('view');
-    if (view !== null && !['heatmap', 'lines', 'step'].includes(view)) {
-      problems.push({ attribute: 'view', value: view, allowed: 'heatmap, lines, step', shown: 'heatmap' });
-    }
-    const unit = this.getAttribute('unit');
-    if (unit !== null && !['pieces', 'words'].includes(unit)) {
-      problems.push({ attribute: 'unit', value: unit, allowed: 'pieces, words', shown: 'pieces' });
-    }
-    const theme = this.getAttribute('theme');
-    if (theme !== null && !['light', 'dark', 'auto'].includes(theme)) {
-      problems.push({ attribute: 'theme', value: theme, allowed: 'light, dark, auto', shown: 'auto' });
-    }
-    const step = this.getAttribute('step');
-    if (step !== null && step.trim() !== '' && stepFromText(step) === null) {
-      problems.push({ attribute: 'step', value: step, allowed: '1, 2, 3, …', shown: '–' });
+    for (const name of Object.keys(ATTRIBUTES)) {
+      if (name === 'model' && listFailure) continue;  // no list to check against: the card says why
+      const { problem } = readAttribute(name, this.getAttribute(name));
+      // A lang it does not speak: the one it speaks instead (the ancestors', the browser's).
+      if (problem) problems.push(name === 'lang' ? { ...problem, shown: this.language } : problem);
     }
     for (const p of problems) {
       const key = `${p.attribute}=${p.value}`;
       if (this.#warned.has(key)) continue;
       this.#warned.add(key);
-      console.warn(`<seq2seq-attention-demo>: ${p.attribute}="${p.value}" is not one of ${p.allowed}; showing ${p.shown} instead`);
+      console.warn(p.flag
+        ? `<seq2seq-attention-demo>: ${p.attribute}="${p.value}": ${p.attribute} is on whenever it is present; remove it to turn it off`
+        : `<seq2seq-attention-demo>: ${p.attribute}="${p.value}" is not one of ${p.allowed}; showing ${p.shown} instead`);
     }
     const note = this.#parts.note;
     note.hidden = problems.length === 0;
-    replaceChildren(note, ...problems.map((p, i) => [i ? ' ' : '', this.#t('embed.badAttribute', p)]).flat());
+    replaceChildren(note, ...problems.map((p, i) => [i ? ' ' : '', this.#t(p.flag ? 'embed.badFlag' : 'embed.badAttribute', p)]).flat());
   }
 
   #emit(type, detail) {
@@ -468,10 +526,27 @@ class Seq2SeqAttentionDemo extends HTMLElement {
   // The status line: a catalogue key (kept, so that a new language says it again).
   #say(key, params = {}, kind = null) {
     const status = this.#parts.status;
+    this.#problem = null;
     status.dataset.key = key;
     status.dataset.params = JSON.stringify(params);
     const text = this.#t(key, params);
     replaceChildren(status, kind ? h('span', { class: kind, role: kind === 'error' ? 'alert' : null }, text) : text);
+  }
+
+  // A failure: what load-problem.js found (its cause and the fix), then the
+  // package's own message as the detail; or that message alone. One box.
+  // Returns the text shown (the s2s-error event's message).
+  #showProblem(problem) {
+    this.#problem = problem;
+    const status = this.#parts.status;
+    delete status.dataset.key;
+    const failed = this.#t('embed.failed', { message: problem.message });
+    const box = problem.key
+      ? h('span', { class: 'error', role: 'alert', 'data-testid': 'embed-problem', 'data-cause': problem.cause },
+        this.#t(problem.key, problem.params), ' ', h('span', { class: 'detail' }, failed))
+      : h('span', { class: 'error', role: 'alert', 'data-testid': 'embed-problem' }, failed);
+    replaceChildren(status, box);
+    return box.textContent;
   }
 
   async #translate() {
@@ -479,46 +554,105 @@ class Seq2SeqAttentionDemo extends HTMLElement {
     const missing = missingFeatures(this.language) ?? listFailure?.message;
     if (missing) {
       replaceChildren(parts.status, h('span', { class: 'error', role: 'alert' }, missing));
-      this.#emit('s2s-error', { message: missing, error: null });
+      this.#emit('s2s-error', { message: missing, error: null, cause: null });
       return;
     }
     const text = parts.input.value;
     const request = ++this.#serial;
     if (text.trim() === '') {
       this.#shown = null;
+      this.#compared = null;
       replaceChildren(parts.translation);
       replaceChildren(parts.heatmap);
+      this.#renderCompare();
       this.#say('embed.type');
       return;
     }
     this.#say('status.translating');
     // The model's download, as it comes (the translator reports it once per model).
-    const stopProgress = getTranslator().onProgress(this.model, ({ loaded, total }) => {
+    const model = this.model;
+    const stopProgress = getTranslator().onProgress(model, ({ loaded, total }) => {
       if (request === this.#serial && !this.#shown) {
         this.#say('embed.downloading', { loaded: (loaded / 1e6).toFixed(1), total: total ? (total / 1e6).toFixed(1) : '?' });
       }
     });
     try {
       const options = { beamSize: this.beam, maxLength: MAX_OUTPUT_TOKENS };
+      // τ as the page sends it: only when it is not the trained model's 1.
+      if (this.tau !== 1) options.temperature = this.tau;
       if (this.isStepView) options.trace = true;
-      const [{ value }, info] = await Promise.all([getTranslator().translate(this.model, text, options),
-        this.isStepView ? getTranslator().info(this.model).catch(() => null) : null]);
+      const [{ value }, info] = await Promise.all([getTranslator().translate(model, text, options),
+        this.isStepView ? getTranslator().info(model).catch(() => null) : null]);
       if (request !== this.#serial) return;
       this.#shown = { text, result: value, shortlist: Boolean(info?.shortlist) };
       this.#render(text, value);
-      this.#emit('s2s-translated', { text, model: this.model, result: value });
+      this.#emit('s2s-translated', { text, model, result: value });
+      if (this.compare) this.#compare(text, request);
     } catch (error) {
       if (request !== this.#serial) return;
-      this.#say('embed.failed', { message: error.message }, 'error');
-      this.#emit('s2s-error', { message: error.message, error });
-      // Assets on another origin that sends no CORS header fail as a network
-      // error: say what the host must do.
-      const home = new URL(HOME);
-      if (home.origin !== location.origin && /fetch|network|load|CORS/i.test(error.message)) {
-        parts.status.append(' ', h('span', { class: 'error block', 'data-testid': 'embed-cross-origin' }, this.#t('embed.crossOrigin', { host: home.host })));
-      }
+      // Told apart: a policy, a missing file, a host without CORS, the network.
+      const found = await loadProblem(error, { modelUrl: modelUrl(model), home: new URL(HOME) }).catch(() => null);
+      if (request !== this.#serial) return;
+      // No figure is coming: the height held for it is released.
+      parts.heatmap.style.minHeight = '';
+      parts.compare.style.minHeight = '';
+      const cause = found ? CAUSES[found.key] : null;
+      const message = this.#showProblem({ ...(found ?? {}), message: error.message, cause });
+      this.#emit('s2s-error', { message, error, cause });
     } finally {
       stopProgress();
+    }
+  }
+
+  // compare: the model's fixed-context twin translates the same text (as
+  // the page's comparison does: the same beam; τ does not apply to it), and
+  // both models' recorded scores are drawn as BLEU by sentence length.
+  async #compare(text, request) {
+    const model = this.model;
+    const fixed = baselineOf(model);
+    const options = { beamSize: this.beam, maxLength: MAX_OUTPUT_TOKENS };
+    const [outcome, infos] = fixed
+      ? await Promise.all([
+        getTranslator().translate(fixed, text, options).then(({ value }) => ({ status: 'fulfilled', value }), (reason) => ({ status: 'rejected', reason })),
+        Promise.allSettled([getTranslator().info(model), getTranslator().info(fixed)]),
+      ])
+      : [null, null];
+    if (request !== this.#serial || !this.compare) return;
+    this.#compared = { text, model, fixed, outcome, infos };
+    this.#update();
+    this.#renderCompare();
+  }
+
+  #renderCompare() {
+    const parts = this.#parts;
+    const compared = this.#compared;
+    parts.compare.hidden = !this.compare;
+    if (!this.compare || !compared) {
+      delete parts.compare.dataset.text;
+      for (const part of [parts.compareLabel, parts.compareOutput, parts.chartHeading, parts.chart, parts.chartCaption]) replaceChildren(part);
+      return;
+    }
+    const language = this.language;
+    parts.compare.dataset.text = compared.text;
+    parts.compare.dataset.model = compared.fixed ?? '';
+    if (!compared.fixed) {
+      replaceChildren(parts.compareLabel, this.#t('embed.noTwin', { model: compared.model }));
+      return;
+    }
+    replaceChildren(parts.compareLabel, this.#t('compare.fixed'), ' · ', h('b', { translate: 'no' }, compared.fixed));
+    parts.compareOutput.lang = languagesOf(compared.fixed).targetLanguage;
+    replaceChildren(parts.compareOutput, compared.outcome.status === 'fulfilled'
+      ? compared.outcome.value.text
+      : h('span', { class: 'error' }, this.#t('compare.failed', { message: compared.outcome.reason?.message ?? compared.outcome.reason })));
+    replaceChildren(parts.chartHeading, this.#t('compare.chartHeading'));
+    try {
+      const scores = comparisonScores(compared.infos, language);
+      const width = Math.min(620, (parts.compare.clientWidth || 560) - 18);
+      replaceChildren(parts.chart, renderComparisonChart(scores, { width, language }));
+      replaceChildren(parts.chartCaption, scores.caption ?? this.#t('compare.chartCaption'));
+    } catch (error) {
+      replaceChildren(parts.chart);
+      replaceChildren(parts.chartCaption, h('span', { class: 'error' }, this.#t('compare.scoresFailed', { message: error?.message ?? error })));
     }
   }
 

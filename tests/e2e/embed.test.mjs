@@ -126,8 +126,10 @@ test('on a host whose files carry no CORS header, the reader is told why, and th
   try {
     const page = await browser.context.newPage();
     await page.goto(`http://127.0.0.1:${tutorialServer.port}/models.html`);
-    const message = page.locator('seq2seq-attention-demo [data-testid="embed-cross-origin"]');
+    // The model is there, sent without the header: a CORS problem, said as one (not "not found").
+    const message = page.locator('seq2seq-attention-demo [data-testid="embed-problem"]');
     await message.waitFor({ timeout: 30_000 });
+    assert.equal(await message.getAttribute('data-cause'), 'cross-origin');
     assert.match(await message.textContent(), /Access-Control-Allow-Origin/);
     assert.equal(await page.locator('seq2seq-attention-demo .fallback').isVisible(), false, 'the element is defined: its fallback is hidden');
     await page.close();
