@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { root } from './helpers/models.mjs';
 
@@ -49,12 +50,23 @@ test('README.zh-CN.md gives the same two set-up commands and the same embed snip
   assert.match(text('README.zh-CN.md'), /\]\(README\.md\)/, 'README.zh-CN.md links to README.md');
 });
 
+// The element observes exactly the attributes of its table (web/embed-attributes.js).
+const { ATTRIBUTES } = await import(pathToFileURL(join(root, 'web', 'embed-attributes.js')).href);
+const observed = Object.keys(ATTRIBUTES);
+
 test('the embed snippet uses only attributes the element observes', () => {
-  const observed = text('web/embed.js').match(/observedAttributes = \[([^\]]*)\]/)[1].match(/'([\w-]+)'/g).map((a) => a.slice(1, -1));
+  assert.match(text('web/embed.js'), /observedAttributes = Object\.keys\(ATTRIBUTES\)/);
   const element = embedSnippet('README.md').match(/<seq2seq-attention-demo([^>]*)>/)[1];
   const used = [...element.matchAll(/([\w-]+)(?:="[^"]*")?/g)].map((m) => m[1]);
   assert.deepEqual(used.filter((name) => !observed.includes(name)), []);
-  for (const name of ['sentence', 'model', 'view', 'step', 'lang', 'beam', 'readonly']) assert.ok(observed.includes(name), name);
+  for (const name of ['sentence', 'model', 'view', 'step', 'lang', 'beam', 'readonly', 'tau', 'compare']) assert.ok(observed.includes(name), name);
+});
+
+test('docs/page.md documents every attribute of the element', () => {
+  const paragraph = text('docs/page.md').match(/^Attributes: [\s\S]*?\n\n/m)?.[0];
+  assert.ok(paragraph, 'docs/page.md has an "Attributes:" paragraph');
+  const missing = observed.filter((name) => !paragraph.includes(`\`${name}\``));
+  assert.deepEqual(missing, [], 'attributes the element has and docs/page.md does not describe');
 });
 
 test('README.md stays short enough to read in five minutes (at most 350 lines)', () => {
