@@ -62,11 +62,21 @@ test('the embed snippet uses only attributes the element observes', () => {
   for (const name of ['sentence', 'model', 'view', 'step', 'lang', 'beam', 'readonly', 'tau', 'compare']) assert.ok(observed.includes(name), name);
 });
 
-test('docs/page.md documents every attribute of the element', () => {
+test('docs/page.md and both READMEs\' attribute tables document every attribute of the element, and no other', () => {
   const paragraph = text('docs/page.md').match(/^Attributes: [\s\S]*?\n\n/m)?.[0];
   assert.ok(paragraph, 'docs/page.md has an "Attributes:" paragraph');
   const missing = observed.filter((name) => !paragraph.includes(`\`${name}\``));
   assert.deepEqual(missing, [], 'attributes the element has and docs/page.md does not describe');
+  for (const file of ['README.md', 'README.zh-CN.md']) {
+    // The table's first column: one attribute a row (sentence's row also names text), then the events.
+    const table = text(file).match(/^\| (attribute|属性) \|[\s\S]*?\n\n/m)?.[0];
+    assert.ok(table, `${file} has the element's attribute table`);
+    const rows = [...table.matchAll(/^\| `([\w-]+)` \|(.*)\|$/gm)];
+    const named = rows.map(([, name]) => name);
+    assert.deepEqual(observed.filter((name) => !named.includes(name) && !(name === 'text' && rows.some(([, n, rest]) => n === 'sentence' && rest.includes('`text`')))), [],
+      `${file}'s attribute table lacks attributes of the element`);
+    assert.deepEqual(named.filter((name) => !observed.includes(name)), [], `${file}'s attribute table names attributes the element does not have`);
+  }
 });
 
 test('README.md stays short enough to read in five minutes (at most 350 lines)', () => {
