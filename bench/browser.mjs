@@ -3,7 +3,7 @@
 // (bench/measure.mjs) and returns its figures. Engines: wasm (/dist/index.js,
 // with /dist/diagnostics.js for its start and heap statistics), tfjs-cpu and
 // tfjs-wasm (bench/tfjs-model.mjs on the UMD bundles' global tf, served at
-// /tfjs/: node_modules/@tensorflow, mounted by run.mjs's server).
+// /tfjs/: node_modules/@tensorflow, mounted by bench/server.mjs).
 import { measureAll, startWasmModel } from './measure.mjs';
 import { loadTfjsModel } from './tfjs-model.mjs';
 

@@ -158,10 +158,9 @@ function agreement(result, reference) {
 
 async function chromiumRuns() {
   const { launchChromium } = await import('../tests/js/helpers/chromium.mjs');
-  const { SERVED_FOLDERS, startServer } = await import('../scripts/serve.mjs');
-  // The page server never serves node_modules/ (scripts/serve.mjs); the
-  // TF.js peer's bundles and .wasm files are mounted at /tfjs/ for this run.
-  const server = await startServer({ port: 0, folders: [...SERVED_FOLDERS, 'bench'], mounts: { '/tfjs/': join(root, 'node_modules', '@tensorflow') } });
+  // web/, dist/, models/, bench/, and the TF.js peer at /tfjs/ (bench/server.mjs).
+  const { startBenchServer } = await import('./server.mjs');
+  const server = await startBenchServer();
   const { browser, close } = await launchChromium();
   const results = { version: browser.version(), engines: [], loads: [], requests: [] };
   try {
