@@ -9,7 +9,7 @@
 #include "common/error.h"
 #include "decode/shortlist.h"
 #include "decode/translator.h"
-#include "model/tensor.h"
+#include "kernels/tensor.h"
 #include "corpus/parallel_corpus.h"
 #include "text/tokenizer.h"
 #include "train/trainer.h"

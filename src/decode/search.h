@@ -7,7 +7,7 @@
 #include "decode/shortlist.h"
 #include "decode/trace.h"
 #include "model/config.h"
-#include "model/int8_step_weights.h"
+#include "kernels/int8_step_weights.h"
 #include "model/parameters.h"
 
 #include <functional>

@@ -26,7 +26,7 @@
 #pragma once
 
 #include "model/config.h"
-#include "model/tensor.h"
+#include "kernels/tensor.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // IEEE 754 half precision conversions (float16.h), bit by bit so that every
 // host and the WASM build round the same way.
-#include "model/float16.h"
+#include "format/float16.h"
 
 #include <cstring>
 

@@ -1,14 +1,15 @@
 // The model file (model_file.h): encoding a model's header, tensors and
 // records into the bytes of a .s2s file (format version 4) and decoding
-// them back (every version), and reading and writing the file. The checks
-// of the structure are in model_file_checks.cpp, the tensor values'
-// encodings in model_file_values.cpp, the records of strings and uint16
-// values in model_file_strings.cpp.
-#include "model/model_file.h"
+// them back (every version: versions 1 and 2 through legacy.cpp), and
+// reading and writing the file. The checks of the structure are in
+// model_file_checks.cpp, the tensor values' encodings in
+// model_file_values.cpp, the records of strings and uint16 values in
+// model_file_strings.cpp.
+#include "format/model_file.h"
 
 #include "common/error.h"
 #include "common/hash.h"
-#include "model/model_file_internal.h"
+#include "format/model_file_internal.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -47,6 +48,10 @@ LoadedTensor decode_tensor(const uint8_t* bytes, const TensorLayout& entry) {
     return tensor;
 }
 
+}  // namespace
+
+namespace model_file_detail {
+
 std::vector<TableEntry> read_table(Reader& reader, uint32_t version) {
     const uint32_t table_count = reader.u32("the tensor count");
     // Every version has a checksum after the entries (at the end of the file from version 3 on).
@@ -73,28 +78,9 @@ void split_entries(std::vector<TableEntry>& entries, ModelFileLayout& layout) {
     }
 }
 
-// Format versions 1 and 2: the checksum after the table covers the tensor
-// data only; the checks run in the order they always have.
-ModelFileLayout read_layout_checked_data(Reader& reader, uint32_t version, const uint8_t* bytes, size_t size) {
-    ModelFileLayout layout;
-    layout.version = version;
-    layout.header = parse_header(read_header_text(reader));
-    std::vector<TableEntry> entries = read_table(reader, version);
-    const uint64_t recorded_checksum = reader.u64("the data checksum");
-    const size_t data_start = reader.position();
+}  // namespace model_file_detail
 
-    check_nothing_after_tensors(check_placement(entries, data_start, size), size);
-
-    const size_t checked_from = entries.empty() ? size : static_cast<size_t>(entries.front().offset);
-    const uint64_t actual_checksum = fnv1a64(bytes + checked_from, size - checked_from);
-    if (actual_checksum != recorded_checksum) {
-        throw ModelFileError("model file checksum mismatch: the tensor data hashes to 0x" + to_hex64(actual_checksum) +
-                             " but the file records 0x" + to_hex64(recorded_checksum) + "; " + kDamaged);
-    }
-    check_padding(bytes, entries, data_start);
-    split_entries(entries, layout);
-    return layout;
-}
+namespace {
 
 // Format version 3 on: the checksum covers every byte, so it decides what
 // a failure is called. The structure is walked first, without parsing the
@@ -256,7 +242,7 @@ ModelFileLayout read_model_layout(const uint8_t* bytes, size_t size) {
     const uint32_t version = check_magic_and_version(reader, bytes, size);
     try {
         if (version >= kWholeFileChecksumVersion) return read_layout_checked_whole(reader, version, bytes, size);
-        return read_layout_checked_data(reader, version, bytes, size);
+        return read_layout_of_versions_1_and_2(reader, version, bytes, size);
     } catch (const ModelFileError&) {
         // A file of version 3 on whose version field was damaged to another
         // version fails as a file of that version; say what happened

@@ -77,7 +77,7 @@
 // its length does not fit its own table.
 #pragma once
 
-#include "model/float16.h"  // float_to_half, half_to_float: the float16 dtype
+#include "format/float16.h"  // float_to_half, half_to_float: the float16 dtype
 
 #include <nlohmann/json.hpp>
 

@@ -10,11 +10,11 @@
 // browser, from whatever the user drops on the page. Every length is checked
 // against the bytes that remain before it is used, so a hostile file can cost
 // at most a few times its own size in memory and never a read out of bounds.
-#include "model/model_file_internal.h"
+#include "format/model_file_internal.h"
 
 #include "common/error.h"
 #include "common/hash.h"
-#include "model/float16.h"
+#include "format/float16.h"
 #include "text/utf8.h"
 
 #include <algorithm>
@@ -270,15 +270,6 @@ uint64_t check_placement(const std::vector<TableEntry>& entries, size_t data_sta
         previous = &entry;
     }
     return previous_end;
-}
-
-void check_nothing_after_tensors(uint64_t data_end, size_t size) {
-    if (data_end < size) {
-        throw FileSizeError("model file has " + std::to_string(size - data_end) +
-                                " unexpected bytes after the last tensor (which ends at " + std::to_string(data_end) +
-                                ")",
-                            kDamaged);
-    }
 }
 
 void check_checksum_ends_file(uint64_t data_end, size_t size) {

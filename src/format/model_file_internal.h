@@ -1,6 +1,7 @@
-// What the source files of the model file share (internal to src/model;
+// What the source files of the model file share (internal to src/format;
 // users include model_file.h):
 //   model_file.cpp          encoding, decoding and file I/O
+//   legacy.cpp              what only format versions 1 to 3 have
 //   model_file_checks.cpp   checks of the structure: magic, version, header,
 //                           table, record placement, padding, writer input
 //   model_file_values.cpp   tensor values: float32, float16 and int8 in both
@@ -13,7 +14,7 @@
 #pragma once
 
 #include "common/error.h"
-#include "model/model_file.h"
+#include "format/model_file.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -270,8 +271,6 @@ TableEntry read_table_entry(Reader& reader, uint32_t version, uint32_t index, st
 // and inside the file. Returns where the last one ends (`data_start` if
 // there are none).
 uint64_t check_placement(const std::vector<TableEntry>& entries, size_t data_start, size_t size);
-// Versions 1 and 2: the file ends where the last tensor does.
-void check_nothing_after_tensors(uint64_t data_end, size_t size);
 // Version 3 on: the checksum follows the data directly and ends the file.
 void check_checksum_ends_file(uint64_t data_end, size_t size);
 // Every byte between `data_start` and the last entry that belongs to no
@@ -280,6 +279,23 @@ void check_padding(const uint8_t* bytes, const std::vector<TableEntry>& entries,
 // What the writer can store: a valid unique name (joins `seen`), a shape,
 // a dtype and values the reader will accept.
 void check_tensor_to_write(const TensorToWrite& tensor, std::unordered_set<std::string>& seen);
+
+// ---------------------------------------------------------------------------
+// model_file.cpp.
+
+// Reads the tensor count and every table entry (read_table_entry).
+std::vector<TableEntry> read_table(Reader& reader, uint32_t version);
+// The entries as the layout gives them: tensors and records apart, each in
+// file order.
+void split_entries(std::vector<TableEntry>& entries, ModelFileLayout& layout);
+
+// ---------------------------------------------------------------------------
+// legacy.cpp.
+
+// The layout of a file of format version 1 or 2, after its magic and
+// version (`reader` stands after them), checked in the order those
+// versions always were.
+ModelFileLayout read_layout_of_versions_1_and_2(Reader& reader, uint32_t version, const uint8_t* bytes, size_t size);
 
 // ---------------------------------------------------------------------------
 // model_file_strings.cpp.

@@ -2,7 +2,7 @@
 // record of strings (count, count + 1 offsets, the UTF-8 text) and a record
 // of uint16 values; written, checked once when the layout is read, and then
 // read where they lie without further checks.
-#include "model/model_file_internal.h"
+#include "format/model_file_internal.h"
 
 #include "common/error.h"
 #include "text/utf8.h"

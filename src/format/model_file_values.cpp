@@ -3,11 +3,11 @@
 // into floats, row-major or column-major. Reading also checks each value
 // the format does not allow (NaN, infinity, int8 -128, a bad int8 scale),
 // in the same pass.
-#include "model/model_file_internal.h"
+#include "format/model_file_internal.h"
 
 #include "common/error.h"
 #include "common/hash.h"  // kHashChunk
-#include "model/float16.h"
+#include "format/float16.h"
 
 #include <algorithm>
 #include <cmath>

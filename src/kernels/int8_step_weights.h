@@ -6,7 +6,7 @@
 // before its first update (train/trainer.h).
 #pragma once
 
-#include "model/int8_kernels.h"
+#include "kernels/int8_kernels.h"
 
 #include <memory>
 

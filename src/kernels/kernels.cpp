@@ -2,7 +2,7 @@
 // expressions where Eigen vectorizes (native builds), the portable
 // vector-extension kernels (kernels_portable.cpp) where it does not
 // (WebAssembly).
-#include "model/kernels.h"
+#include "kernels/kernels.h"
 
 #include <cmath>
 

@@ -12,7 +12,7 @@
 // suite checks the WASM path against Eigen.
 #pragma once
 
-#include "model/tensor.h"
+#include "kernels/tensor.h"
 
 namespace s2s {
 

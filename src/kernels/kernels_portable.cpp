@@ -2,7 +2,7 @@
 // written once with GCC/clang vector extensions, WebAssembly's path, and
 // compiled natively too so that the tests check them against Eigen.
 // kernels.cpp chooses between them and Eigen.
-#include "model/kernels.h"
+#include "kernels/kernels.h"
 
 #include <algorithm>
 #include <cmath>

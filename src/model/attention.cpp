@@ -2,7 +2,7 @@
 // backward over a padded batch, and decoding's step for K hypotheses.
 #include "model/attention.h"
 
-#include "model/kernels.h"
+#include "kernels/kernels.h"
 
 #include <cmath>
 #include <limits>

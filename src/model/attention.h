@@ -17,7 +17,7 @@
 #pragma once
 
 #include "model/gru.h"
-#include "model/int8_kernels.h"
+#include "kernels/int8_kernels.h"
 #include "model/parameters.h"
 
 namespace s2s {

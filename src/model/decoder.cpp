@@ -3,8 +3,8 @@
 #include "model/decoder.h"
 
 #include "model/attention.h"
-#include "model/int8_kernels.h"
-#include "model/kernels.h"
+#include "kernels/int8_kernels.h"
+#include "kernels/kernels.h"
 
 #include <algorithm>
 #include <limits>

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "model/encoder.h"
-#include "model/int8_step_weights.h"
+#include "kernels/int8_step_weights.h"
 
 #include <vector>
 

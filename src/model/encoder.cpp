@@ -2,7 +2,7 @@
 // over a padded batch, forward and backward.
 #include "model/encoder.h"
 
-#include "model/kernels.h"
+#include "kernels/kernels.h"
 
 namespace s2s {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "model/gru.h"
-#include "model/int8_step_weights.h"
+#include "kernels/int8_step_weights.h"
 #include "model/parameters.h"
 
 #include <vector>

@@ -2,7 +2,7 @@
 // state through.
 #include "model/gru.h"
 
-#include "model/kernels.h"
+#include "kernels/kernels.h"
 
 namespace s2s {
 

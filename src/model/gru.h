@@ -14,7 +14,7 @@
 #pragma once
 
 #include "model/parameters.h"
-#include "model/tensor.h"
+#include "kernels/tensor.h"
 
 namespace s2s {
 

@@ -4,8 +4,8 @@
 
 #include "model/target_shortlist.h"
 #include "model/config.h"
-#include "model/int8_step_weights.h"
-#include "model/model_file.h"
+#include "kernels/int8_step_weights.h"
+#include "format/model_file.h"
 #include "model/parameters.h"
 #include "text/tokenizer.h"
 #include "text/vocabulary.h"

@@ -5,7 +5,7 @@
 
 #include "common/random.h"  // Random, for the callers that draw parameters
 #include "model/config.h"
-#include "model/tensor.h"
+#include "kernels/tensor.h"
 
 #include <cstdint>
 #include <string>

@@ -4,8 +4,10 @@
 // vocabulary - M) x K little-endian uint16 source ids (0xFFFF = none): a
 // record of their own from format version 4 on, base64 in the field
 // ("triggers") before. Written and read back with every value checked.
-#include "common/error.h"
 #include "model/target_shortlist.h"
+
+#include "common/error.h"
+#include "format/legacy.h"
 
 #include <cstdint>
 #include <string>
@@ -13,65 +15,12 @@
 namespace s2s {
 namespace {
 
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 constexpr int kSpecials = 4;
 
 [[noreturn]] void damaged(const std::string& problem) {
     throw ModelFileError("model header 'target_shortlist' " + problem +
                          "; the file is damaged: download or copy it again, or rebuild the shortlist with "
                          "`seq2seq shortlist` (docs/cli.md)");
-}
-
-// Each character's 6 bits, or -1 (not in the alphabet; '=' included).
-struct Base64Values {
-    int8_t of[256];
-    constexpr Base64Values() : of() {
-        for (int c = 0; c < 256; ++c) of[c] = -1;
-        for (int v = 0; v < 64; ++v) of[static_cast<unsigned char>(kAlphabet[v])] = static_cast<int8_t>(v);
-    }
-};
-constexpr Base64Values kBase64;
-
-std::vector<uint8_t> unbase64(const std::string& text) {
-    if (text.size() % 4 != 0) damaged("has triggers whose base64 length " + std::to_string(text.size()) + " is not a multiple of 4");
-    const auto not_base64 = [](size_t at) {
-        damaged("has a character that is not base64 at offset " + std::to_string(at) + " of its triggers");
-    };
-    std::vector<uint8_t> out(text.size() / 4 * 3);
-    size_t o = 0;
-    // Every group of 4 but the last (which may end in padding), by table.
-    const size_t whole = text.empty() ? 0 : text.size() - 4;
-    for (size_t i = 0; i < whole; i += 4) {
-        const int a = kBase64.of[static_cast<unsigned char>(text[i])], b = kBase64.of[static_cast<unsigned char>(text[i + 1])],
-                  c = kBase64.of[static_cast<unsigned char>(text[i + 2])], d = kBase64.of[static_cast<unsigned char>(text[i + 3])];
-        if ((a | b | c | d) < 0) not_base64(i + (a < 0 ? 0 : b < 0 ? 1 : c < 0 ? 2 : 3));
-        const uint32_t n = (uint32_t(a) << 18) | (uint32_t(b) << 12) | (uint32_t(c) << 6) | uint32_t(d);
-        out[o++] = static_cast<uint8_t>(n >> 16);
-        out[o++] = static_cast<uint8_t>(n >> 8);
-        out[o++] = static_cast<uint8_t>(n);
-    }
-    if (!text.empty()) {
-        const size_t i = whole;
-        uint32_t n = 0;
-        int padding = 0;
-        for (size_t j = 0; j < 4; ++j) {
-            const char ch = text[i + j];
-            int v = kBase64.of[static_cast<unsigned char>(ch)];
-            if (v < 0) {
-                if (ch != '=' || j < 2) not_base64(i + j);
-                v = 0;
-                ++padding;
-            } else if (padding > 0) {
-                damaged("has base64 padding before the end of its triggers");
-            }
-            n = (n << 6) | static_cast<uint32_t>(v);
-        }
-        out[o++] = static_cast<uint8_t>(n >> 16);
-        if (padding < 2) out[o++] = static_cast<uint8_t>(n >> 8);
-        if (padding < 1) out[o++] = static_cast<uint8_t>(n);
-    }
-    out.resize(o);
-    return out;
 }
 
 // M and K from the field, checked.
@@ -131,7 +80,7 @@ TargetShortlist target_shortlist_from_json(const nlohmann::json& json, int sourc
     TargetShortlist out = shortlist_sizes(json, target_vocab_size);
     const auto triggers = json.find("triggers");
     if (triggers == json.end() || !triggers->is_string()) damaged("needs 'triggers', a base64 string");
-    const std::vector<uint8_t> bytes = unbase64(triggers->get_ref<const std::string&>());
+    const std::vector<uint8_t> bytes = legacy_base64_bytes(triggers->get_ref<const std::string&>(), damaged);
     const size_t expected = 2 * static_cast<size_t>(target_vocab_size - out.always) * out.per_target;
     if (bytes.size() != expected) {
         damaged("has " + std::to_string(bytes.size()) + " bytes of triggers where (target vocabulary " +

@@ -16,7 +16,7 @@
 
 #include "common/error.h"
 #include "common/hash.h"
-#include "model/model_file.h"
+#include "format/model_file.h"
 
 #include <string>
 #include <utility>

@@ -5,7 +5,7 @@
 #include "train/training_run.h"
 
 #include "common/error.h"
-#include "model/model_file.h"
+#include "format/model_file.h"
 #include "text/bpe.h"
 #include "text/tokenizer.h"
 #include "train/data_source.h"

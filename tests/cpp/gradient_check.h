@@ -5,7 +5,7 @@
 #pragma once
 
 #include "model/parameters.h"
-#include "model/tensor.h"
+#include "kernels/tensor.h"
 
 #include <doctest/doctest.h>
 

@@ -4,7 +4,7 @@
 // and small files to corrupt.
 #pragma once
 
-#include "model/model_file.h"
+#include "format/model_file.h"
 
 #include "common/error.h"
 #include "common/hash.h"

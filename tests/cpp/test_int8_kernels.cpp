@@ -6,9 +6,9 @@
 #include "common/hash.h"
 #include "decode/search.h"
 #include "model/decoder.h"
-#include "model/int8_kernels.h"
+#include "kernels/int8_kernels.h"
 #include "model/model.h"
-#include "model/model_file.h"
+#include "format/model_file.h"
 #include "test_helpers.h"
 #include "text/vocabulary.h"
 

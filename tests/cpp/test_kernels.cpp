@@ -2,7 +2,7 @@
 // against Eigen and double-precision references, and the one-step decoder (decoder_step, which beam search
 // runs) against the training forward pass it must equal.
 #include "model/decoder.h"
-#include "model/kernels.h"
+#include "kernels/kernels.h"
 #include "test_helpers.h"
 #include "text/vocabulary.h"
 

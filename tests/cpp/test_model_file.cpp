@@ -2,7 +2,7 @@
 // and int8 values and of records of strings and uint16 values, files of
 // format versions 1 and 2, and the file system.
 // Damaged files are refused in test_model_file_damage.cpp.
-#include "model/model_file.h"
+#include "format/model_file.h"
 #include "model_file_bytes.h"
 
 #include "common/error.h"

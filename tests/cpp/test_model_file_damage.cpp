@@ -4,7 +4,7 @@
 // fix; and the writer refusing caller mistakes. (Past 400 lines because
 // each kind of damage is one test with its table of cases; the byte helpers
 // they share are in model_file_bytes.h.)
-#include "model/model_file.h"
+#include "format/model_file.h"
 #include "model_file_bytes.h"
 
 #include "common/error.h"

@@ -5,7 +5,7 @@
 #include "decode/search.h"
 #include "decode/shortlist.h"
 #include "train/shortlist_builder.h"
-#include "model/int8_kernels.h"
+#include "kernels/int8_kernels.h"
 #include "model/model.h"
 #include "test_helpers.h"
 
