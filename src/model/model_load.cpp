@@ -1,11 +1,12 @@
-// A whole model to and from its file (model.h): the header fields, the
-// tensor table checked against the configuration, and the int8 step
-// weights kept for decoding.
+// A model read from its file's bytes (model.h): the header's fields, the
+// vocabularies and tokenizers (records from format version 4 on, header
+// fields before), the tensor table checked against the configuration, and
+// the int8 step weights kept for decoding. Writing it: model_header.cpp.
 #include "model/model.h"
 
 #include "common/error.h"
-#include "common/hash.h"
 #include "common/limits.h"
+#include "model/model_records.h"
 #include "text/bpe.h"
 #include "text/utf8.h"
 
@@ -13,16 +14,13 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
-#include <stdexcept>
 #include <string_view>
 
 namespace s2s {
+
+using namespace model_records;
+
 namespace {
-
-constexpr const char* kFormatName = "seq2seq-attention";
-
-// Matrices are column-major in memory and row-major in the file.
-using RowMajorMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 const nlohmann::json& require(const nlohmann::json& header, const char* field) {
     auto it = header.find(field);
@@ -91,170 +89,6 @@ Int8Matrix* int8_copy_for(Int8StepWeights& weights, const std::string& name) {
     if (name == "output_weights") return &weights.output_weights;
     return nullptr;
 }
-
-// The header's "decoding" record, when the model has one.
-void add_decoding(const Model& model, nlohmann::json& header) {
-    nlohmann::json decoding = nlohmann::json::object();
-    if (model.length_penalty) decoding["length_penalty"] = *model.length_penalty;
-    if (model.coverage_penalty) decoding["coverage_penalty"] = *model.coverage_penalty;
-    if (!decoding.empty()) header["decoding"] = decoding;
-}
-
-// The lexical shortlist (target_shortlist.h), when the model has one: its
-// sizes and provenance (the triggers are a record of the file).
-void add_target_shortlist(const Model& model, nlohmann::json& header) {
-    if (model.target_shortlist) header["target_shortlist"] = target_shortlist_to_json(*model.target_shortlist);
-}
-
-// A tokenizer as the header of format version 4 holds it: kind and
-// language (a BPE tokenizer's merges are a record of the file).
-nlohmann::json tokenizer_header(const TokenizerSettings& settings) {
-    nlohmann::json json = to_json(settings, /*with_merges=*/false);
-    json.erase("merge_count");
-    return json;
-}
-
-}  // namespace
-
-nlohmann::json model_header(const Model& model) {
-    nlohmann::json header = {
-        {"format", kFormatName},
-        {"config", to_json(model.config)},
-        {"source_tokenizer", tokenizer_header(model.source_tokenizer)},
-        {"target_tokenizer", tokenizer_header(model.target_tokenizer)},
-        {"provenance", model.provenance},
-    };
-    add_decoding(model, header);
-    add_target_shortlist(model, header);
-    return header;
-}
-
-nlohmann::json model_header_without_vocabularies(const Model& model) {
-    nlohmann::json header = {
-        {"format", kFormatName},
-        {"config", to_json(model.config)},
-        {"source_tokenizer", to_json(model.source_tokenizer, /*with_merges=*/false)},
-        {"target_tokenizer", to_json(model.target_tokenizer, /*with_merges=*/false)},
-        {"source_vocabulary_size", model.source_vocabulary.size()},
-        {"target_vocabulary_size", model.target_vocabulary.size()},
-        {"provenance", model.provenance},
-    };
-    add_decoding(model, header);
-    add_target_shortlist(model, header);
-    return header;
-}
-
-namespace {
-
-// The tensors of `model` as the file stores them; `storage` keeps the
-// row-major copies alive while the returned views are used.
-std::vector<TensorToWrite> tensors_to_write(const Model& model, TensorDtype dtype, std::vector<RowMajorMatrix>& storage) {
-    std::vector<std::string> names;
-    model.params.for_each_tensor([&](const std::string& name, const Matrix& m) {
-        if (m.size() == 0) return;
-        names.push_back(name);
-        storage.emplace_back(m);
-    });
-    std::vector<TensorToWrite> tensors;
-    for (size_t i = 0; i < names.size(); ++i) {
-        // int8 quantizes matrices row by row; a vector (a bias) would need a
-        // scale per value, so vectors are stored as float16 instead.
-        const TensorDtype stored = dtype == TensorDtype::kInt8 && storage[i].cols() == 1 ? TensorDtype::kFloat16 : dtype;
-        tensors.push_back({names[i], static_cast<int>(storage[i].rows()), static_cast<int>(storage[i].cols()),
-                           storage[i].data(), stored, model.int8_levels});
-    }
-    return tensors;
-}
-
-// The names of the records of a model file (model_file.h).
-constexpr const char* kSourceVocabulary = "source_vocabulary";
-constexpr const char* kTargetVocabulary = "target_vocabulary";
-constexpr const char* kSourceMerges = "source_tokenizer.merges";
-constexpr const char* kTargetMerges = "target_tokenizer.merges";
-constexpr const char* kShortlistTriggers = "target_shortlist.triggers";
-
-// The records of `model`'s file: its vocabularies, its BPE merges and its
-// shortlist's triggers. The views point into `model`, and the trigger ids
-// into `trigger_ids`.
-std::vector<RecordToWrite> records_to_write(const Model& model, std::vector<uint16_t>& trigger_ids) {
-    std::vector<RecordToWrite> records;
-    const auto strings = [&](const char* name, const std::vector<std::string>& texts) {
-        RecordToWrite record;
-        record.name = name;
-        record.strings.assign(texts.begin(), texts.end());
-        records.push_back(std::move(record));
-    };
-    strings(kSourceVocabulary, model.source_vocabulary.tokens());
-    strings(kTargetVocabulary, model.target_vocabulary.tokens());
-    for (const auto& [name, tokenizer] : {std::pair{kSourceMerges, &model.source_tokenizer},
-                                          std::pair{kTargetMerges, &model.target_tokenizer}}) {
-        if (tokenizer->kind != TokenizerKind::kSubwords) continue;
-        RecordToWrite record;
-        record.name = name;
-        const size_t merges = tokenizer->bpe ? tokenizer->bpe->merge_count() : 0;
-        record.strings.reserve(merges);
-        for (size_t i = 0; i < merges; ++i) record.strings.emplace_back(tokenizer->bpe->joined(i));
-        records.push_back(std::move(record));
-    }
-    if (model.target_shortlist) {
-        trigger_ids = target_shortlist_trigger_ids(*model.target_shortlist);
-        RecordToWrite record;
-        record.name = kShortlistTriggers;
-        record.dtype = RecordDtype::kUint16;
-        record.rows = static_cast<uint32_t>(model.config.target_vocab_size - model.target_shortlist->always);
-        record.cols = static_cast<uint32_t>(model.target_shortlist->per_target);
-        if (uint64_t{record.rows} * record.cols != trigger_ids.size()) {
-            throw std::invalid_argument("the model's shortlist has " + std::to_string(trigger_ids.size()) +
-                                        " triggers where its sizes need " + std::to_string(uint64_t{record.rows} * record.cols));
-        }
-        record.values = trigger_ids.data();
-        records.push_back(std::move(record));
-    }
-    return records;
-}
-
-// A translation-only model lacks the float weights a file needs.
-void refuse_translation_only(const Model& model) {
-    if (model.translation_only) {
-        throw UsageError("this model was loaded for translation only (without its float weights), so it cannot be "
-                         "saved or converted; load the file with load_model or model_from_bytes(..., LoadFor::kAnything)");
-    }
-}
-
-// The header of a file stored as `dtype`: an int8 file also records its
-// quantization levels.
-nlohmann::json file_header(const Model& model, TensorDtype dtype) {
-    nlohmann::json header = model_header(model);
-    if (dtype == TensorDtype::kInt8) header["int8_levels"] = model.int8_levels;
-    return header;
-}
-
-}  // namespace
-
-std::string model_fingerprint(const Model& model) {
-    Model without = model;
-    without.provenance.erase("evaluations");
-    const std::vector<uint8_t> bytes = serialize_model(without, model.stored_dtype);
-    return to_hex64(word_hash64(bytes.data(), bytes.size()));
-}
-
-std::vector<uint8_t> serialize_model(const Model& model, TensorDtype dtype) {
-    refuse_translation_only(model);
-    std::vector<RowMajorMatrix> storage;
-    std::vector<uint16_t> trigger_ids;
-    return encode_model_file(file_header(model, dtype), tensors_to_write(model, dtype, storage),
-                             records_to_write(model, trigger_ids));
-}
-
-void save_model(const Model& model, const std::string& path, TensorDtype dtype) {
-    refuse_translation_only(model);
-    std::vector<RowMajorMatrix> storage;
-    std::vector<uint16_t> trigger_ids;
-    write_model_file(path, file_header(model, dtype), tensors_to_write(model, dtype, storage),
-                     records_to_write(model, trigger_ids));
-}
-
-namespace {
 
 [[noreturn]] void throw_vocabulary_sizes(const ModelConfig& config, uint64_t source, uint64_t target) {
     throw ModelFileError("model header: the vocabularies have " + std::to_string(source) + " and " +
@@ -340,31 +174,19 @@ void read_records(const ModelFileLayout& layout, const uint8_t* bytes, Model& mo
     model.target_vocabulary = Vocabulary::from_tokens(record_strings(bytes, target), /*utf8_checked=*/true);
 }
 
-// owned: the file's bytes when the model may keep and change them
-// (model_from_owned_bytes; `bytes` is owned.get()), else null.
-Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor purpose,
-                        const std::shared_ptr<uint8_t[]>& owned = nullptr) {
+// Versions 1 to 3: the tokenizers (with their merges) and the
+// vocabularies are fields of the header (format/legacy.h).
+void read_header_vocabularies(const nlohmann::json& header, Model& model) {
+    model.source_tokenizer = tokenizer_settings_from_json(require(header, "source_tokenizer"));
+    model.target_tokenizer = tokenizer_settings_from_json(require(header, "target_tokenizer"));
+    model.source_vocabulary = Vocabulary::from_json(require(header, "source_vocabulary"));
+    model.target_vocabulary = Vocabulary::from_json(require(header, "target_vocabulary"));
+}
+
+// The header's optional fields: provenance, the decoding penalties, the
+// shortlist and an int8 file's levels, each checked.
+void read_optional_fields(const ModelFileLayout& layout, const uint8_t* bytes, Model& model) {
     const nlohmann::json& header = layout.header;
-    const auto& format = require(header, "format");
-    if (!format.is_string() || format.get<std::string>() != kFormatName) {
-        throw ModelFileError("model header 'format' is not \"seq2seq-attention\"; this is not a model of this project");
-    }
-    Model model;
-    model.config = model_config_from_json(require(header, "config"));
-    if (layout.version >= kStringRecordsVersion) {
-        read_records(layout, bytes, model);
-    } else {  // versions 1 to 3: everything in the header
-        model.source_tokenizer = tokenizer_settings_from_json(require(header, "source_tokenizer"));
-        model.target_tokenizer = tokenizer_settings_from_json(require(header, "target_tokenizer"));
-        model.source_vocabulary = Vocabulary::from_json(require(header, "source_vocabulary"));
-        model.target_vocabulary = Vocabulary::from_json(require(header, "target_vocabulary"));
-    }
-    check_subword_vocabulary(model.source_tokenizer, model.source_vocabulary, "source");
-    check_subword_vocabulary(model.target_tokenizer, model.target_vocabulary, "target");
-    if (model.source_vocabulary.size() != model.config.source_vocab_size ||
-        model.target_vocabulary.size() != model.config.target_vocab_size) {
-        throw_vocabulary_sizes(model.config, model.source_vocabulary.size(), model.target_vocabulary.size());
-    }
     if (auto it = header.find("provenance"); it != header.end()) model.provenance = *it;
     if (auto it = header.find("decoding"); it != header.end()) {
         if (!it->is_object()) throw ModelFileError("model header 'decoding' must be an object; the file is damaged, download or copy it again");
@@ -398,18 +220,20 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
         }
         model.int8_levels = static_cast<int>(it->get<long long>());
     }
+}
 
-    // Check every shape against the table before allocating anything, so
-    // a header with huge sizes cannot ask for more memory than the file's
-    // own tensors hold.
-    const std::vector<TensorShape> shapes = parameter_shapes(model.config);
+// The file's tensors by name, checked against the configuration's shapes
+// before anything is allocated, so a header with huge sizes cannot ask for
+// more memory than the file's own tensors hold.
+std::map<std::string, const TensorLayout*> checked_tensor_table(const ModelFileLayout& layout, const ModelConfig& config) {
+    const std::vector<TensorShape> shapes = parameter_shapes(config);
     std::map<std::string, const TensorLayout*> table;
     for (const auto& t : layout.tensors) table[t.name] = &t;
     for (const TensorShape& shape : shapes) {
         auto it = table.find(shape.name);
         if (it == table.end()) {
             throw ModelFileError("model file has no tensor '" + shape.name + "', which a " +
-                                 attention_kind_name(model.config.attention) + " model needs; the file is incomplete");
+                                 attention_kind_name(config.attention) + " model needs; the file is incomplete");
         }
         if (static_cast<int>(it->second->rows) != shape.rows || static_cast<int>(it->second->cols) != shape.cols) {
             throw ModelFileError("model tensor '" + shape.name + "' has shape " + std::to_string(it->second->rows) +
@@ -424,68 +248,115 @@ Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor pu
             if (!expected) throw ModelFileError("model file has an unexpected tensor '" + name + "'");
         }
     }
+    return table;
+}
+
+// An int8 embedding kept as stored (int8_step_weights.h): one copy of the
+// bytes, no decode; in the file's own bytes when the model owns them.
+void keep_int8_embedding(const uint8_t* bytes, const TensorLayout& tensor, const std::shared_ptr<uint8_t[]>& owned,
+                         Int8Embedding& embedding) {
+    check_int8_tensor(bytes, tensor);
+    embedding.rows = static_cast<int>(tensor.rows);
+    embedding.cols = static_cast<int>(tensor.cols);
+    if (const float* scales = owned ? file_int8_scales(owned.get(), tensor) : nullptr) {
+        embedding.scales = scales;
+        embedding.values = int8_tensor_values(bytes, tensor, nullptr);
+        embedding.storage = owned;
+    } else {
+        struct Copy {
+            std::vector<float> scales;
+            std::vector<int8_t> values;
+        };
+        auto copy = std::make_shared<Copy>();
+        copy->scales.resize(tensor.rows);
+        const int8_t* values = int8_tensor_values(bytes, tensor, copy->scales.data());
+        copy->values.assign(values, values + static_cast<size_t>(tensor.rows) * tensor.cols);
+        embedding.scales = copy->scales.data();
+        embedding.values = copy->values.data();
+        embedding.storage = std::move(copy);
+    }
+}
+
+// The int8 copy of a decoder step matrix, packed where it lies when the
+// model owns the bytes (and the layout allows), else into its own buffer.
+void pack_int8_copy(const uint8_t* bytes, const TensorLayout& tensor, const std::shared_ptr<uint8_t[]>& owned,
+                    Int8Matrix& copy) {
+    const int rows = static_cast<int>(tensor.rows), cols = static_cast<int>(tensor.cols);
+    if (const float* scales = owned ? file_int8_scales(owned.get(), tensor) : nullptr) {
+        // Packed where they lie (the float values are not decoded: translation only).
+        auto* values = const_cast<int8_t*>(int8_tensor_values(owned.get(), tensor, nullptr));
+        copy = pack_int8_rows_in_place(rows, cols, values, scales, owned);
+    }
+    if (copy.empty()) {
+        std::vector<float> scales(tensor.rows);
+        const int8_t* values = int8_tensor_values(bytes, tensor, scales.data());
+        copy = pack_int8_rows(rows, cols, values, scales.data());
+    }
+}
+
+// Every tensor of `table` into the model: the float matrices decoded, and
+// for translation the int8 step weights instead where the file has them.
+void read_tensors(const std::map<std::string, const TensorLayout*>& table, const uint8_t* bytes, LoadFor purpose,
+                  const std::shared_ptr<uint8_t[]>& owned, Model& model) {
     model.params.for_each_tensor([&](const std::string& name, Matrix& m) {
         auto it = table.find(name);
         if (it == table.end()) return;  // not part of this variant
+        const TensorLayout& tensor = *it->second;
         Int8Embedding* embedding = name == "source_embedding"   ? &model.int8_step.source_embedding
                                    : name == "target_embedding" ? &model.int8_step.target_embedding
                                                                 : nullptr;
-        if (embedding != nullptr && purpose == LoadFor::kTranslation && it->second->dtype == TensorDtype::kInt8) {
-            // Kept as stored (int8_step_weights.h): one copy of the bytes, no decode.
-            check_int8_tensor(bytes, *it->second);
-            embedding->rows = static_cast<int>(it->second->rows);
-            embedding->cols = static_cast<int>(it->second->cols);
-            if (const float* scales = owned ? file_int8_scales(owned.get(), *it->second) : nullptr) {
-                embedding->scales = scales;
-                embedding->values = int8_tensor_values(bytes, *it->second, nullptr);
-                embedding->storage = owned;
-            } else {
-                struct Copy {
-                    std::vector<float> scales;
-                    std::vector<int8_t> values;
-                };
-                auto copy = std::make_shared<Copy>();
-                copy->scales.resize(it->second->rows);
-                const int8_t* values = int8_tensor_values(bytes, *it->second, copy->scales.data());
-                copy->values.assign(values, values + static_cast<size_t>(it->second->rows) * it->second->cols);
-                embedding->scales = copy->scales.data();
-                embedding->values = copy->values.data();
-                embedding->storage = std::move(copy);
-            }
+        if (embedding != nullptr && purpose == LoadFor::kTranslation && tensor.dtype == TensorDtype::kInt8) {
+            keep_int8_embedding(bytes, tensor, owned, *embedding);
             m.resize(0, 0);
             model.stored_dtype = TensorDtype::kInt8;
             return;
         }
         Int8Matrix* copy = int8_copy_for(model.int8_step, name);
-        if (copy != nullptr && it->second->dtype == TensorDtype::kInt8) {
+        if (copy != nullptr && tensor.dtype == TensorDtype::kInt8) {
             // Checked here only when the float decode below is skipped:
             // decode_tensor_values makes the same checks.
-            if (purpose == LoadFor::kTranslation) check_int8_tensor(bytes, *it->second);
-            const int rows = static_cast<int>(it->second->rows), cols = static_cast<int>(it->second->cols);
-            if (const float* scales = owned ? file_int8_scales(owned.get(), *it->second) : nullptr) {
-                // Packed where they lie (the float values are not decoded below: translation only).
-                auto* values = const_cast<int8_t*>(int8_tensor_values(owned.get(), *it->second, nullptr));
-                *copy = pack_int8_rows_in_place(rows, cols, values, scales, owned);
-            }
-            if (copy->empty()) {
-                std::vector<float> scales(it->second->rows);
-                const int8_t* values = int8_tensor_values(bytes, *it->second, scales.data());
-                *copy = pack_int8_rows(rows, cols, values, scales.data());
-            }
+            if (purpose == LoadFor::kTranslation) check_int8_tensor(bytes, tensor);
+            pack_int8_copy(bytes, tensor, owned, *copy);
         }
         if (purpose == LoadFor::kTranslation && copy != nullptr && !copy->empty()) {
             m.resize(0, 0);  // decoder_step reads the int8 copy only
         } else {
             // Straight from the file's bytes into the matrix (column-major).
-            m.resize(it->second->rows, it->second->cols);
-            decode_tensor_values(bytes, *it->second, m.data(), /*column_major=*/true);
+            m.resize(tensor.rows, tensor.cols);
+            decode_tensor_values(bytes, tensor, m.data(), /*column_major=*/true);
         }
         // The narrowest dtype of any tensor: int8 < float16 < float32.
-        const TensorDtype stored = it->second->dtype;
+        const TensorDtype stored = tensor.dtype;
         if (stored == TensorDtype::kInt8 || (stored == TensorDtype::kFloat16 && model.stored_dtype == TensorDtype::kFloat32)) {
             model.stored_dtype = stored;
         }
     });
+}
+
+// owned: the file's bytes when the model may keep and change them
+// (model_from_owned_bytes; `bytes` is owned.get()), else null.
+Model model_from_layout(ModelFileLayout layout, const uint8_t* bytes, LoadFor purpose,
+                        const std::shared_ptr<uint8_t[]>& owned = nullptr) {
+    const nlohmann::json& header = layout.header;
+    const auto& format = require(header, "format");
+    if (!format.is_string() || format.get<std::string>() != kFormatName) {
+        throw ModelFileError("model header 'format' is not \"seq2seq-attention\"; this is not a model of this project");
+    }
+    Model model;
+    model.config = model_config_from_json(require(header, "config"));
+    if (layout.version >= kStringRecordsVersion) {
+        read_records(layout, bytes, model);
+    } else {
+        read_header_vocabularies(header, model);
+    }
+    check_subword_vocabulary(model.source_tokenizer, model.source_vocabulary, "source");
+    check_subword_vocabulary(model.target_tokenizer, model.target_vocabulary, "target");
+    if (model.source_vocabulary.size() != model.config.source_vocab_size ||
+        model.target_vocabulary.size() != model.config.target_vocab_size) {
+        throw_vocabulary_sizes(model.config, model.source_vocabulary.size(), model.target_vocabulary.size());
+    }
+    read_optional_fields(layout, bytes, model);
+    read_tensors(checked_tensor_table(layout, model.config), bytes, purpose, owned, model);
     return model;
 }
 

@@ -12,7 +12,7 @@
 // Part of the model: stored in the model file as the header field
 // "target_shortlist" (M, K and where it was built from) and the record
 // "target_shortlist.triggers" (docs/model.md, model_file.h), read and
-// checked with the model (model.cpp); a model without it decodes as before. Decoding uses it
+// checked with the model (model_load.cpp); a model without it decodes as before. Decoding uses it
 // (src/decode/shortlist.h) when DecodeOptions::shortlist is on and the
 // model's output layer is int8 (the float path computes every row).
 #pragma once

@@ -113,7 +113,7 @@ private:
     // The rank index ("left right" -> merge index) and the Merge strings
     // are built on first use: a loaded model never encodes with its target
     // side's merges (10,000 in en-fr) unless it is trained or given a prefix
-    // of words, so the model load does not build them (src/model/model.cpp).
+    // of words, so the model load does not build them (src/model/model_load.cpp).
     // The rank index is a power-of-two table at most half full of merge
     // indices (-1: empty), probed linearly, hashed on the "left right" text
     // (joined_text_hash, common/hash.h): building it copies no string, and a
