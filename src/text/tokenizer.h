@@ -67,7 +67,7 @@ TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json);
 // holds no "merges" and `merges` the "left right" strings, checked as the
 // JSON ones are but for their UTF-8, which the file reader checked (and
 // every piece must then be in the vocabulary, whose tokens are checked:
-// model.cpp).
+// src/model/model_load.cpp).
 TokenizerSettings tokenizer_settings_from_json(const nlohmann::json& json, std::vector<std::string> merges);
 
 // A word of a tokenized text: tokens [start, end) and its text. For subword
