@@ -8,6 +8,7 @@
 #include "text/utf8.h"
 #include "corpus/parallel_corpus.h"
 #include "train/data_source.h"
+#include "train/weight_operations.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -124,15 +125,7 @@ void interpolate(Model& model, const std::string& other_path, double weight) {
         throw UsageError("--interpolate " + other_path + " has other vocabularies or tokenizers (its target tokens must "
                          "be the first of the model's); each row of a weight must mean the same token in both models");
     }
-    std::vector<const Matrix*> tensors;
-    other.params.for_each_tensor([&](const std::string&, const Matrix& m) { tensors.push_back(&m); });
-    size_t index = 0;
-    const float w = static_cast<float>(weight);
-    model.params.for_each_tensor([&](const std::string&, Matrix& m) {
-        const Matrix& o = *tensors[index++];
-        const Eigen::Index rows = std::min(m.rows(), o.rows()), cols = std::min(m.cols(), o.cols());
-        m.topLeftCorner(rows, cols) = (1.0f - w) * m.topLeftCorner(rows, cols) + w * o.topLeftCorner(rows, cols);
-    });
+    interpolate_overlap(model.params, other.params, static_cast<float>(weight));
     if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
     nlohmann::json record = {{"file", std::filesystem::path(other_path).filename().string()},
                              {"fnv1a64", file_fnv1a64_hex(other_path)},

@@ -1,6 +1,8 @@
 // Adam and gradient-norm clipping (optimizer.h), one loop over the tensors.
 #include "train/optimizer.h"
 
+#include "train/weight_operations.h"
+
 #include <cmath>
 #include <vector>
 
@@ -30,9 +32,7 @@ void set_zero(Parameters& tensors) {
 }
 
 void add_into(Parameters& a, const Parameters& b) {
-    auto targets = tensors_of(a);
-    auto sources = tensors_of(b);
-    for (size_t i = 0; i < targets.size(); ++i) *targets[i] += *sources[i];
+    zip_tensors(a, b, [](Matrix& into, const Matrix& from) { into += from; });
 }
 
 double clip_gradient_norm(Parameters& grad, double max_norm) {

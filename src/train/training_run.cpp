@@ -1,7 +1,9 @@
 // A training run on a parallel corpus (training_run.h): the model's
-// start (its encoder or every weight from another model), the step loop
-// with its development checks and checkpoints, and the provenance record.
-// The data it trains on: training_data.cpp.
+// start (its encoder or every weight from another model:
+// weight_operations.h), the step loop with its development checks and
+// checkpoints, and the averaging of the last checkpoints. The data it
+// trains on: training_data.cpp; the provenance it records:
+// training_run_provenance.cpp.
 #include "train/training_run.h"
 
 #include "common/error.h"
@@ -9,6 +11,7 @@
 #include "text/bpe.h"
 #include "text/tokenizer.h"
 #include "train/data_source.h"
+#include "train/weight_operations.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -28,48 +31,6 @@ void check_writable(const std::string& path) {
         if (!out) throw IoError("cannot write " + path + ": check that its folder exists and is writable");
     }
     std::filesystem::remove(probe);
-}
-
-// Transfer learning for a small corpus: the English encoder of a model
-// trained on more data. Returns how many source embeddings were copied.
-long init_encoder_from(Model& model, const Model& donor, const std::string& donor_path) {
-    const ModelConfig& a = model.config;
-    const ModelConfig& b = donor.config;
-    if (a.embedding_size != b.embedding_size || a.encoder_hidden_size != b.encoder_hidden_size ||
-        donor.source_tokenizer.kind != model.source_tokenizer.kind) {
-        throw UsageError("--init-encoder " + donor_path + " has --embedding " + std::to_string(b.embedding_size) +
-                         " --hidden " + std::to_string(b.encoder_hidden_size) +
-                         "; use the same sizes (and the same kind of English tokens: pieces or words)");
-    }
-    model.params.encoder_forward = donor.params.encoder_forward;
-    model.params.encoder_backward = donor.params.encoder_backward;
-    long copied = 0;
-    for (int id = 0; id < model.source_vocabulary.size(); ++id) {
-        const int donor_id = id < Vocabulary::kNumSpecial ? id : donor.source_vocabulary.id(model.source_vocabulary.token(id));
-        if (id >= Vocabulary::kNumSpecial && donor_id == Vocabulary::kUnk) continue;
-        model.params.source_embedding.col(id) = donor.params.source_embedding.col(donor_id);
-        ++copied;
-    }
-    return copied;
-}
-
-// A second stage of training: every weight from a model of this run's
-// configuration. Its vocabularies are this run's (prepare), the target's
-// possibly grown at its end: those rows keep their random start.
-void init_model_from(Model& model, const Model& donor, const std::string& donor_path) {
-    ModelConfig same = model.config;
-    same.target_vocab_size = donor.config.target_vocab_size;
-    if (to_json(same) != to_json(donor.config) || model.config.target_vocab_size < donor.config.target_vocab_size) {
-        throw UsageError("--init-model " + donor_path + " has other sizes than this run (its " +
-                         to_json(donor.config).dump() + "); train with the size flags it was trained with");
-    }
-    std::vector<const Matrix*> from;
-    donor.params.for_each_tensor([&](const std::string&, const Matrix& m) { from.push_back(&m); });
-    size_t index = 0;
-    model.params.for_each_tensor([&](const std::string&, Matrix& m) {
-        const Matrix& d = *from[index++];
-        m.topLeftCorner(d.rows(), d.cols()) = d;  // all of it, but a grown target's new rows or columns
-    });
 }
 
 std::string today() {
@@ -93,26 +54,7 @@ TrainingRun::TrainingRun(TrainingRunOptions options, const std::function<void(co
     prepare(log);
     trainer_ = std::make_unique<Trainer>(model_, train_, options_.trainer);
     resume(log);
-    // The provenance's records of the data: its source comes from the file
-    // actually read (data_source.h), never assumed.
-    const TrainingDataOptions& data = options_.data;
-    const std::string data_hash = file_fnv1a64_hex(data.path);
-    data_record_ = data_provenance(data.path, data_hash, data_pairs_, data_source_of(data.path, data_hash));
-    extra_record_ = nlohmann::json::array();
-    for (size_t file = 0; file < data.extra.size(); ++file) {
-        const std::string& path = data.extra[file].path;
-        const std::string hash = file_fnv1a64_hex(path);
-        nlohmann::json record = data_provenance(path, hash, extra_pairs_[file], data_source_of(path, hash));
-        record["pairs_used"] = extra_used_[file];
-        record["repeat"] = data.extra[file].repeat;
-        extra_record_.push_back(std::move(record));
-    }
-    split_record_["excluded_sources"] =
-        data.exclude_sources_path.empty()
-            ? nlohmann::json(nullptr)
-            : nlohmann::json({{"file", std::filesystem::path(data.exclude_sources_path).filename().string()},
-                              {"fnv1a64", file_fnv1a64_hex(data.exclude_sources_path)},
-                              {"pairs_dropped", excluded_pairs_}});
+    record_data_sources();
     started_ = std::chrono::steady_clock::now();
 }
 
@@ -308,43 +250,6 @@ double TrainingRun::wall_seconds() const {
     return previous_seconds_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
 }
 
-void TrainingRun::record_provenance(bool finished) {
-    const double seconds = wall_seconds();
-    const TrainerOptions& trainer = options_.trainer;
-    const TrainingDataOptions& data = options_.data;
-    model_.provenance = {
-        {"name", options_.name},
-        {"created", created_},
-        {"data", data_record_},
-        {"extra_data", extra_record_},
-        {"split", split_record_},
-        {"training", {{"steps", trainer_->steps_done()},
-                      {"init_encoder", init_record_},
-                      {"init_model", init_model_record_},
-                      {"averaged_checkpoints", averaged_record_},
-                      {"teacher", teacher_record_},
-                      {"finished", finished},
-                      {"batch_size", trainer.batch_size},
-                      {"learning_rate", trainer.learning_rate},
-                      {"warmup_steps", trainer.warmup_steps},
-                      {"dropout", trainer.dropout},
-                      {"label_smoothing", trainer.label_smoothing},
-                      {"piece_dropout", trainer.piece_dropout},
-                      {"clip_norm", trainer.clip_norm},
-                      {"threads", trainer.threads},
-                      {"seed", trainer.seed},
-                      {"min_frequency", data.min_frequency},
-                      {"max_source_vocab", data.max_source_vocab},
-                      {"max_target_vocab", data.max_target_vocab},
-                      {"source_pieces", data.source_pieces},
-                      {"target_pieces", data.target_pieces},
-                      {"max_source_words", data.max_source_words},
-                      {"wall_seconds", seconds},
-                      {"tokens_per_second", seconds > 0 ? (previous_tokens_ + tokens_this_part_) / seconds : 0.0},
-                      {"dev_bleu_history", history_}}},
-    };
-}
-
 bool TrainingRun::train(const TrainingRunHooks& hooks) {
     const std::string checkpoint = checkpoint_path(options_);
     const long total = options_.trainer.total_steps;
@@ -414,10 +319,7 @@ void TrainingRun::average_snapshots() {
         if (to_json(snapshot.config) != to_json(model_.config)) {
             throw ModelFileError("the snapshot " + path + " holds a model of another configuration; use a new --checkpoint-dir");
         }
-        std::vector<const Matrix*> tensors;
-        snapshot.params.for_each_tensor([&](const std::string&, const Matrix& m) { tensors.push_back(&m); });
-        size_t index = 0;
-        sum.for_each_tensor([&](const std::string&, Matrix& m) { m += *tensors[index++]; });
+        zip_tensors(sum, snapshot.params, [](Matrix& m, const Matrix& s) { m += s; });
     }
     const float scale = 1.0f / static_cast<float>(steps.size());
     sum.for_each_tensor([&](const std::string&, Matrix& m) { m *= scale; });

@@ -123,6 +123,7 @@ private:
     void prepare(const std::function<void(const std::string&)>& log);
     void resume(const std::function<void(const std::string&)>& log);
     void load_teacher(const std::function<void(const std::string&)>& log);  // options_.teacher_path into teacher_
+    void record_data_sources();  // data_record_, extra_record_ and split_record_'s excluded sources
     void record_provenance(bool finished);
     std::string snapshot_path(long step) const;
     std::vector<long> averaged_steps() const;  // the checkpoints averaged at the end, oldest first
