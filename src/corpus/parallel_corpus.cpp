@@ -2,6 +2,7 @@
 #include "corpus/parallel_corpus.h"
 
 #include "common/error.h"
+#include "common/random.h"
 #include "text/utf8.h"
 
 #include <cerrno>
@@ -35,24 +36,15 @@ std::string normalize_source(const std::string& source) {
     return out;
 }
 
-// FNV-1a alone mixes the last bytes of a string poorly into the high bits,
-// and the split compares the high bits against a threshold; this finalizer
-// (from SplitMix64) spreads every input bit over the whole word.
-uint64_t avalanche(uint64_t x) {
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-
 uint64_t source_hash(const std::string& normalized, uint64_t seed) {
     // Seed bytes in a fixed order so that native and WASM builds agree.
     unsigned char seed_bytes[8];
     for (int i = 0; i < 8; ++i) seed_bytes[i] = static_cast<unsigned char>(seed >> (8 * i));
     const uint64_t basis = fnv1a64(seed_bytes, sizeof seed_bytes);
-    return avalanche(fnv1a64(normalized.data(), normalized.size(), basis));
+    // FNV-1a alone mixes the last bytes of a string poorly into the high
+    // bits, and the split compares the high bits against a threshold:
+    // SplitMix64's finalizer spreads every input bit over the whole word.
+    return splitmix64_mix(fnv1a64(normalized.data(), normalized.size(), basis));
 }
 
 // Groups `pairs` (those selected by `keep`, all when null) by normalized

@@ -1,6 +1,7 @@
 #include "eval/bootstrap.h"
 
 #include "common/error.h"
+#include "common/random.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,25 +9,6 @@
 
 namespace s2s {
 namespace {
-
-// splitmix64 (Steele, Lea and Flood, 2014): small, fast, the same on every
-// platform, which std's distributions are not.
-struct SplitMix64 {
-    uint64_t state;
-    uint64_t next() {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-    // Uniform in [0, n) by rejection, without modulo bias.
-    size_t below(size_t n) {
-        const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-        uint64_t x;
-        do x = next(); while (x >= limit);
-        return static_cast<size_t>(x % n);
-    }
-};
 
 BleuStats sum(const std::vector<BleuStats>& stats) {
     BleuStats total;
@@ -68,7 +50,7 @@ BootstrapReport bootstrap_bleu(const std::vector<BleuStats>& system, const std::
         report.baseline_bleu = bleu_from_stats(sum(*baseline)).bleu;
         report.difference = report.bleu - report.baseline_bleu;
     }
-    SplitMix64 random{seed};
+    Random random(seed);
     const size_t n = system.size();
     std::vector<double> scores, baseline_scores, differences;
     long better = 0;
