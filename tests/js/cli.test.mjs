@@ -19,7 +19,7 @@ const fixture = join(root, 'tests', 'fixtures', 'tiny-en-fr.tsv');
 let work;
 let model;
 
-// The JSON header of a .s2s file (layout in src/model/model_file.h).
+// The JSON header of a .s2s file (layout in src/format/model_file.h).
 function readProvenance(path) {
   const bytes = readFileSync(path);
   const headerSize = bytes.readUInt32LE(12);

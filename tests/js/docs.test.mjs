@@ -37,6 +37,48 @@ function namedPaths(file) {
   return [...paths].map((p) => p.replace(/\/$/, ''));
 }
 
+// The paths of README.md's fenced Layout block: each line is a folder and
+// what it holds, naming files by their own name (found at any depth under
+// the line's folder, as `bpe.h` under src/text) or by a path from the root
+// (with a slash). Built output (dist/) and test artifacts are left out.
+function layoutPaths() {
+  const block = text('README.md').match(/^## Layout\n+```\n([\s\S]*?)```/m)?.[1];
+  assert.ok(block, 'README.md has no fenced block under "## Layout"');
+  const named = [];
+  for (const line of block.split('\n').filter(Boolean)) {
+    const [folder, ...words] = line.split(/\s+/);
+    named.push({ path: folder.replace(/\/$/, ''), folder: '.' });
+    for (const raw of words) {
+      const word = raw.replace(/^[(`]+/, '').replace(/[),;:`.]+$/, '');
+      // A file's own name (lowercase, or all capitals as README.md: not
+      // prose such as TensorFlow.js), a folder of the line's (crashes/), or
+      // a path from the root (src/wasm/).
+      const isFile = /^([a-z0-9_][\w-]*|[A-Z]+)(\.[\w-]+)*\.(h|cpp|js|mjs|md|json|sh|ts|cmake)$/.test(word);
+      const isPath = /^[\w.-]+\/[\w./-]*$/.test(word);
+      if (!isFile && !isPath) continue;
+      const own = !/\/./.test(word);  // no slash but a trailing one: under the line's folder
+      named.push({ path: word.replace(/\/$/, ''), folder: own ? folder.replace(/\/$/, '') : '.' });
+    }
+  }
+  return named;
+}
+
+// Whether `name` is a file or folder at any depth under `folder`.
+function foundUnder(folder, name) {
+  const full = join(root, folder);
+  if (existsSync(join(full, name))) return true;
+  if (!existsSync(full)) return false;
+  return readdirSync(full, { recursive: true }).some((entry) => entry === name || entry.endsWith(`/${name}`));
+}
+
+test("every path README.md's Layout block names exists", () => {
+  const missing = layoutPaths()
+    .filter(({ path, folder }) => !/^dist(\/|$)/.test(path) && !GENERATED.has(join(folder, path)))
+    .filter(({ path, folder }) => (folder === '.' ? !existsSync(join(root, path)) : !foundUnder(folder, path)))
+    .map(({ path, folder }) => (folder === '.' ? path : `${folder}/…/${path}`));
+  assert.deepEqual(missing, [], 'the Layout block of README.md names paths that do not exist');
+});
+
 // The first ```sh block of a README: its commands, without their comments.
 const setUpCommands = (file) => text(file).match(/```sh\n([\s\S]*?)```/)[1].split('\n')
   .map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean);

@@ -5,7 +5,7 @@
 //
 //   for (const { name, bytes, message } of badModelFiles(readFileSync(path))) ...
 //
-// The layout (src/model/model_file.h): magic (8), version u32, header_size
+// The layout (src/format/model_file.h): magic (8), version u32, header_size
 // u32, JSON header, table_count u32, table entries (name_length u32, name,
 // dtype u32, rows u32, cols u32, offset u64, byte_size u64), the records'
 // data (tensors, and from format version 4 tables of strings: a count,
