@@ -75,6 +75,12 @@ test('compare: the fixed-context twin translates the same sentence beside the at
   assert.deepEqual(bars.filter((b) => b.model === 'fixed context').map(({ bucket, bleu }) => ({ bucket, bleu })), recorded);
   assert.match(await compare.locator('.caption').textContent(), /held-out Tatoeba sentences/);
   await page.screenshot({ path: join(artifacts, 'embed-compare.png'), fullPage: true });
+  // In the element's other language, the same comparison in Chinese (the chart's words too).
+  await page.evaluate(() => document.querySelector('seq2seq-attention-demo').setAttribute('lang', 'zh-CN'));
+  assert.match(await compare.locator('.compare-label').textContent(), /^固定上下文向量 · en-fr-fixed$/);
+  assert.match(await compare.locator('.chart-legend').textContent(), /有注意力（总体 BLEU [\d.]+.*固定上下文（总体 BLEU/);
+  assert.match(await compare.locator('.caption').textContent(), /留出的 Tatoeba 句子/);
+  await page.evaluate(() => document.querySelector('seq2seq-attention-demo').setAttribute('lang', 'en'));
   // Turned off, the comparison goes; on again, it comes back for the same sentence.
   await page.evaluate(() => document.querySelector('seq2seq-attention-demo').removeAttribute('compare'));
   assert.equal(await compare.isVisible(), false);
@@ -188,14 +194,12 @@ test('a model missing on another origin is reported as not found: with its statu
   }
 });
 
-test('a worker blocked by the page\'s Content Security Policy is reported as CSP, naming the directive and what to add', async () => {
-  // The tutorial's policy lets the element's scripts in from the demo's host
-  // but not a blob: worker (no blob: in script-src, and no worker-src, which
-  // then falls back to script-src).
+// A tutorial page sent with the Content Security Policy `policy`, by a
+// server of its own on 127.0.0.1 (a page Playwright fulfils counts as a
+// public address, which may not load from localhost); `use(url)` runs while
+// it is served.
+async function onPolicyPage(policy, use) {
   const host = browser.server.origin;
-  const policy = `default-src 'none'; script-src ${host} 'wasm-unsafe-eval'; connect-src ${host}; style-src 'unsafe-inline'; img-src ${host} data:`;
-  // Served by a server of its own (a page Playwright fulfils counts as a
-  // public address, which may not load from localhost).
   const lesson = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy });
     response.end(`<!doctype html><html lang="zh-CN"><meta charset="utf-8"><title>CSP lesson</title><link rel="icon" href="data:,">
@@ -203,9 +207,21 @@ test('a worker blocked by the page\'s Content Security Policy is reported as CSP
 <seq2seq-attention-demo id="d" loading="eager" model="en-fr" sentence="I see the cat."></seq2seq-attention-demo>`);
   });
   await new Promise((resolve) => lesson.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${lesson.address().port}/csp-lesson.html`;
-  const page = await browser.context.newPage();
   try {
+    await use(`http://127.0.0.1:${lesson.address().port}/lesson.html`);
+  } finally {
+    await new Promise((resolve) => lesson.close(resolve));
+  }
+}
+
+test('a worker blocked by the page\'s Content Security Policy is reported as CSP, naming the directive and what to add', async () => {
+  // The tutorial's policy lets the element's scripts in from the demo's host
+  // but not a blob: worker (no blob: in script-src, and no worker-src, which
+  // then falls back to script-src).
+  const host = browser.server.origin;
+  const policy = `default-src 'none'; script-src ${host} 'wasm-unsafe-eval'; connect-src ${host}; style-src 'unsafe-inline'; img-src ${host} data:`;
+  await onPolicyPage(policy, async (url) => {
+    const page = await browser.context.newPage();
     await page.goto(url);
     const box = page.locator('#d [data-testid="embed-problem"]');
     await box.waitFor({ timeout: 60_000 });
@@ -217,8 +233,34 @@ test('a worker blocked by the page\'s Content Security Policy is reported as CSP
     // In English, when the element is told to speak it.
     await page.evaluate(() => document.getElementById('d').setAttribute('lang', 'en'));
     assert.match(await box.textContent(), /^Blocked by this page’s Content Security Policy \(CSP\): its script-src directive does not allow blob:\. Add blob: to script-src/);
-  } finally {
     await page.close();
-    await new Promise((resolve) => lesson.close(resolve));
-  }
+  });
+});
+
+test('a download refused by the page\'s connect-src is reported as CSP too, naming connect-src and the host to add', async () => {
+  // The worker may start (blob: allowed), but nothing may be fetched from the demo's host.
+  const host = browser.server.origin;
+  const policy = `default-src 'none'; script-src ${host} blob: 'wasm-unsafe-eval'; connect-src 'self'; style-src 'unsafe-inline'; img-src ${host} data:`;
+  await onPolicyPage(policy, async (url) => {
+    const page = await browser.context.newPage();
+    await page.goto(url);
+    const box = page.locator('#d [data-testid="embed-problem"]');
+    await box.waitFor({ timeout: 60_000 });
+    assert.equal(await box.getAttribute('data-cause'), 'csp');
+    assert.match(await box.textContent(), new RegExp(`^被本页的内容安全策略（CSP）阻止：它的 connect-src 指令不允许 ${host}/.*。请把 ${host} 加进 connect-src`));
+    await page.close();
+  });
+});
+
+test('a network failure says network, not CORS', async () => {
+  await onTutorialPage('<seq2seq-attention-demo id="d" loading="eager" model="en-zh" sentence="I see the cat."></seq2seq-attention-demo>', async (url) => {
+    const page = await browser.context.newPage();
+    await page.route('**/models/*.s2s', (route) => route.abort('internetdisconnected'));
+    await page.goto(url);
+    const box = page.locator('#d [data-testid="embed-problem"]');
+    await box.waitFor({ timeout: 60_000 });
+    assert.equal(await box.getAttribute('data-cause'), 'network');
+    assert.match(await box.textContent(), /^Could not reach localhost:\d+ to download the model \(http:\/\/localhost:\d+\/models\/en-zh\.s2s\): a network error\./);
+    await page.close();
+  });
 });
