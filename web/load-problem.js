@@ -59,9 +59,11 @@ export function sourceToAllow(blocked) {
 
 // A violation that concerns the demo: its workers (blob:), compiling
 // WebAssembly, or a file from the demo's host.
+// (The prefetches of prefetchFails are this module's own, not the demo's.)
+const prefetched = new Set();
 function demoViolation(home) {
-  return violations.find(({ blocked }) => blocked === 'blob' || blocked.startsWith('blob:') || blocked === 'wasm-eval' ||
-    blocked.startsWith(home.origin)) ?? null;
+  return violations.find(({ blocked }) => !prefetched.has(blocked) && (blocked === 'blob' || blocked.startsWith('blob:') ||
+    blocked === 'wasm-eval' || blocked.startsWith(home.origin))) ?? null;
 }
 
 function cspProblem(violation) {
@@ -100,14 +102,16 @@ async function statusOf(url) {
 // An answer without the CORS header: a <link rel="prefetch"> sees its status
 // (its error event fires for an error status, as for a network error), which
 // a script cannot read. Resolves to true for an error status, false for a
-// success, null when the browser says neither in time.
+// success, null when the browser says neither in time or the page's policy
+// refused the prefetch itself.
 function prefetchFails(url) {
+  prefetched.add(url);
   return new Promise((resolve) => {
     const link = document.createElement('link');
     const done = (value) => {
       clearTimeout(timer);
       link.remove();
-      resolve(value);
+      settle().then(() => resolve(violations.some(({ blocked }) => blocked === url) ? null : value));
     };
     const timer = setTimeout(() => done(null), 15_000);
     Object.assign(link, { rel: 'prefetch', href: url });
