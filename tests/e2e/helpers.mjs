@@ -121,18 +121,38 @@ function trainOnce(file, train, dependsOn = []) {
   }
 }
 
-/**
- * Starts the server and a fresh Chromium. Returns { server, context, close(),
- * newPage(path, { width, height }) }; each page records its console errors
- * and uncaught exceptions in page.problems.
- */
-export async function startBrowser() {
+// The server of the tests' pages: the repository, with the tests' models
+// mounted (see the top of this file).
+async function startTestServer() {
   for (const file of ['dist/index.js', 'dist/s2s-core.wasm']) {
     if (!existsSync(join(root, file))) throw new Error(`${file} is missing; build it with npm run build:wasm`);
   }
   const folder = modelsFolder();
   const mounts = { '/e2e-models/': fixtureFolder(), ...(folder ? { '/models/': folder } : {}) };
-  const server = await startServer({ port: 0, mounts });
+  return startServer({ port: 0, mounts });
+}
+
+// Records a page's console errors and uncaught exceptions in page.problems.
+function watchProblems(page) {
+  page.problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
+  return page;
+}
+
+const pageUrl = (server, path) => (/^(https?:|about:)/.test(path) ? path : `${server.origin}${path}`);
+
+/**
+ * Starts the server and a fresh Chromium. Returns { server, context, close(),
+ * newPage(path, { width, height }) }; each page records its console errors
+ * and uncaught exceptions in page.problems. Every page shares the one
+ * (persistent) context: its HTTP cache, Cache API and localStorage. For
+ * tests that must not see each other's state, see startIsolatedBrowser().
+ */
+export async function startBrowser() {
+  const server = await startTestServer();
   const profile = mkdtempSync(join(tmpdir(), 's2s-e2e-chromium-'));
   let context;
   try {
@@ -152,20 +172,63 @@ export async function startBrowser() {
     server,
     context,
     async newPage(path = '/web/', viewport = { width: 1200, height: 900 }) {
-      const page = await context.newPage();
+      const page = watchProblems(await context.newPage());
       await page.setViewportSize(viewport);
-      page.problems = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') page.problems.push(`console: ${message.text()}`);
-      });
-      page.on('pageerror', (error) => page.problems.push(`page error: ${error.message}`));
-      await page.goto(/^(https?:|about:)/.test(path) ? path : `${server.origin}${path}`);
+      await page.goto(pageUrl(server, path));
       return page;
     },
     async close() {
       await context.close();
       await server.close();
       rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Starts the server and one Chromium for a file whose tests are independent:
+ * newPage() opens every page in a browser context of its own (an empty
+ * profile in memory: no HTTP cache, Cache API, localStorage or cookies of
+ * another test), so each test sees the page as a first visit whatever ran
+ * before it, and runs alone (node --test --test-name-pattern=...).
+ *
+ * Returns { server, browser, close(), closePages(),
+ * newPage(path, { width, height }) }: newPage(null) opens a blank page (for
+ * routes and init scripts before its first goto); pages record their console
+ * errors and uncaught exceptions in page.problems; closePages() closes every
+ * context opened since its last call (call it in afterEach).
+ */
+export async function startIsolatedBrowser() {
+  const server = await startTestServer();
+  let browser;
+  try {
+    browser = await chromium.launch({ ...chromiumLaunchOptions(), headless: true });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  mkdirSync(artifacts, { recursive: true });
+  let contexts = [];
+  const closePages = async () => {
+    const open = contexts;
+    contexts = [];
+    await Promise.all(open.map((context) => context.close()));
+  };
+  return {
+    server,
+    browser,
+    async newPage(path = '/web/', viewport = { width: 1200, height: 900 }) {
+      const context = await browser.newContext({ acceptDownloads: true, viewport });
+      contexts.push(context);
+      const page = watchProblems(await context.newPage());
+      if (path !== null) await page.goto(pageUrl(server, path));
+      return page;
+    },
+    closePages,
+    async close() {
+      await closePages();
+      await browser.close();
+      await server.close();
     },
   };
 }
