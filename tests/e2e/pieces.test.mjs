@@ -4,17 +4,19 @@
 // scores' labels, and beam search's penalty controls; the same toggle on a
 // word-level model (files from before the subword models still load), a tiny
 // one opened the same way. Screenshots go to tests/e2e/artifacts/.
-import { test, before, after } from 'node:test';
+//
+// Each test opens its own page, in a browser context of its own
+// (startIsolatedBrowser), so that any test runs alone (issue 45).
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { artifacts, readHeatmap, startBrowser, SUBWORD_MODEL_URL, WORD_MODEL_URL, waitForTranslation } from './helpers.mjs';
+import { artifacts, readHeatmap, startIsolatedBrowser, SUBWORD_MODEL_URL, WORD_MODEL_URL, waitForTranslation } from './helpers.mjs';
 
 const MARKER = '\u2581';
 const SENTENCE = 'I love deep learning.';
 
 let browser;
-let page; // the page on the subword model
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const heatmapOf = (p) => p.locator('#result [data-testid="attention-heatmap"]');
@@ -43,9 +45,19 @@ async function showUnit(p, unit) {
   assert.equal(await unitButton(p, unit).getAttribute('aria-pressed'), 'true');
 }
 
+// The page on the subword model, SENTENCE translated.
+async function openSubword() {
+  const page = await browser.newPage(`/web/?model-url=${encodeURIComponent(SUBWORD_MODEL_URL)}&text=${encodeURIComponent(SENTENCE)}`);
+  await waitForTranslation(page, SENTENCE);
+  return page;
+}
+
 before(async () => {
-  browser = await startBrowser();
-  page = await browser.newPage(`/web/?model-url=${encodeURIComponent(SUBWORD_MODEL_URL)}&text=${encodeURIComponent(SENTENCE)}`);
+  browser = await startIsolatedBrowser();
+});
+
+afterEach(async () => {
+  await browser.closePages();
 });
 
 after(async () => {
@@ -53,7 +65,7 @@ after(async () => {
 });
 
 test('a subword model by ?model-url=: pieces shown without their marker, continuations marked', async () => {
-  await waitForTranslation(page, SENTENCE);
+  const page = await openSubword();
   assert.equal(await byTestId(page, 'model-select').inputValue(), new URL(SUBWORD_MODEL_URL, browser.server.origin).href);
   assert.match(await byTestId(page, 'model-select').locator('option:checked').textContent(), /tiny-subword\.s2s/);
   const source = await chips(page, 'source-token');
@@ -71,10 +83,11 @@ test('a subword model by ?model-url=: pieces shown without their marker, continu
   assert.deepEqual(labels, source.map((chip) => chip.text));
   assert.match(await page.locator('#unit-hint').textContent(), /subword pieces/);
   await page.screenshot({ path: join(artifacts, 'pieces-view.png'), fullPage: false });
+  assert.deepEqual(page.problems, []);
 });
 
 test('the words view: one column per source word, rows summing to 1, a word the sum of its pieces', async () => {
-  await waitForTranslation(page, SENTENCE);
+  const page = await openSubword();
   await showUnit(page, 'pieces');
   const pieces = await matrixOf(page, 'pieces');
   const sourcePieces = await chips(page, 'source-token');
@@ -126,14 +139,14 @@ test('the words view: one column per source word, rows summing to 1, a word the 
     await waitForTranslation(again, SENTENCE);
     assert.equal(await heatmapOf(again).getAttribute('data-unit'), 'words');
     assert.deepEqual(await matrixOf(again, 'reopened'), words);
-    assert.deepEqual(again.problems, []);
+    assert.deepEqual([...page.problems, ...again.problems], []);
   } finally {
     await again.close();
   }
 });
 
 test('the lines view and the export work in both units', async () => {
-  await waitForTranslation(page, SENTENCE);
+  const page = await openSubword();
   await showUnit(page, 'words');
   await byTestId(page, 'view-lines').click();
   const lines = page.locator('[data-testid="attention-lines"]');
@@ -150,10 +163,11 @@ test('the lines view and the export work in both units', async () => {
   assert.ok(!svgText.includes(MARKER), 'the export shows no word markers');
   assert.match(svgText, />learning</);
   await showUnit(page, 'pieces');
+  assert.deepEqual(page.problems, []);
 });
 
 test('what if, with pieces: the prefix is sent as the pieces the model wrote', async () => {
-  await waitForTranslation(page, SENTENCE);
+  const page = await openSubword();
   await showUnit(page, 'pieces');
   const before = await chips(page, 'target-token');
   const position = Math.min(1, before.length - 1);
@@ -178,6 +192,7 @@ test('what if, with pieces: the prefix is sent as the pieces the model wrote', a
   await byTestId(page, 'target-token').nth(position).click();
   await byTestId(page, 'whatif-reset').click();
   await waitForTranslation(page, SENTENCE, { prefix: '' });
+  assert.deepEqual(page.problems, []);
 });
 
 test('in the words view, a click on an output word opens the step of its first piece', async () => {
@@ -195,6 +210,7 @@ test('in the words view, a click on an output word opens the step of its first p
 });
 
 test('"About this model" labels the scores: sacreBLEU-compatible, with chrF2 when the report has it', async () => {
+  const page = await openSubword();
   // The fixture's report comes from the sacreBLEU-compatible scorer (it has a signature and chrF2).
   const about = byTestId(page, 'about-bleu');
   await about.waitFor();
@@ -202,6 +218,7 @@ test('"About this model" labels the scores: sacreBLEU-compatible, with chrF2 whe
   assert.match(text, /sacreBLEU-compatible \(13a, or zh for Chinese\), lowercased/);
   assert.match(text, /chrF2 \d/);
   assert.match(await page.locator('#about-list').textContent(), /English subword pieces/);
+  assert.deepEqual(page.problems, []);
 });
 
 test('a word-level model: the words view is the pieces view, cell for cell', async () => {
@@ -303,8 +320,4 @@ test('a model URL on another site is refused; the page uses its own model', asyn
   } finally {
     await p.close();
   }
-});
-
-test('the subword page logged no errors', () => {
-  assert.deepEqual(page.problems, []);
 });
