@@ -127,10 +127,8 @@ void interpolate(Model& model, const std::string& other_path, double weight) {
     }
     interpolate_overlap(model.params, other.params, static_cast<float>(weight));
     if (!model.provenance.is_object()) model.provenance = nlohmann::json::object();
-    nlohmann::json record = {{"file", std::filesystem::path(other_path).filename().string()},
-                             {"fnv1a64", file_fnv1a64_hex(other_path)},
-                             {"weight", weight}};
-    if (other.provenance.is_object() && other.provenance.contains("name")) record["name"] = other.provenance["name"];
+    nlohmann::json record = model_file_reference(other_path, file_fnv1a64_hex(other_path), other.provenance);
+    record["weight"] = weight;
     if (other.provenance.is_object() && other.provenance.contains("extra_data")) record["extra_data"] = other.provenance["extra_data"];
     model.provenance["interpolation"] = record;
 }

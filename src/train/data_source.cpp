@@ -83,4 +83,12 @@ nlohmann::json data_provenance(const std::string& path, const std::string& fnv1a
     return record;
 }
 
+nlohmann::json model_file_reference(const std::string& path, const std::string& fnv1a64_hex,
+                                    const nlohmann::json& its_provenance) {
+    const auto name = its_provenance.is_object() ? its_provenance.find("name") : its_provenance.end();
+    return {{"file", std::filesystem::path(path).filename().string()},
+            {"fnv1a64", fnv1a64_hex},
+            {"name", name != its_provenance.end() ? *name : nlohmann::json("")}};
+}
+
 }  // namespace s2s

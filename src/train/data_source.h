@@ -44,4 +44,12 @@ DataSource data_source_of(const std::string& path, const std::string& fnv1a64_he
 nlohmann::json data_provenance(const std::string& path, const std::string& fnv1a64_hex, size_t pairs,
                                const DataSource& source);
 
+// The provenance's record of another model file this model was made from
+// (train's --init-model, --init-encoder and --teacher, convert's
+// --interpolate): {"file": its file name, "fnv1a64": the hash of its bytes,
+// "name": the name its own provenance records, "" if none}. Each caller
+// adds what it did with that model.
+nlohmann::json model_file_reference(const std::string& path, const std::string& fnv1a64_hex,
+                                    const nlohmann::json& its_provenance);
+
 }  // namespace s2s

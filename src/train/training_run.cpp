@@ -144,21 +144,17 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     initialize_model(model_, options_.trainer.seed);
     if (!options_.init_model_path.empty()) {
         init_model_from(model_, donor, init_path);
-        init_model_record_ = {{"file", std::filesystem::path(init_path).filename().string()},
-                              {"fnv1a64", file_fnv1a64_hex(init_path)},
-                              {"name", donor.provenance.value("name", "")},
-                              {"steps", donor.provenance.value("/training/steps"_json_pointer, nlohmann::json(nullptr))},
-                              {"stored_dtype", std::string(dtype_short_name(donor.stored_dtype))},
-                              {"target_tokens_added", model_.config.target_vocab_size - donor.config.target_vocab_size}};
+        init_model_record_ = model_file_reference(init_path, file_fnv1a64_hex(init_path), donor.provenance);
+        init_model_record_["steps"] = donor.provenance.value("/training/steps"_json_pointer, nlohmann::json(nullptr));
+        init_model_record_["stored_dtype"] = std::string(dtype_short_name(donor.stored_dtype));
+        init_model_record_["target_tokens_added"] = model_.config.target_vocab_size - donor.config.target_vocab_size;
         log("every weight initialized from " + init_path + " (stored as " + std::string(dtype_short_name(donor.stored_dtype)) + "; " +
             std::to_string(model_.config.target_vocab_size - donor.config.target_vocab_size) +
             " target tokens added at random)");
     } else if (!init_path.empty()) {
         const long copied = init_encoder_from(model_, donor, init_path);
-        init_record_ = {{"file", std::filesystem::path(init_path).filename().string()},
-                        {"fnv1a64", file_fnv1a64_hex(init_path)},
-                        {"name", donor.provenance.value("name", "")},
-                        {"source_embeddings_copied", copied}};
+        init_record_ = model_file_reference(init_path, file_fnv1a64_hex(init_path), donor.provenance);
+        init_record_["source_embeddings_copied"] = copied;
         char line[512];
         std::snprintf(line, sizeof line, "encoder initialized from %s (%ld of %d source embeddings)", init_path.c_str(),
                       copied, model_.config.source_vocab_size);
@@ -211,12 +207,11 @@ void TrainingRun::load_teacher(const std::function<void(const std::string&)>& lo
     options_.trainer.teacher = &teacher_;
     options_.trainer.teacher_identity = hash;
     const float weight = options_.trainer.teacher_weight;
-    teacher_record_ = {{"file", std::filesystem::path(path).filename().string()},
-                       {"fnv1a64", hash},
-                       {"name", teacher_.provenance.value("name", "")},
-                       {"weight", weight},
-                       {"method", "word-level distillation: the teacher's softmax takes this weight of each target "
-                                  "position's distribution, the label-smoothed reference the rest"}};
+    teacher_record_ = model_file_reference(path, hash, teacher_.provenance);
+    teacher_record_["weight"] = weight;
+    teacher_record_["method"] =
+        "word-level distillation: the teacher's softmax takes this weight of each target position's distribution, "
+        "the label-smoothed reference the rest";
     log("distilling from " + path + " (weight " + std::to_string(weight).substr(0, 4) + ")");
 }
 
