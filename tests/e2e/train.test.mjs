@@ -2,20 +2,25 @@
 // trained for real in two Web Workers, and the probe's attention must end up
 // on the mirrored diagonal; the fixed-context twin trains beside it; the
 // page stays responsive; bad pairs are an error in the page.
-import { test, before, after } from 'node:test';
+//
+// Each test opens the page afresh, in a browser context of its own
+// (startIsolatedBrowser): none starts from another's training run (issue 45).
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, readHeatmap, startBrowser } from './helpers.mjs';
+import { artifacts, readHeatmap, startIsolatedBrowser } from './helpers.mjs';
 
 let browser;
-let page;
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const status = (p) => byTestId(p, 'train-status').evaluate((e) => ({ ...e.dataset, text: e.textContent }));
 
 before(async () => {
-  browser = await startBrowser();
-  page = await browser.newPage('/web/train.html');
+  browser = await startIsolatedBrowser();
+});
+
+afterEach(async () => {
+  await browser.closePages();
 });
 
 after(async () => {
@@ -23,6 +28,7 @@ after(async () => {
 });
 
 test('training the reversal task in the page: the probe\'s attention becomes the mirrored diagonal', async () => {
+  const page = await browser.newPage('/web/train.html');
   await page.waitForFunction(() => !document.querySelector('[data-testid="train-start"]').disabled, null, { timeout: 30_000 });
   await page.screenshot({ path: join(artifacts, 'train-before.png'), fullPage: true });
   await byTestId(page, 'train-start').click();
@@ -94,6 +100,7 @@ test('training the reversal task in the page: the probe\'s attention becomes the
 });
 
 test('the date task trains and probes by character; bad pairs are an error naming the line', async () => {
+  const page = await browser.newPage('/web/train.html');
   await byTestId(page, 'train-task').selectOption('dates');
   await page.waitForFunction(() => !document.querySelector('[data-testid="train-start"]').disabled, null, { timeout: 30_000 });
   assert.equal(await byTestId(page, 'train-probe-input').inputValue(), 'december 2nd, 2026');
@@ -114,6 +121,7 @@ test('the date task trains and probes by character; bad pairs are an error namin
 });
 
 test('dot-product scoring trains, and the step panel shows the model being trained', async () => {
+  const page = await browser.newPage('/web/train.html');
   await byTestId(page, 'train-task').selectOption('reversal');
   await byTestId(page, 'train-scoring').selectOption('dot');
   assert.match(page.url(), /scoring=dot/);
