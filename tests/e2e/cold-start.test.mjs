@@ -7,14 +7,22 @@
 // .wasm with another MIME type (it compiles from the bytes instead); the
 // first result draws the heatmap first and the panels that are not on
 // screen after the next paint (the step panel at once with ?view=step).
-import { test, before, after } from 'node:test';
+//
+// Every boot is a first visit: each page opens in a browser context of its
+// own (startIsolatedBrowser), with no HTTP cache, Cache API or ETags left by
+// another test, whatever ran before it (issue 45).
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, waitForTranslation } from './helpers.mjs';
+import { startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
 
 let browser;
 
 before(async () => {
-  browser = await startBrowser();
+  browser = await startIsolatedBrowser();
+});
+
+afterEach(async () => {
+  await browser.closePages();
 });
 
 after(async () => {
@@ -24,12 +32,8 @@ after(async () => {
 // Opens the page with `prepare(page)` run first; returns what it fetched,
 // the page's and the worker's performance marks, and its problems.
 async function boot(prepare = async () => {}) {
-  const page = await browser.context.newPage();
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
+  const page = await browser.newPage(null);
+  const { problems } = page;
   const requests = [];
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
   const workers = [];
@@ -82,11 +86,7 @@ test('a .wasm served with the wrong MIME type: compileStreaming refuses it, the 
   let served = 0;
   const r = await boot((page) => page.route('**/dist/s2s-core.wasm', async (route) => {
     served += 1;
-    // Without the page's If-None-Match (an earlier test left the file in its
-    // Cache API): the bytes with the wrong type come over the wire each time.
-    const headers = { ...route.request().headers() };
-    delete headers['if-none-match'];
-    const response = await route.fetch({ headers });
+    const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
   }));
   assert.deepEqual(r.problems, []);
@@ -110,9 +110,8 @@ test('when the page cannot compile the module at all, the worker loads the file 
 // What is on the page when app.js marks 's2s:rendered' (the first result
 // drawn): the heatmap's cells, the step panel's positions, the About rows.
 async function drawnAtFirstResult(query) {
-  const page = await browser.context.newPage();
-  const problems = [];
-  page.on('pageerror', (error) => problems.push(error.message));
+  const page = await browser.newPage(null);
+  const { problems } = page;
   await page.addInitScript(() => {
     const mark = performance.mark.bind(performance);
     performance.mark = (name, ...rest) => {
