@@ -193,10 +193,13 @@ export async function startBrowser() {
  * before it, and runs alone (node --test --test-name-pattern=...).
  *
  * Returns { server, browser, close(), closePages(),
- * newPage(path, { width, height }) }: newPage(null) opens a blank page (for
- * routes and init scripts before its first goto); pages record their console
- * errors and uncaught exceptions in page.problems; closePages() closes every
- * context opened since its last call (call it in afterEach).
+ * newPage(path, { width, height }, { beside }) }: newPage(null) opens a blank
+ * page (for routes and init scripts before its first goto); { beside: page }
+ * opens it in that page's context instead, as a second tab of the same
+ * browser (its storage and cache shared, for a test of what a visit leaves
+ * to the next); pages record their console errors and uncaught exceptions in
+ * page.problems; closePages() closes every context opened since its last
+ * call (call it in afterEach).
  */
 export async function startIsolatedBrowser() {
   const server = await startTestServer();
@@ -217,10 +220,14 @@ export async function startIsolatedBrowser() {
   return {
     server,
     browser,
-    async newPage(path = '/web/', viewport = { width: 1200, height: 900 }) {
-      const context = await browser.newContext({ acceptDownloads: true, viewport });
-      contexts.push(context);
+    async newPage(path = '/web/', viewport = { width: 1200, height: 900 }, { beside = null } = {}) {
+      let context = beside?.context();
+      if (!context) {
+        context = await browser.newContext({ acceptDownloads: true, viewport });
+        contexts.push(context);
+      }
       const page = watchProblems(await context.newPage());
+      if (beside) await page.setViewportSize(viewport);
       if (path !== null) await page.goto(pageUrl(server, path));
       return page;
     },

@@ -4,15 +4,24 @@
 // formulas, names and numbers are on a short allow-list), the toggle goes
 // back to English and updates the URL, the page fits a 375 px screen, and
 // the embed element speaks Chinese from its own lang attribute.
-import { test, before, after } from 'node:test';
+//
+// Each test's pages open in a browser context of their own
+// (startIsolatedBrowser): a language choice saved by one test (the toggle
+// writes it to localStorage) never reaches another, even when that test
+// fails before switching back (issue 45).
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, startBrowser, waitForTranslation } from './helpers.mjs';
+import { artifacts, startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
 
 let browser;
 
 before(async () => {
-  browser = await startBrowser();
+  browser = await startIsolatedBrowser();
+});
+
+afterEach(async () => {
+  await browser.closePages();
 });
 
 after(async () => {
@@ -131,8 +140,8 @@ test('the toggle switches to English and back without a reload, redrawing the re
   assert.equal(new URL(page.url()).searchParams.get('lang'), 'zh-CN');
   assert.match(await page.locator('#meta').textContent(), /^得分 /);
   assert.equal((await page.locator('#model option').first().textContent()).trim(), '英语 → 法语');
-  // The choice is remembered: the page opened without ?lang= is Chinese now, until switched back.
-  const again = await browser.newPage('/web/', { width: 1200, height: 900 });
+  // The choice is remembered: the page opened without ?lang= in the same browser is Chinese now, until switched back.
+  const again = await browser.newPage('/web/', { width: 1200, height: 900 }, { beside: page });
   assert.equal(await again.evaluate(() => document.documentElement.lang), 'zh-CN');
   await again.locator('[data-testid="lang-toggle"]').click();
   assert.equal(await again.evaluate(() => document.documentElement.lang), 'en');
@@ -234,7 +243,7 @@ test('on a page written in Chinese, a demo without lang speaks Chinese (an Engli
 });
 
 test('the page\'s own error messages are Chinese too, and switch with the toggle', async () => {
-  const page = await browser.context.newPage();
+  const page = await browser.newPage(null);
   await page.addInitScript('delete globalThis.WebAssembly');
   await page.goto(`${browser.server.origin}/web/?lang=zh-CN`);
   const error = page.locator('[data-testid="error"]');
