@@ -4,8 +4,9 @@
 # S2S_DATA_DIR), records each model's reports in its own provenance
 # (evaluations/dev-greedy and dev-beam4 on Tatoeba's split, domain-greedy and
 # domain-beam4 on the project's in-domain split, each with the glossary's
-# term accuracy: the page shows them; dev-beam4-sample, Tatoeba's first 200
-# sentences, which the tests measure again), writes the baseline's reports to
+# term accuracy: the page shows them; long-beam4 on the long corpus's split;
+# dev-beam4-sample and long-beam4-sample, the first 200 and 100 sentences
+# of those, which the tests measure again), writes the baseline's reports to
 # models/baselines.json, draws docs/bleu-by-length.svg and writes the tables
 # of README.md and docs/models.md from the files (scripts/bleu-tables.mjs).
 set -euo pipefail
@@ -39,6 +40,11 @@ for model in $(node --input-type=module -e "import { shippedModels } from './src
   # The first 200 distinct sentences of Tatoeba's split at beam 4: the
   # sample tests/js/figures.test.mjs measures again on every test run.
   "$cli" eval --model "models/$model.s2s" --data "$dev" --beam 4 --limit 200 "${terms[@]}" --record "dev-beam4-sample"
+  # The long corpus's development split (12 to 40 words, data/long/), in
+  # full and its first 100 sentences (measured again by the tests).
+  long="$work/data/long-dev.en-$language.tsv"
+  "$cli" eval --model "models/$model.s2s" --data "$long" --beam 4 "${terms[@]}" --record "long-beam4"
+  "$cli" eval --model "models/$model.s2s" --data "$long" --beam 4 --limit 100 "${terms[@]}" --record "long-beam4-sample"
 done
 
 echo "== translation memory"

@@ -41,13 +41,14 @@ const close = (measured, recorded, what) => assert.ok(Math.abs(measured - record
   `${what}: measured ${measured.toFixed(4)}, the file records ${recorded.toFixed(4)}`);
 
 for (const name of shippedModels) {
-  test(`${name}: the recorded in-domain figures and Tatoeba's 200-sentence sample, measured again to 0.01`, () => {
+  test(`${name}: the recorded in-domain figures and the samples of Tatoeba's and the long corpus's splits, measured again to 0.01`, () => {
     const model = join(root, 'models', `${name}.s2s`);
     const info = JSON.parse(run(nativeCli, ['info', '--model', model, '--json']));
     const language = modelCatalog[name].targetLanguage;
     for (const [key, data, extra] of [
       ['domain-beam4', join(work, 'data', `domain-dev.en-${language}.tsv`), []],
       ['dev-beam4-sample', join(work, `${name.replace(/-fixed$/, '')}-dev.tsv`), ['--limit', '200']],
+      ['long-beam4-sample', join(work, 'data', `long-dev.en-${language}.tsv`), ['--limit', '100']],
     ]) {
       const recorded = info.provenance.evaluations?.[key];
       assert.ok(recorded, `models/${name}.s2s records no ${key}: run npm run compare`);
