@@ -242,18 +242,32 @@ export async function startIsolatedBrowser() {
 
 /**
  * Waits until the page shows the translation of `text` (with optional
- * model/beam/prefix, and shortlist: 'on', 'off' or 'none' for a model without one).
+ * model/beam/prefix, and shortlist: 'on', 'off' or 'none' for a model without
+ * one). On a timeout the error says what the page showed instead, and the
+ * page's console errors.
  */
 export async function waitForTranslation(page, text, { model, beam, prefix, shortlist } = {}) {
-  await page.waitForFunction(({ text, model, beam, prefix, shortlist }) => {
-    const output = document.querySelector('[data-testid="translation-output"]');
-    const result = document.getElementById('result');
-    return output && result?.dataset.state === 'ready' && output.dataset.text === text &&
-      (model === undefined || output.dataset.model === model) &&
-      (beam === undefined || output.dataset.beam === String(beam)) &&
-      (prefix === undefined || output.dataset.prefix === prefix) &&
-      (shortlist === undefined || output.dataset.shortlist === shortlist);
-  }, { text, model, beam, prefix, shortlist }, { timeout: 30_000 });
+  const wanted = { text, model, beam, prefix, shortlist };
+  try {
+    await page.waitForFunction(({ text, model, beam, prefix, shortlist }) => {
+      const output = document.querySelector('[data-testid="translation-output"]');
+      const result = document.getElementById('result');
+      return output && result?.dataset.state === 'ready' && output.dataset.text === text &&
+        (model === undefined || output.dataset.model === model) &&
+        (beam === undefined || output.dataset.beam === String(beam)) &&
+        (prefix === undefined || output.dataset.prefix === prefix) &&
+        (shortlist === undefined || output.dataset.shortlist === shortlist);
+    }, wanted, { timeout: 30_000 });
+  } catch (error) {
+    const shown = await page.evaluate(() => {
+      const output = document.querySelector('[data-testid="translation-output"]');
+      return { state: document.getElementById('result')?.dataset.state, ...output?.dataset,
+        error: document.querySelector('[data-testid="error"]')?.textContent.trim() };
+    }).catch((reason) => `(not readable: ${reason.message})`);
+    error.message += `\n  waiting for ${JSON.stringify(wanted)}\n  the page shows ${JSON.stringify(shown)}` +
+      `\n  its problems: ${JSON.stringify(page.problems ?? [])}`;
+    throw error;
+  }
 }
 
 /** The heatmap's cells as { row, col, weight } and its size, read from the DOM. */
