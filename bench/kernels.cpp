@@ -4,8 +4,8 @@
 // writes bench/kernels.md. Prints JSON: {"engine", "kernels": [{name, k, us}]}.
 // The weights are random (the time of these kernels does not depend on the
 // values); the sizes are en-fr's (models/en-fr.s2s) with a 20-word source.
-#include "model/int8_kernels.h"
-#include "model/kernels.h"
+#include "kernels/int8_kernels.h"
+#include "kernels/kernels.h"
 
 #include <chrono>
 #include <cstdio>

@@ -14,7 +14,7 @@
 // instructions).
 #include "common/hash.h"
 #include "model/model.h"
-#include "model/model_file.h"
+#include "format/model_file.h"
 
 #include <algorithm>
 #include <chrono>
