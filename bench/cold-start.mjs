@@ -294,7 +294,7 @@ const lines = [
   row('**Node: ready to translate** (import → model loaded, without reading the file)', (b) => med(b.node, 'readyMs')),
   row('Node: first translation (~5 words)', (b) => med(b.node, 'firstTranslationMs')),
   '',
-  "The cold page load step by step (median ms since navigation start; marks of web/index.html, web/translator.js, web/app.js and the package's model-worker.js):",
+  "The cold page load step by step (median ms since navigation start; marks of web/index.html, web/figures/translator.js, web/demo/app.js and the package's model-worker.js):",
   '',
   `| step | ${names.join(' | ')} |`,
   `|---|${names.map(() => '---:').join('|')}|`,

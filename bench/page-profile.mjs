@@ -1,7 +1,7 @@
 // Where the demo page's main thread spends a cold load: a CPU profile
 // (Chrome DevTools Protocol, Profiler domain) of each load in a fresh
 // browser context, from navigation until the panels after the first result
-// are drawn (the mark s2s:panels-rendered of web/app.js).
+// are drawn (the mark s2s:panels-rendered of web/demo/app.js).
 //
 //   node bench/page-profile.mjs [--loads N] [--text SENTENCE] [--top K] [--save DIR]
 //

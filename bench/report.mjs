@@ -13,7 +13,7 @@ export function cell(result, bucket, beam) {
 }
 
 // The cold page load's steps: [label, performance mark] in the order they
-// happen (marks of web/index.html, web/worker.js, web/app.js). bench/cold-start.mjs
+// happen (marks of web/index.html, web/worker.js, web/demo/app.js). bench/cold-start.mjs
 // tabulates the same steps.
 export const COLD_STEPS = [
   ['the page starts the worker and the model download (index.html)', 's2s:worker-created'],
@@ -89,7 +89,7 @@ export function report(r, beams) {
   const loads = r.chromium.loads.map((l) => l.firstCellMs);
   lines.push(`Cold load of the demo page (\`/web/?text=I love deep learning.\` served by scripts/serve.mjs from localhost; a fresh browser context each time, so nothing cached) to the first heatmap cell in the DOM, ${loads.length} loads: **median ${fmt(median(loads), 0)} ms** (min ${fmt(Math.min(...loads), 0)}, max ${fmt(Math.max(...loads), 0)}; all: ${loads.map((x) => fmt(x, 0)).join(', ')}).`, '');
   if (r.chromium.loads.some((l) => l.marks)) {
-    lines.push('The same loads step by step (median time since navigation start; marks set by web/index.html, web/worker.js and web/app.js):', '',
+    lines.push('The same loads step by step (median time since navigation start; marks set by web/index.html, web/worker.js and web/demo/app.js):', '',
       '| step | median ms |', '|---|---:|');
     for (const [label, mark] of COLD_STEPS) {
       const times = r.chromium.loads.map((l) => l.marks?.[mark]).filter((t) => t !== undefined);

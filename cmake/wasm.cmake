@@ -89,21 +89,21 @@ add_custom_command(
   DEPENDS s2s_core ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs
   COMMENT "Bundling the translation worker into dist/model-worker.bundle.js (scripts/bundle-worker.mjs)"
 )
-# web/page-boot.js (git-ignored): the demo page's start script
-# (web/boot.src.js) with the models it offers and its start-up modules
+# web/demo/page-boot.js (git-ignored): the demo page's start script
+# (web/demo/boot.src.js) with the models it offers and its start-up modules
 # filled in from their owners (scripts/write-page-boot.mjs), rebuilt when
 # the page's modules change. A page file, so it is written beside the page,
 # not into the package's dist/.
-file(GLOB S2S_PAGE_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/web/*.js ${CMAKE_SOURCE_DIR}/web/i18n/*.js)
-list(REMOVE_ITEM S2S_PAGE_SOURCES ${CMAKE_SOURCE_DIR}/web/page-boot.js)
+file(GLOB_RECURSE S2S_PAGE_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/web/*.js)
+list(REMOVE_ITEM S2S_PAGE_SOURCES ${CMAKE_SOURCE_DIR}/web/demo/page-boot.js)
 add_custom_command(
-  OUTPUT ${CMAKE_SOURCE_DIR}/web/page-boot.js
+  OUTPUT ${CMAKE_SOURCE_DIR}/web/demo/page-boot.js
   COMMAND ${S2S_NODE} ${CMAKE_SOURCE_DIR}/scripts/write-page-boot.mjs ${S2S_DIST_DIR}
   DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_PAGE_SOURCES} ${CMAKE_SOURCE_DIR}/scripts/write-page-boot.mjs
-  COMMENT "Writing the page's start script web/page-boot.js (scripts/write-page-boot.mjs)"
+  COMMENT "Writing the page's start script web/demo/page-boot.js (scripts/write-page-boot.mjs)"
 )
 add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_DIST_DIR}/model-worker.bundle.js
-  ${CMAKE_SOURCE_DIR}/web/page-boot.js)
+  ${CMAKE_SOURCE_DIR}/web/demo/page-boot.js)
 
 # The decoder step's kernels in WebAssembly (npm run bench:kernels), with
 # the modules' compile settings: not built by default.

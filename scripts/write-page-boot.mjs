@@ -1,10 +1,11 @@
-// Writes web/page-boot.js (git-ignored), the demo page's start script, from its source
-// web/boot.src.js with its two lists filled in from their owners:
+// Writes web/demo/page-boot.js (git-ignored), the demo page's start script, from its source
+// web/demo/boot.src.js with its two lists filled in from their owners:
 //   /*@PAGE_MODELS*/[]  the models the page offers, default first
-//                        (web/page-model-list.js over the package's data, read from dist/);
+//                        (web/figures/page-model-list.js over the package's data, read from dist/);
 //   /*@PRELOAD*/[]       the modules the page imports as it starts, as
-//                        modulepreload hrefs relative to web/: the static
-//                        import graph of web/app.js, and the package modules
+//                        modulepreload hrefs relative to web/ (the page is
+//                        web/index.html): the static import graph of
+//                        web/demo/app.js, and the package modules
 //                        (dist/) that its start-up modules load with
 //                        loadPackage('NAME'), with their own imports.
 // The CMake wasm build runs it after copying src/wasm/ to dist/:
@@ -18,7 +19,7 @@ const web = join(root, 'web');
 
 // The page's modules that load package modules by name as the page starts
 // (the first translation needs createTranslator at once: translator.js).
-export const START_MODULES = ['app.js', 'page-models.js', 'translator.js'];
+export const START_MODULES = ['demo/app.js', 'figures/page-models.js', 'figures/translator.js'];
 
 // Static imports only (`import ... from './x.js'`, `import './x.js'`,
 // `export ... from './x.js'`); dynamic import() is loaded when used.
@@ -47,7 +48,7 @@ export function importGraph(entry) {
 
 /** The modulepreload list: every module the page imports as it starts, relative to web/, sorted. */
 export function startUpModules(dist) {
-  const files = new Set(importGraph(join(web, 'app.js')));
+  const files = new Set(importGraph(join(web, 'demo', 'app.js')));
   for (const file of START_MODULES) {
     const body = readFileSync(join(web, file), 'utf8');
     for (const [, name] of body.matchAll(/loadPackage\(\s*'([^']+)'/g)) {
@@ -61,16 +62,16 @@ export function startUpModules(dist) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dist = resolve(process.argv[2] ?? join(root, 'dist'));
-  const { pageModels } = await import(pathToFileURL(join(web, 'page-model-list.js')).href);
+  const { pageModels } = await import(pathToFileURL(join(web, 'figures', 'page-model-list.js')).href);
   const data = await import(pathToFileURL(join(dist, 'data.js')).href);
-  const source = readFileSync(join(web, 'boot.src.js'), 'utf8');
+  const source = readFileSync(join(web, 'demo', 'boot.src.js'), 'utf8');
   const fill = (text, marker, list) => {
     const placeholder = `/*@${marker}*/[]`;
-    if (!text.includes(placeholder)) throw new Error(`write-page-boot: web/boot.src.js has no ${placeholder}`);
+    if (!text.includes(placeholder)) throw new Error(`write-page-boot: web/demo/boot.src.js has no ${placeholder}`);
     return text.replace(placeholder, JSON.stringify(list).replaceAll('"', "'").replaceAll("','", "', '"));
   };
   let out = fill(source, 'PAGE_MODELS', pageModels(data));
   out = fill(out, 'PRELOAD', startUpModules(dist));
-  writeFileSync(join(web, 'page-boot.js'), `// Built by scripts/write-page-boot.mjs from web/boot.src.js: do not edit.\n${out}`);
-  console.log(`write-page-boot: ${join(web, 'page-boot.js')}`);
+  writeFileSync(join(web, 'demo', 'page-boot.js'), `// Built by scripts/write-page-boot.mjs from web/demo/boot.src.js: do not edit.\n${out}`);
+  console.log(`write-page-boot: ${join(web, 'demo', 'page-boot.js')}`);
 }

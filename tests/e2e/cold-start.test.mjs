@@ -67,12 +67,12 @@ test('the page boots through the compiled-module path: one bundled worker, the p
     assert.equal(count(r.requests, file), 0, `${file} was fetched:\n${r.requests.join('\n')}`);
   }
   // Every module the page imported as it started was asked for at once by
-  // the start script (web/page-boot.js's modulepreload list, built from the
+  // the start script (web/demo/page-boot.js's modulepreload list, built from the
   // import graph), not discovered level by level.
-  const scripts = new Set(['/web/page-boot.js', '/web/app.js', '/dist/model-worker.bundle.js']);
+  const scripts = new Set(['/web/demo/page-boot.js', '/web/demo/app.js', '/dist/model-worker.bundle.js']);
   const late = [...new Set(r.requests)].filter((p) => p.endsWith('.js') && !scripts.has(p) && !r.preloaded.includes(p));
   assert.deepEqual(late, [], `fetched without a modulepreload link (rebuild: npm run build:wasm): ${late}`);
-  assert.ok(r.preloaded.includes('/web/dom.js') && r.preloaded.includes('/dist/translator.js'), `preloaded: ${r.preloaded}`);
+  assert.ok(r.preloaded.includes('/web/figures/dom.js') && r.preloaded.includes('/dist/translator.js'), `preloaded: ${r.preloaded}`);
 });
 
 test('without WebAssembly.compileStreaming the page compiles from the bytes and still boots', async () => {

@@ -1,4 +1,4 @@
-// The Chinese interface (web/i18n/) in a real Chromium: with ?lang=zh-CN no
+// The Chinese interface (web/figures/i18n/) in a real Chromium: with ?lang=zh-CN no
 // English UI string is left on the page (the model's output, what the reader
 // typed and what a model file records are marked translate="no" and skipped;
 // formulas, names and numbers are on a short allow-list), the toggle goes

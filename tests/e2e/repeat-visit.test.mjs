@@ -97,7 +97,7 @@ const sentTags = (r, path) => (r.requests[path] ?? []).map((x) => x.ifNoneMatch)
 // Empties the origin's cache and tags (each test starts as a first visit).
 async function forget() {
   const page = await browser.context.newPage();
-  await page.goto(`${server.origin}/web/features.js`);
+  await page.goto(`${server.origin}/web/figures/features.js`);
   await page.evaluate(async () => {
     localStorage.removeItem('s2s-etags');
     await caches.delete('s2s-files');
@@ -152,7 +152,7 @@ test('a stored ETag whose cached copy is gone: the 304 is followed by a download
   assert.deepEqual(first.problems, []);
   // The cache loses the model; localStorage still has its tag.
   const page = await browser.context.newPage();
-  await page.goto(`${server.origin}/web/features.js`);
+  await page.goto(`${server.origin}/web/figures/features.js`);
   await page.evaluate(async (path) => (await caches.open('s2s-files')).delete(new URL(path, location.href).href), MODEL);
   await page.close();
 
@@ -187,7 +187,7 @@ test('a damaged cached model is dropped and downloaded again, never served on ev
   const etag = first.requests[MODEL][0].etag;
   // The cached copy loses a byte in its middle; its ETag (and localStorage's tag) stay.
   const page = await browser.context.newPage();
-  await page.goto(`${server.origin}/web/features.js`);
+  await page.goto(`${server.origin}/web/figures/features.js`);
   await page.evaluate(async (path) => {
     const store = await caches.open('s2s-files');
     const href = new URL(path, location.href).href;

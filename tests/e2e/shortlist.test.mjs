@@ -52,8 +52,8 @@ async function shown(page) {
 // step's top tokens and alternatives, with and without the shortlist.
 function apiResults(page) {
   return page.evaluate(async (text) => {
-    const { getTranslator } = await import('/web/translator.js');
-    const { percentText } = await import('/web/what-if.js');  // the page's own rule ("<0.1%" for a tiny one)
+    const { getTranslator } = await import('/web/figures/translator.js');
+    const { percentText } = await import('/web/demo/what-if.js');  // the page's own rule ("<0.1%" for a tiny one)
     const options = { beamSize: 1, alternatives: 8, trace: true };
     const run = async (shortlist) => {
       const { value } = await getTranslator().translate('en-fr', text, { ...options, shortlist });
@@ -186,7 +186,7 @@ test('a tiny shortlist: only possible pieces are offered, and nothing shows as -
   const page = await open(`/web/?${new URLSearchParams({ text: 'x', 'model-url': url, beam: '8' })}`);
   await waitForTranslation(page, 'x', { beam: 8, shortlist: 'on' });
   const api = await page.evaluate(async (model) => {
-    const { getTranslator } = await import('/web/translator.js');
+    const { getTranslator } = await import('/web/figures/translator.js');
     const { value } = await getTranslator().translate(new URL(model, location.href).href, 'x', { beamSize: 8, alternatives: 8, beamTree: true });
     const possible = (c) => Number.isFinite(c.logProb) && c.logProb > -1e29 && c.probability > 0;
     return {

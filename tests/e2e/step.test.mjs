@@ -1,4 +1,4 @@
-// The step-through section of the demo page (web/step-view.js, step-panel.js,
+// The step-through section of the demo page (web/demo/step-view.js, step-panel.js,
 // beam-tree.js) in Debian's Chromium, on a shipped model (or the tests' small
 // stand-ins) and a sentence of 8+ words: the panel's numbers against the
 // softmax and the API's own trace, the temperature slider, the fixed-context
@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { artifacts, startBrowser, waitForTranslation } from './helpers.mjs';
-import { softmax, weightedSum, maxAbsDiff } from '../../web/step-math.js';
+import { softmax, weightedSum, maxAbsDiff } from '../../web/figures/step-math.js';
 
 // 11 words. At τ = 0.05 the shipped en-fr model's smallest top weight over
 // the steps of this sentence is about 1.0 (some sentences have a step with

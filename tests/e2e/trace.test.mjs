@@ -1,5 +1,5 @@
 // The decoder trace through the page's worker in Chromium: the page's own
-// translator (web/translator.js, the bundled worker behind it) passes
+// translator (web/figures/translator.js, the bundled worker behind it) passes
 // trace, temperature and beamTree through to the API and returns the trace,
 // whose numbers agree with its formulas in the browser too.
 import { test, before, after } from 'node:test';
@@ -22,7 +22,7 @@ test('the worker returns the trace, the beam tree and coverage; softmax(scores /
   const page = await browser.newPage(`/web/?text=${encodeURIComponent('Go.')}`);
   await waitForTranslation(page, 'Go.');
   const checks = await page.evaluate(async (text) => {
-    const { getTranslator } = await import('/web/translator.js');
+    const { getTranslator } = await import('/web/figures/translator.js');
     const translator = getTranslator();
     const options = { trace: true, temperature: 0.5, beamSize: 3, beamTree: true };
     const { value: r } = await translator.translate('en-fr', text, options);

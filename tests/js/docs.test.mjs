@@ -92,12 +92,12 @@ test('README.zh-CN.md gives the same two set-up commands and the same embed snip
   assert.match(text('README.zh-CN.md'), /\]\(README\.md\)/, 'README.zh-CN.md links to README.md');
 });
 
-// The element observes exactly the attributes of its table (web/embed-attributes.js).
-const { ATTRIBUTES } = await import(pathToFileURL(join(root, 'web', 'embed-attributes.js')).href);
+// The element observes exactly the attributes of its table (web/embed/embed-attributes.js).
+const { ATTRIBUTES } = await import(pathToFileURL(join(root, 'web', 'embed', 'embed-attributes.js')).href);
 const observed = Object.keys(ATTRIBUTES);
 
 test('the embed snippet uses only attributes the element observes', () => {
-  assert.match(text('web/embed.js'), /observedAttributes = Object\.keys\(ATTRIBUTES\)/);
+  assert.match(text('web/embed/embed.js'), /observedAttributes = Object\.keys\(ATTRIBUTES\)/);
   const element = embedSnippet('README.md').match(/<seq2seq-attention-demo([^>]*)>/)[1];
   const used = [...element.matchAll(/([\w-]+)(?:="[^"]*")?/g)].map((m) => m[1]);
   assert.deepEqual(used.filter((name) => !observed.includes(name)), []);

@@ -1,6 +1,6 @@
 // The element's pure parts, in Node: its attribute table
-// (web/embed-attributes.js: each value read, or named with what is shown
-// instead) and the policy reading of web/load-problem.js (which directive
+// (web/embed/embed-attributes.js: each value read, or named with what is shown
+// instead) and the policy reading of web/embed/load-problem.js (which directive
 // decided, what to add). The browser's side is tests/e2e/embed-options.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,9 +9,9 @@ import { pathToFileURL } from 'node:url';
 import { root } from './helpers/models.mjs';
 
 const web = (file) => import(pathToFileURL(join(root, 'web', file)).href);
-const { ATTRIBUTES, readAttribute } = await web('embed-attributes.js');
-const { decidingDirective, sourceToAllow } = await web('load-problem.js');
-const { loadModelList } = await web('page-models.js');
+const { ATTRIBUTES, readAttribute } = await web('embed/embed-attributes.js');
+const { decidingDirective, sourceToAllow } = await web('embed/load-problem.js');
+const { loadModelList } = await web('figures/page-models.js');
 await loadModelList();
 
 test('each attribute reads its allowed values, and names any other with the default shown instead', () => {

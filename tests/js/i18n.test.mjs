@@ -1,4 +1,4 @@
-// The page's two catalogues (web/i18n/en.js, zh-CN.js) say the same things:
+// The page's two catalogues (web/figures/i18n/en.js, zh-CN.js) say the same things:
 // the same keys, the same {placeholders} in each string, only the markup
 // rich() allows; every key the pages' HTML (data-i18n*) and scripts (t('…'),
 // rich('…'), …) name is in them; and the language is chosen as documented
@@ -10,14 +10,17 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from './helpers/models.mjs';
 
-const i18n = await import(pathToFileURL(join(root, 'web', 'i18n', 'index.js')).href);
+const i18n = await import(pathToFileURL(join(root, 'web', 'figures', 'i18n', 'index.js')).href);
 const { CATALOGUES, LANGS, chooseLang, normalizeLang, placeholdersOf, tIn } = i18n;
 const web = join(root, 'web');
 const read = (file) => readFileSync(join(web, file), 'utf8');
-const pages = readdirSync(web).filter((f) => f.endsWith('.html'));
-// (web/page-boot.js is built from boot.src.js, which is read.)
-const scripts = [...readdirSync(web).filter((f) => f.endsWith('.js') && f !== 'page-boot.js').map((f) => f),
-  ...readdirSync(join(web, 'i18n')).filter((f) => f === 'index.js').map((f) => `i18n/${f}`)];
+// Every file under web/ (demo/, train/, embed/, figures/ and the pages at
+// the top), as a path relative to web/.
+const webFiles = readdirSync(web, { recursive: true }).map((f) => f.replace(/\\/g, '/'));
+const pages = webFiles.filter((f) => f.endsWith('.html'));
+// (web/demo/page-boot.js is built from boot.src.js, which is read; the
+// catalogues are the keys, not users of them.)
+const scripts = webFiles.filter((f) => f.endsWith('.js') && !f.endsWith('page-boot.js') && !/^figures\/i18n\/(?!index\.js$)/.test(f));
 
 // Compares two catalogues; returns the problems found (empty when they agree).
 export function catalogueProblems(a, b, names = ['en', 'zh-CN']) {
@@ -154,8 +157,8 @@ test('formatCount groups thousands as both languages write them, and the page ne
 });
 
 test('no catalogue defines a key twice (an object literal keeps the last silently)', () => {
-  for (const file of readdirSync(join(web, 'i18n')).filter((f) => f !== 'index.js' && f.endsWith('.js'))) {
-    const keys = [...read(`i18n/${file}`).matchAll(/^\s*'([^']+)'\s*:/gm)].map((m) => m[1]);
+  for (const file of readdirSync(join(web, 'figures', 'i18n')).filter((f) => f !== 'index.js' && f.endsWith('.js'))) {
+    const keys = [...read(`figures/i18n/${file}`).matchAll(/^\s*'([^']+)'\s*:/gm)].map((m) => m[1]);
     assert.ok(keys.length > 100, `${file}: ${keys.length} keys found; the test reads 'key': lines`);
     const seen = new Set();
     const twice = keys.filter((key) => seen.has(key) || !seen.add(key));

@@ -48,8 +48,8 @@ after(() => {
 
 test('the tarball holds dist/, models/, web/ (the embeddable page), the bin and the types, and nothing from the source tree', (t) => {
   const files = packed.files.map((f) => f.path);
-  for (const file of ['package.json', 'README.md', 'README.zh-CN.md', 'web/i18n/zh-CN.js', 'dist/index.js', 'dist/index.d.ts', 'dist/s2s-core.js',
-    'dist/s2s-core.wasm', 'bin/seq2seq-attention.js', 'web/embed.js', 'web/index.html']) {
+  for (const file of ['package.json', 'README.md', 'README.zh-CN.md', 'web/figures/i18n/zh-CN.js', 'dist/index.js', 'dist/index.d.ts', 'dist/s2s-core.js',
+    'dist/s2s-core.wasm', 'bin/seq2seq-attention.js', 'web/embed.js', 'web/embed/embed.js', 'web/index.html']) {
     assert.ok(files.includes(file), `${file} is packed`);
   }
   const shipped = readdirSync(join(root, 'models')).filter((f) => f.endsWith('.s2s'));

@@ -1,5 +1,5 @@
 // "About this model" shows what a model file's provenance records and
-// nothing else (web/provenance.js): a file that lacks its data's source or
+// nothing else (web/demo/provenance.js): a file that lacks its data's source or
 // licence says "not recorded" there, and is never credited to the data of
 // the shipped models; a complete one reads as its fields say.
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { nativeCli, root } from './helpers/models.mjs';
 
-const { NOT_RECORDED, dataText, trainingText } = await import(pathToFileURL(join(root, 'web', 'provenance.js')).href);
+const { NOT_RECORDED, dataText, trainingText } = await import(pathToFileURL(join(root, 'web', 'demo', 'provenance.js')).href);
 
 const complete = {
   data: { source: 'Europarl v7', license: 'public domain', attribution: 'the European Parliament', file: 'ep.tsv', fnv1a64: '0123456789abcdef' },
@@ -69,7 +69,7 @@ test('missing fields are "not recorded", never another model\'s data', () => {
 });
 
 test('training-only files are listed after the main data, each with its pairs; a ShareAlike licence carries to the model', async () => {
-  const { licenceText } = await import(pathToFileURL(join(root, 'web', 'provenance.js')).href);
+  const { licenceText } = await import(pathToFileURL(join(root, 'web', 'demo', 'provenance.js')).href);
   const withExtra = { ...complete, extra_data: [
     { source: 'a glossary', license: 'CC BY 4.0', attribution: 'us', file: 'glossary.tsv', fnv1a64: 'ffff', pairs: 871, pairs_used: 870, repeat: 2 },
     { source: 'CC-CEDICT', license: 'CC BY-SA 4.0', attribution: 'MDBG', file: 'cedict.tsv', fnv1a64: 'eeee', pairs: 745, pairs_used: 745, repeat: 1 },

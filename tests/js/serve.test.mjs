@@ -18,7 +18,7 @@ const status = async (path) => (await fetch(`${server.origin}${path}`)).status;
 
 test('the page, its package files and the models are served', async () => {
   assert.equal(await status('/web/'), 200);
-  assert.equal(await status('/web/app.js'), 200);
+  assert.equal(await status('/web/demo/app.js'), 200);
   assert.equal(await status('/models/en-fr.s2s'), 200);
 });
 

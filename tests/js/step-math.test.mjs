@@ -1,10 +1,10 @@
-// Unit tests of the step panel's pure numbers (web/step-math.js).
+// Unit tests of the step panel's pure numbers (web/figures/step-math.js).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   softmax, weightedSum, maxAbsDiff, cosine, contextSimilarities, tauToSlider, sliderToTau, tauFromText, valueColor, lowCoverage,
   SLIDER_STEPS,
-} from '../../web/step-math.js';
+} from '../../web/figures/step-math.js';
 
 test('softmax sums to 1, keeps order, and follows the temperature', () => {
   const scores = [2, 0.5, -1, 3];

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { root } from './helpers/models.mjs';
 
 const exportsField = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports;
@@ -55,10 +55,63 @@ new Worker(new URL('../dist/model-worker.js', import.meta.url));
 test('web/ refers only to dist/ files that package.json "exports" names', () => {
   const named = exportTargets();
   const outside = [];
-  for (const file of webFiles()) {
+  const files = webFiles();
+  // Every folder of web/ is read, not only its top.
+  for (const folder of ['demo', 'train', 'embed', 'figures', 'figures/i18n']) {
+    assert.ok(files.some((file) => dirname(relative(join(root, 'web'), file)).replace(/\\/g, '/') === folder), `no file read in web/${folder}/`);
+  }
+  for (const file of files) {
     for (const [target, text] of distReferences(readFileSync(file, 'utf8'))) {
       if (!named.some((re) => re.test(`./dist/${target}`))) outside.push(`${relative(root, file)}: ${text}`);
     }
   }
   assert.deepEqual(outside, []);
+});
+
+/** The web/ files `file` imports (static, dynamic with a literal, `new URL('./x.js', import.meta.url)`), relative to web/. */
+export function webImports(file, text = readFileSync(file, 'utf8')) {
+  const web = join(root, 'web');
+  const specifiers = [
+    ...[...text.matchAll(/\b(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) => m[1]),
+    ...[...text.matchAll(/new URL\(\s*['"](\.[^'"]+)['"]\s*,\s*import\.meta\.url/g)].map((m) => m[1]),
+  ];
+  return specifiers.filter((spec) => /\.m?js$/.test(spec))
+    .map((spec) => relative(web, join(dirname(file), spec)).replace(/\\/g, '/')).filter((path) => !path.startsWith('..'));
+}
+
+// web/ is layered: the three apps (demo/, train/, embed/) sit side by side
+// on figures/, the kit they share; the pages and the element's address
+// (web/*.html, web/embed.js) sit on top.
+const LEVEL = { '.': 2, demo: 1, train: 1, embed: 1, figures: 0 };
+const folderOf = (path) => (path.includes('/') ? path.split('/')[0] : '.');
+
+test('web/: no import climbs back up (figures/ imports no app), no app imports another, no cycle', () => {
+  const web = join(root, 'web');
+  const graph = new Map(webFiles().filter((file) => file.endsWith('.js')).map((file) => [relative(web, file).replace(/\\/g, '/'), webImports(file)]));
+  const wrong = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const [a, b] = [folderOf(from), folderOf(to)];
+      if (a !== b && LEVEL[b] >= LEVEL[a]) wrong.push(`${from} -> ${to}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+  const cycles = [];
+  const state = new Map();
+  const visit = (file, path) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') { cycles.push([...path.slice(path.indexOf(file)), file].join(' -> ')); return; }
+    state.set(file, 'open');
+    for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('the layering check sees an import that climbs (it can fail)', () => {
+  const file = join(root, 'web', 'figures', 'x.js');
+  assert.deepEqual(webImports(file, "import { a } from '../demo/app.js';\nimport('./dom.js');\nnew URL('../train/train-worker.js', import.meta.url);"),
+    ['demo/app.js', 'figures/dom.js', 'train/train-worker.js']);
+  assert.ok(LEVEL[folderOf('demo/app.js')] >= LEVEL[folderOf('figures/x.js')]);
 });

@@ -8,13 +8,13 @@
 // chips, figure; figure-data.js what it holds), what-if.js (hypotheses,
 // "what if"), compare.js (the fixed-context comparison and BLEU chart) and
 // about.js (the model's provenance).
-import { h, replaceChildren, download } from './dom.js';
-import { HEATMAP_CSS, svgBlob, pngBlob } from './heatmap.js';
-import { ALIGNMENT_CSS } from './alignment.js';
-import { missingFeature } from './features.js';
-import { getTranslator } from './translator.js';
-import { loadPackage } from './load-api.js';
-import { DEBOUNCE_MS, PAGE_MAX_BEAM, defaultModel, isShipped, loadModelList, modelLabel, pickableModels } from './page-models.js';
+import { h, replaceChildren, download } from '../figures/dom.js';
+import { HEATMAP_CSS, svgBlob, pngBlob } from '../figures/heatmap.js';
+import { ALIGNMENT_CSS } from '../figures/alignment.js';
+import { missingFeature } from '../figures/features.js';
+import { getTranslator } from '../figures/translator.js';
+import { loadPackage } from '../figures/load-api.js';
+import { DEBOUNCE_MS, PAGE_MAX_BEAM, defaultModel, isShipped, loadModelList, modelLabel, pickableModels } from '../figures/page-models.js';
 import {
   ALTERNATIVES, EXAMPLES, decodeOptions, describeModel, fileName, infos, modelInfo, page, penaltyDefault, resetPicks, setStatus,
   relabelStatus, showError, showNotices, shownText, state, view,
@@ -26,7 +26,7 @@ import { onPicks } from './what-if.js';
 import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
-import { applyStatic, speakDocument, formatCount, lang, onLangChange, setLang, setRich, t } from './i18n/index.js';
+import { applyStatic, speakDocument, formatCount, lang, onLangChange, setLang, setRich, t } from '../figures/i18n/index.js';
 
 // ---------------------------------------------------------------------------
 // Controls that come from the package: the models (its list) and the beam
@@ -307,7 +307,7 @@ async function copyLink() {
 }
 
 // ---------------------------------------------------------------------------
-// The language (web/i18n/): the toggle switches it without a reload, and
+// The language (web/figures/i18n/): the toggle switches it without a reload, and
 // everything the page says is said again.
 
 const langToggle = document.getElementById('lang-toggle');

@@ -328,7 +328,7 @@ export default {
   'train.stepOpen': 'Open the step panel',
   'train.stepClose': 'Close the step panel',
   'train.stepEmpty': 'Type a probe input to see its steps.',
-  // The step-through section (web/step-view.js, step-panel.js, beam-tree.js)
+  // The step-through section (web/demo/step-view.js, step-panel.js, beam-tree.js)
   'step.sectionHeading': 'One decoder step, with the model’s own numbers',
   'step.help': 'Click an output word (or its heatmap row) to open its step. Each stage shows the numbers the decoder used: the query from its previous state, one key per source word, the scores, the softmax that turns them into weights summing to 1, the context vector they mix, and the words it could write next. Point at a coloured strip for the value of each dimension; with the panel focused, ← and → move between steps.',
   'step.tauLabel': 'Temperature of the attention softmax τ',

@@ -1,12 +1,12 @@
 // "About this model": what the model file says about itself (its network,
 // vocabularies, training, development scores and data: provenance.js),
 // asked of the worker once per model.
-import { h, replaceChildren } from './dom.js';
-import { languageName } from './page-models.js';
-import { formatCount, t } from './i18n/index.js';
+import { h, replaceChildren } from '../figures/dom.js';
+import { languageName } from '../figures/page-models.js';
+import { formatCount, t } from '../figures/i18n/index.js';
 import { describeModel, modelInfo, view } from './page-state.js';
 import { dataText, licenceText, trainingText } from './provenance.js';
-import { recordedScores, scorerLabel } from './scores.js';
+import { recordedScores, scorerLabel } from '../figures/scores.js';
 
 let aboutModel = null; // the model the section describes (or is loading)
 

@@ -1,7 +1,7 @@
 // The attributes of <seq2seq-attention-demo> (embed.js), one table: each
 // one's values and default. The element observes exactly these names
 // (observedAttributes), reads each value through readAttribute(), and names
-// a value it cannot use; web/embed-frame.js passes the same names on from
+// a value it cannot use; web/embed/embed-frame.js passes the same names on from
 // its query (the element's observedAttributes); tests/js/docs.test.mjs
 // checks that docs/page.md documents each.
 //
@@ -10,10 +10,10 @@
 //   { read, allowed, default }   read(text) gives the value or null (not allowed)
 //   { flag: true }        on when present, whatever its value
 //   { text: true }        any text
-import { optionRanges } from '../dist/data.js';
-import { LANGS, normalizeLang } from './i18n/index.js';
-import { DEFAULT_BEAM, PAGE_MAX_BEAM, defaultModel, pageBeam, pickableModels, stepFromText } from './page-models.js';
-import { tauFromText } from './step-math.js';
+import { optionRanges } from '../../dist/data.js';
+import { LANGS, normalizeLang } from '../figures/i18n/index.js';
+import { DEFAULT_BEAM, PAGE_MAX_BEAM, defaultModel, pageBeam, pickableModels, stepFromText } from '../figures/page-models.js';
+import { tauFromText } from '../figures/step-math.js';
 
 const TAU = optionRanges.temperature;
 

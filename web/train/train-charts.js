@@ -1,8 +1,8 @@
 // The Train view's two charts, as SVG: the loss curves of the attention model
 // and its fixed-context twin, and their held-out exact match by input length
 // (the fixed vector's bottleneck shows up as bars that fall with length).
-import { h, svg } from './dom.js';
-import { t } from './i18n/index.js';
+import { h, svg } from '../figures/dom.js';
+import { t } from '../figures/i18n/index.js';
 
 const HEIGHT = 200;
 const MARGIN = { top: 14, right: 12, bottom: 40, left: 50 };

@@ -10,10 +10,10 @@
 // itself, by its URL.
 //
 // This is the source; scripts/write-page-boot.mjs (a step of the wasm build)
-// writes web/page-boot.js (git-ignored) from it with the two lists filled
+// writes web/demo/page-boot.js (git-ignored) from it with the two lists filled
 // in from their owners: the models the page offers, default first
-// (web/page-model-list.js over the package's data), and the page's start-up modules (the import graph of
-// web/app.js and of the package modules it loads as it starts). A named
+// (web/figures/page-model-list.js over the package's data), and the page's start-up modules (the import graph of
+// web/demo/app.js and of the package modules it loads as it starts). A named
 // model lives at models/NAME.s2s beside dist/ (models.js's modelUrl).
 (function () {
   try {
@@ -153,7 +153,7 @@
     // The package's translator for this model, created as soon as its
     // module arrives: the worker then gets the compiled runtime and the
     // bytes the moment each is ready, instead of when the page's own
-    // modules have loaded and asked (web/translator.js adopts it). The
+    // modules have loaded and asked (web/figures/translator.js adopts it). The
     // bytes, or the model by name when the download failed (which reports
     // the problem). null when the package cannot be imported: translator.js
     // then starts from the worker and explains.
@@ -161,7 +161,7 @@
       performance.mark('s2s:loading:' + model);
       var translator = api.createTranslator(boot.bytes.then(function (bytes) { return bytes || model; }),
         { worker: worker, wasm: boot.wasm.then(function (module) { return module || undefined; }) });
-      translator.catch(function () {});  // its failure is web/translator.js's to report
+      translator.catch(function () {});  // its failure is web/figures/translator.js's to report
       return { translator: translator };
     }, function () { return null; });
   } catch (error) {

@@ -8,7 +8,7 @@
 // PNG looks the same as the page; CSS only adds the hover/focus highlight.
 import {
   CELL, FONT_FAMILY, FONT_SIZE, LEGEND_BAR, LEGEND_CAPTION_SIZE, SPECIAL_COLOR, TEXT_COLOR, attentionColor, colourBarShapes,
-} from '../dist/figure.js';
+} from '../../dist/figure.js';
 import { hoverLabel, svg, tokenKind } from './dom.js';
 import { lang, tIn } from './i18n/index.js';
 
@@ -70,7 +70,7 @@ function tokenLabel(token, { anchor, index, axis, language }) {
  *   onHover(cell | null): cell = { row, col, weight } when a cell is hovered or focused,
  *   onLabel(axis, index | null): a row or column label is hovered,
  *   testid: data-testid of the <svg> (default 'attention-heatmap'),
- *   language: of its own words (legend, tooltips; default the page's, web/i18n/),
+ *   language: of its own words (legend, tooltips; default the page's, web/figures/i18n/),
  * }
  * Returns { element, highlight({row, col}) , clear() }.
  */

@@ -4,7 +4,7 @@
 // log probabilities as text (−∞ for a piece outside the shortlist). No DOM:
 // Node's tests import it (tests/js/step-math.test.mjs). The possibly-dropped
 // threshold is the C++ one, generated into dist/options.js.
-import { possiblyDroppedCoverage } from '../dist/data.js';
+import { possiblyDroppedCoverage } from '../../dist/data.js';
 
 /** softmax(scores / tau), computed stably (the largest score subtracted first). */
 export function softmax(scores, tau = 1) {

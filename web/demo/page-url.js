@@ -10,17 +10,17 @@
 // `shortlist=off` decodes without the model's lexical shortlist (every
 // output piece scored); omitted when it is on, the default.
 // `lang` (en or zh-CN) is written when it differs from what the reader's
-// browser asks for (web/i18n/index.js reads it).
+// browser asks for (web/figures/i18n/index.js reads it).
 //
 // ?model-url=PATH opens the page with the model file at PATH (relative to the
 // page, or absolute) instead of a shipped one: a model you trained with
 // `seq2seq train`, served next to the page. Only URLs on the page's own
 // origin are accepted, so a link can never make the page fetch another
 // site's file. The browser tests open a small subword model this way.
-import { defaultModel, isShipped, pageBeam, pickableModels, stepFromText, PAGE_MAX_BEAM } from './page-models.js';
+import { defaultModel, isShipped, pageBeam, pickableModels, stepFromText, PAGE_MAX_BEAM } from '../figures/page-models.js';
 import { DEFAULTS, page, state } from './page-state.js';
-import { browserLang, lang } from './i18n/index.js';
-import { tauFromText } from './step-math.js';
+import { browserLang, lang } from '../figures/i18n/index.js';
+import { tauFromText } from '../figures/step-math.js';
 
 /** Sets `state` from the URL; returns its text, or null when it has none. */
 export function readUrl() {

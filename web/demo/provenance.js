@@ -3,9 +3,9 @@
 // field it lacks is shown as "not recorded", never filled in with what the
 // shipped models happen to say (a model trained on other data must not be
 // credited to Tatoeba). Text only, with no DOM, so Node tests it
-// (tests/js/provenance.test.mjs). In the page's language (web/i18n/;
+// (tests/js/provenance.test.mjs). In the page's language (web/figures/i18n/;
 // English in Node).
-import { formatCount, t } from './i18n/index.js';
+import { formatCount, t } from '../figures/i18n/index.js';
 
 /** "not recorded", as English says it (the tests' reference). */
 export const NOT_RECORDED = 'not recorded';

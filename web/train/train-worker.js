@@ -14,7 +14,7 @@
 //   { type: 'evaluation', evaluation }        every EVALUATE_EVERY steps
 //   { type: 'state', running, finished }
 //   { type: 'error', message }
-import { getApi } from './load-api.js';
+import { getApi } from '../figures/load-api.js';
 
 const CHUNK = 5;            // steps between checks for messages
 const PROBE_EVERY = 10;     // redraw the heatmap this often: alignment visibly emerges

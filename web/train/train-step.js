@@ -3,9 +3,9 @@
 // (the main page's panel) from the trace the training worker sends with each
 // probe while the panel is open. It follows the training: each new probe
 // result redraws the same step with the newer model's numbers.
-import { bindStepKeys, renderStepPanel, STEP_CSS } from './step-panel.js';
-import { h, replaceChildren } from './dom.js';
-import { t } from './i18n/index.js';
+import { bindStepKeys, renderStepPanel, STEP_CSS } from '../figures/step-panel.js';
+import { h, replaceChildren } from '../figures/dom.js';
+import { t } from '../figures/i18n/index.js';
 
 const $ = (id) => document.getElementById(id);
 const parts = {

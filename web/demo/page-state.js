@@ -3,9 +3,9 @@
 // (`page`), what it knows of each model, and its status line. The page's
 // other modules draw from these (result-view.js, compare.js, about.js);
 // app.js changes them in response to the reader.
-import { h, replaceChildren } from './dom.js';
-import { DEFAULT_BEAM, MAX_OUTPUT_TOKENS, isShipped, languageName, languagesOf, modelLabel } from './page-models.js';
-import { rich, t } from './i18n/index.js';
+import { h, replaceChildren } from '../figures/dom.js';
+import { DEFAULT_BEAM, MAX_OUTPUT_TOKENS, isShipped, languageName, languagesOf, modelLabel } from '../figures/page-models.js';
+import { rich, t } from '../figures/i18n/index.js';
 
 export const EXAMPLES = [
   'I love deep learning.',

@@ -15,7 +15,7 @@ const SIMD_PROBE = new Uint8Array([
   0x0b, // end
 ]);
 
-/** null when everything is there, else the catalogue key (web/i18n/) of what is missing. */
+/** null when everything is there, else the catalogue key (web/figures/i18n/) of what is missing. */
 export function missingFeature() {
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') return 'features.noWasm';
   let simd = false;

@@ -3,11 +3,11 @@
 // if" alternatives at an output position, each of which can be forced.
 // app.js decides what a pick does (onPicks): both translate again or change
 // the URL.
-import { h, replaceChildren, tokenKind, pieceLabel, WORD_MARKER } from './dom.js';
+import { h, replaceChildren, tokenKind, pieceLabel, WORD_MARKER } from '../figures/dom.js';
 import { selectedHypothesis, pieceUnits, tokensAsWords } from './figure-data.js';
 import { describeModel, state, targetIsSubword, tokenNoun, view } from './page-state.js';
-import { formatLog, possibleChoices } from './step-math.js';
-import { t } from './i18n/index.js';
+import { formatLog, possibleChoices } from '../figures/step-math.js';
+import { t } from '../figures/i18n/index.js';
 
 let picks = { hypothesis: () => {}, alternative: () => {} }; // set by app.js (onPicks)
 

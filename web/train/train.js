@@ -2,17 +2,17 @@
 // context, each in its own Web Worker (train-worker.js), drawn live: the
 // probe's attention heatmap, both outputs for the probe, loss curves and
 // held-out exact match by input length.
-import { h, replaceChildren } from './dom.js';
-import { missingFeatures } from './features.js';
-import { renderHeatmap } from './heatmap.js';
+import { h, replaceChildren } from '../figures/dom.js';
+import { missingFeatures } from '../figures/features.js';
+import { renderHeatmap } from '../figures/heatmap.js';
 import { renderAccuracyChart, renderLossChart } from './train-charts.js';
-import { loadPackage } from './load-api.js';
-import { startWorker } from './start-worker.js';
+import { loadPackage } from '../figures/load-api.js';
+import { startWorker } from '../figures/start-worker.js';
 import { drawTrainStep, openTrainStep, wireTrainStep } from './train-step.js';
-import { applyStatic, speakDocument, browserLang, lang, onLangChange, setLang, t } from './i18n/index.js';
+import { applyStatic, speakDocument, browserLang, lang, onLangChange, setLang, t } from '../figures/i18n/index.js';
 
 const COLORS = { attention: '#4338ca', fixed: '#d97706' };
-const LABELS = { attention: 'train.labelAttention', fixed: 'train.labelFixed' }; // catalogue keys (web/i18n/)
+const LABELS = { attention: 'train.labelAttention', fixed: 'train.labelFixed' }; // catalogue keys (web/figures/i18n/)
 
 const TASKS = {
   reversal: {
@@ -332,7 +332,7 @@ function wire() {
   window.addEventListener('resize', scheduleDraw);
 }
 
-// The language (web/i18n/): the toggle switches it without a reload; the
+// The language (web/figures/i18n/): the toggle switches it without a reload; the
 // URL's ?lang= follows it when it differs from what the browser asks for.
 function showLanguage() {
   speakDocument();

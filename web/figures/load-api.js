@@ -13,7 +13,7 @@ const loaded = new Map(); // file -> Promise<module>
 /** dist/FILE, imported once; `what` (a catalogue key, or plain words) names what needs it in the failure's message. */
 export function loadPackage(file, what) {
   if (!loaded.has(file)) {
-    loaded.set(file, import(`../dist/${file}`).catch((cause) => {
+    loaded.set(file, import(`../../dist/${file}`).catch((cause) => {
       loaded.delete(file);
       throw new Error(t('error.packageMissing', { what: t(what), file, message: cause?.message ?? cause }));
     }));

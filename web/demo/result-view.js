@@ -10,15 +10,15 @@
 // a piece without its marker, a piece that continues a word as "·ing", and
 // switches the figure between pieces and words (the package's wordAttention:
 // a word's columns summed, its rows averaged).
-import { h, replaceChildren, tokenKind, UNKNOWN_TOKEN } from './dom.js';
-import { renderHeatmap, colorFor, needsLightText } from './heatmap.js';
-import { renderAlignment } from './alignment.js';
+import { h, replaceChildren, tokenKind, UNKNOWN_TOKEN } from '../figures/dom.js';
+import { renderHeatmap, colorFor, needsLightText } from '../figures/heatmap.js';
+import { renderAlignment } from '../figures/alignment.js';
 import { figureData, selectedHypothesis } from './figure-data.js';
 import { describeModel, infos, page, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
 import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
-import { formatLog } from './step-math.js';
-import { applyStatic, lang, rich, t } from './i18n/index.js';
-import { figureLabels, heatmapSvg } from '../dist/figure.js';
+import { formatLog } from '../figures/step-math.js';
+import { applyStatic, lang, rich, t } from '../figures/i18n/index.js';
+import { figureLabels, heatmapSvg } from '../../dist/figure.js';
 
 let figure = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
 let shown = null; // what the figure and the chips show: { source: Unit[], target: Unit[], attention } (see figureData)

@@ -11,7 +11,7 @@
 import { loadPackage } from './load-api.js';
 import { createWorker } from './start-worker.js';
 
-const bundleUrl = new URL('../dist/model-worker.bundle.js', import.meta.url);
+const bundleUrl = new URL('../../dist/model-worker.bundle.js', import.meta.url);
 
 // index.html's early start: { worker, model, wasm: Promise<Module|null>,
 // bytes: Promise<ArrayBuffer|null>, translator: Promise<{ translator:

@@ -314,7 +314,7 @@ export default {
   'train.stepOpen': '打开单步面板',
   'train.stepClose': '关闭单步面板',
   'train.stepEmpty': '输入探针文本后即可查看各步。',
-  // 逐步查看（web/step-view.js、step-panel.js、beam-tree.js）
+  // 逐步查看（web/demo/step-view.js、step-panel.js、beam-tree.js）
   'step.sectionHeading': '解码器的一个时间步：模型自己的数值',
   'step.help': '点击一个输出词（或它在热图中的那一行）即可打开这一步。每个阶段显示解码器实际用到的数值：由上一步隐状态得到的查询、每个源词元的键、评分函数给出的得分、把得分变成加起来等于 1 的注意力权重的 softmax、由权重混合出的上下文向量，以及接下来可能写出的词。把指针移到彩色条上可看每一维的值；面板获得焦点时，用 ← 和 → 在时间步之间移动。',
   'step.tauLabel': '注意力 softmax 的温度 τ',

@@ -2,7 +2,7 @@
 // selected hypothesis, and its rows and columns as units, pieces or words
 // (the unit switch, state.unit), with the words the reader typed for the
 // source's unknown tokens. Data only: nothing here touches the page.
-import { continuesWord, pieceLabel } from './dom.js';
+import { continuesWord, pieceLabel } from '../figures/dom.js';
 import { page, state } from './page-state.js';
 
 /** The hypothesis the reader picked (state.hyp), or the best one. */

@@ -5,7 +5,7 @@
 // rest: it rejects with a message saying how to build dist/ when it is
 // missing.
 import { loadPackage } from './load-api.js';
-import { optionRanges } from '../dist/data.js';
+import { optionRanges } from '../../dist/data.js';
 import { lang, tIn } from './i18n/index.js';
 import { pageModels } from './page-model-list.js';
 

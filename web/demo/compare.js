@@ -2,11 +2,11 @@
 // one fixed vector, beside the attention model's translation), and the BLEU
 // chart by sentence length that both models' files record. The pair is the
 // package's: the shipped model with `baselineOf` and its attention twin.
-import { h, replaceChildren } from './dom.js';
-import { comparisonScores, renderComparisonChart } from './compare-chart.js';
-import { baselineOf, languageName, languagesOf, pickableModels } from './page-models.js';
+import { h, replaceChildren } from '../figures/dom.js';
+import { comparisonScores, renderComparisonChart } from '../figures/compare-chart.js';
+import { baselineOf, languageName, languagesOf, pickableModels } from '../figures/page-models.js';
 import { decodeOptions, page, shownText, state, view } from './page-state.js';
-import { t } from './i18n/index.js';
+import { t } from '../figures/i18n/index.js';
 
 // The attention model and its fixed-context baseline: the reader's model
 // when it has one (en-fr, en-zh), else the first model that does.

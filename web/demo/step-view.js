@@ -6,13 +6,13 @@
 // reader: a click on an output word or on a heatmap row opens that step,
 // ←/→ (with the panel focused) or the buttons move between steps, the
 // slider re-decodes with another τ, a kept beam node shows its attention.
-import { bindStepKeys, renderStepPanel, STEP_CSS } from './step-panel.js';
-import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from './beam-tree.js';
-import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from './step-math.js';
-import { baselineOf, MAX_OUTPUT_TOKENS } from './page-models.js';
+import { bindStepKeys, renderStepPanel, STEP_CSS } from '../figures/step-panel.js';
+import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from '../figures/beam-tree.js';
+import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from '../figures/step-math.js';
+import { baselineOf, MAX_OUTPUT_TOKENS } from '../figures/page-models.js';
 import { infos, page, shownText, state, view } from './page-state.js';
 import { firstPieceOfRow } from './result-view.js';
-import { t } from './i18n/index.js';
+import { t } from '../figures/i18n/index.js';
 
 const $ = (id) => document.getElementById(id);
 const parts = {
