@@ -143,9 +143,8 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
     return result;
 }
 
-Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
-                                  DecodeOptions options, std::vector<float>* trace_numbers) {
-    options.forced_prefix.clear();
+std::vector<int> forced_prefix_ids(const Model& model, const std::vector<std::string>& prefix) {
+    std::vector<int> ids;
     for (const std::string& word : prefix) {
         const int id = model.target_vocabulary.id(word);
         if (id == Vocabulary::kUnk && word != "<unk>") {
@@ -157,15 +156,41 @@ Translation translate_with_prefix(const Model& model, const std::string& text, c
             throw InputError(quoted(word) + " is never part of a translation, so it cannot be forced; pick one of the "
                              "suggested words");
         }
-        options.forced_prefix.push_back(id);
+        ids.push_back(id);
     }
+    return ids;
+}
+
+Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
+                                  DecodeOptions options, std::vector<float>* trace_numbers) {
+    options.forced_prefix = forced_prefix_ids(model, prefix);
     return translate(model, text, options, trace_numbers);
 }
 
-std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options) {
+std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options,
+                                                     bool pack_trace) {
     std::vector<SentenceTranslation> out;
+    // The UTF-16 offsets are counted in one walk over the text: the spans
+    // come in order, and each starts at or after the previous one's end.
+    size_t byte = 0;
+    int unit = 0;
+    auto units_at = [&](size_t target) {
+        while (byte < target && byte < text.size()) {
+            const Utf8Char c = read_utf8_char(text, byte);
+            unit += c.code_point >= 0x10000 ? 2 : 1;
+            byte += c.length;
+        }
+        return unit;
+    };
     for (const SentenceSpan& span : split_sentences(text)) {
-        out.push_back({span.begin, span.end, translate(model, text.substr(span.begin, span.end - span.begin), options)});
+        SentenceTranslation sentence;
+        sentence.begin = span.begin;
+        sentence.end = span.end;
+        sentence.utf16.begin = units_at(span.begin);
+        sentence.utf16.end = units_at(span.end);
+        sentence.translation = translate(model, text.substr(span.begin, span.end - span.begin), options,
+                                         pack_trace ? &sentence.trace_numbers : nullptr);
+        out.push_back(std::move(sentence));
     }
     return out;
 }

@@ -101,15 +101,27 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
 Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
                                   DecodeOptions options, std::vector<float>* trace_numbers = nullptr);
 
+// The target token ids of `prefix` (words), for DecodeOptions::forced_prefix;
+// a word the model never writes is an InputError naming it (what
+// translate_with_prefix checks).
+std::vector<int> forced_prefix_ids(const Model& model, const std::vector<std::string>& prefix);
+
 // A text of several sentences (split_sentences, text/sentences.h),
-// translated one sentence at a time: each sentence's byte range in the
-// text, and its translation.
+// translated one sentence at a time, each as translate() translates it on
+// its own (its source offsets are of the sentence's own text): each
+// sentence's byte range in the text, the same range in UTF-16 code units
+// (as JavaScript indexes the text), and its translation.
 struct SentenceTranslation {
     size_t begin = 0;
     size_t end = 0;
+    TextRange utf16;
     Translation translation;
+    // With pack_trace and DecodeOptions::trace: the floats of this
+    // sentence's trace (translate's trace_numbers); empty otherwise.
+    std::vector<float> trace_numbers;
 };
-std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options);
+std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options,
+                                                     bool pack_trace = false);
 // The sentences' best translations joined as the target language writes
 // them (a space between sentences; none for Chinese).
 std::string join_translations(const Model& model, const std::vector<SentenceTranslation>& sentences);

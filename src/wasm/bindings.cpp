@@ -7,12 +7,16 @@
 //   session.translate(text, opts) a JSON envelope (below); opts is JSON
 //   session.translateSteps(text, opts, onStep)  the same, calling onStep
 //                                 after each greedy step as it is decoded
-//   session.attention(k)          hypothesis k's attention matrix of the last
-//                                 translation, row after row (a Float32Array
-//                                 view into the heap)
-//   session.release()             frees the last translation (after the copy)
-//   session.numbers()             the trace's floats of the last translation
+//   session.translateText(text, opts)  a text of several sentences in one
+//                                 call: each sentence's UTF-16 range and
+//                                 translation, and the translations joined
+//   session.attention(s, k)       hypothesis k's attention matrix of sentence
+//                                 s of the last call (translate's one
+//                                 translation is sentence 0), row after row
 //                                 (a Float32Array view into the heap)
+//   session.release()             frees the last call's translations (after the copy)
+//   session.numbers(s)            the trace's floats of sentence s of the
+//                                 last call (a Float32Array view into the heap)
 //   session.infoBytes()           a JSON envelope with the model's header,
 //                                 as UTF-8 bytes (a Uint8Array view into the
 //                                 heap, valid until the next call), which
@@ -22,7 +26,6 @@
 //                                 build writes dist/options.js from it
 //   heapStats()                   {heapBytes, usedBytes}, for the memory tests
 //                                 (heap_stats, envelope.h)
-//   splitSentences(text)          the sentences of a text, [[begin, end], ...] in bytes
 //   warmUp()                      runs a tiny model once so the browser
 //                                 compiles the loading and translating code
 //                                 early ("" or a failure envelope)
@@ -33,7 +36,6 @@
 // the translator's download stays small.
 #include "decode/translator.h"
 #include "model/model.h"
-#include "text/sentences.h"
 #include "text/bpe.h"
 #include "wasm/envelope.h"
 
@@ -70,9 +72,9 @@ public:
     // "" when the model loaded, else the failure envelope.
     std::string loadError() const { return load_error_; }
 
-    // options_json: {"beamSize", "maxLength", "alternatives", "lengthPenalty",
-    // "coveragePenalty", "prefix"}, all optional (translate_json, envelope.h).
-    // The value: to_json(Translation) (src/decode/translator.h).
+    // options_json: the options read_translate_options reads (envelope.h),
+    // all optional. The value: to_json(Translation) (src/decode/translator.h),
+    // hypotheses-only; its floats are read with attention(0, k) and numbers(0).
     std::string translate(const std::string& text, const std::string& options_json) const {
         return run_translation(text, options_json, nullptr);
     }
@@ -91,25 +93,39 @@ public:
         });
     }
 
-    // Hypothesis k's attention matrix of the last translation, where the
-    // search wrote it: a view into the heap (the wrapper copies it at once,
-    // the one copy on its way to JavaScript: a view detaches when memory
-    // grows). Empty for a k out of range.
-    emscripten::val attention(int k) const {
+    // A text of several sentences (translate_text_json, envelope.h: the
+    // sentences split, translated one by one and joined in C++), in one
+    // call. Each sentence's floats are read with attention(s, k) and
+    // numbers(s).
+    std::string translateText(const std::string& text, const std::string& options_json) const {
+        return guarded([&] {
+            if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
+            return translate_text_json(*model_, text, options_json, &last_);
+        });
+    }
+
+    // Hypothesis k's attention matrix of sentence s of the last call, where
+    // the search wrote it: a view into the heap (the wrapper copies it at
+    // once, the one copy on its way to JavaScript: a view detaches when
+    // memory grows). Empty for an s or k out of range.
+    emscripten::val attention(int s, int k) const {
         static const std::vector<float> kNone;
+        const Translation* t = sentence(s);
         const std::vector<float>& values =
-            k >= 0 && static_cast<size_t>(k) < last_.hypotheses.size() ? last_.hypotheses[static_cast<size_t>(k)].attention.values() : kNone;
+            t != nullptr && k >= 0 && static_cast<size_t>(k) < t->hypotheses.size() ? t->hypotheses[static_cast<size_t>(k)].attention.values() : kNone;
         return emscripten::val(emscripten::typed_memory_view(values.size(), values.data()));
     }
 
-    // Frees the last translation once the wrapper has copied it: the heap
-    // then holds nothing that depends on which sentence came last.
-    void release() { last_ = Translation(); }
+    // Frees the last call's translations once the wrapper has copied them:
+    // the heap then holds nothing that depends on which text came last.
+    void release() { last_ = std::vector<SentenceTranslation>(); }
 
-    // The floats of the last translation's trace, when asked for: a view
-    // into the heap, as attention().
-    emscripten::val numbers() const {
-        return emscripten::val(emscripten::typed_memory_view(numbers_.size(), numbers_.data()));
+    // The floats of sentence s's trace of the last call, when asked for: a
+    // view into the heap, as attention(). Empty for an s out of range.
+    emscripten::val numbers(int s) const {
+        static const std::vector<float> kNone;
+        const std::vector<float>& values = sentence(s) != nullptr ? last_[static_cast<size_t>(s)].trace_numbers : kNone;
+        return emscripten::val(emscripten::typed_memory_view(values.size(), values.data()));
     }
 
     // Everything in the header but the vocabularies and the subword merges
@@ -129,21 +145,26 @@ public:
     }
 
 private:
-    // translate_json into last_ and numbers_, with DecodeOptions::on_step.
+    // translate_json into last_ (one sentence), with DecodeOptions::on_step.
     std::string run_translation(const std::string& text, const std::string& options_json,
                                 std::function<void(int, float, const float*, int)> on_step) const {
         return guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            return translate_json(*model_, text, options_json, &last_, &numbers_, std::move(on_step));
+            last_.assign(1, SentenceTranslation());
+            return translate_json(*model_, text, options_json, &last_.front(), std::move(on_step));
         });
+    }
+
+    const Translation* sentence(int s) const {
+        return s >= 0 && static_cast<size_t>(s) < last_.size() ? &last_[static_cast<size_t>(s)].translation : nullptr;
     }
 
     std::unique_ptr<Model> model_;
     std::string load_error_;
-    // The last translate(): its hypotheses (their attention matrices), and
-    // its trace's vectors (the JSON holds [offset, length] into numbers_).
-    mutable Translation last_;
-    mutable std::vector<float> numbers_;
+    // The last call's sentences (translate's one, translateText's each):
+    // their hypotheses (the attention matrices), and their traces' vectors
+    // (the JSON holds [offset, length] into trace_numbers).
+    mutable std::vector<SentenceTranslation> last_;
     mutable std::string info_text_;  // infoBytes()'s text
 };
 
@@ -182,14 +203,6 @@ std::string warm_up() {
     return envelope.find("\"ok\":true") != std::string::npos ? std::string() : envelope;
 }
 
-// The sentences of `text` (split_sentences, text/sentences.h) as JSON
-// [[begin, end], ...], byte offsets into its UTF-8.
-std::string split_sentences_json(const std::string& text) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const SentenceSpan& s : split_sentences(text)) out.push_back({s.begin, s.end});
-    return out.dump();
-}
-
 }  // namespace s2s::wasm
 
 EMSCRIPTEN_BINDINGS(seq2seq_attention) {
@@ -199,6 +212,7 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
         .function("loadError", &s2s::wasm::Session::loadError)
         .function("translate", &s2s::wasm::Session::translate)
         .function("translateSteps", &s2s::wasm::Session::translateSteps)
+        .function("translateText", &s2s::wasm::Session::translateText)
         .function("infoBytes", &s2s::wasm::Session::infoBytes)
         .function("attention", &s2s::wasm::Session::attention)
         .function("release", &s2s::wasm::Session::release)
@@ -206,5 +220,4 @@ EMSCRIPTEN_BINDINGS(seq2seq_attention) {
     function("limits", &s2s::wasm::limits);
     function("heapStats", &s2s::wasm::heap_stats);
     function("warmUp", &s2s::wasm::warm_up);
-    function("splitSentences", &s2s::wasm::split_sentences_json);
 }

@@ -95,40 +95,63 @@ inline json parse_options(const std::string& options_json) {
     return options;
 }
 
-// options_json: the numeric options of the table (option_ranges.h:
-// "beamSize", "maxLength", "temperature", ...), "prefix", and the booleans
-// "trace", "beamTree" (default false), "shortlist" (default true: the
-// model's lexical shortlist, when it has one) and "keepNames" (default true:
-// DecodeOptions::keep_names), all optional. The value:
-// to_json(Translation) (src/decode/translator.h).
-// kept: when not null, the translation is laid out hypotheses-only
-// (TranslationLayout::kHypothesesOnly) and moved into *kept, whose
-// attention matrices the caller hands over as they are; numbers then
-// receives the trace's vectors, and the JSON holds [offset, length] into it
-// (trace_json, src/decode/trace.h).
-// on_step: DecodeOptions::on_step (greedy decoding's steps as they come).
-inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
-                           Translation* kept = nullptr, std::vector<float>* numbers = nullptr,
-                           std::function<void(int, float, const float*, int)> on_step = nullptr) {
+// translate's options (options_json, a JSON object) over the model's
+// defaults (decode_defaults): the numeric options of the table
+// (option_ranges.h: "beamSize", "maxLength", "temperature", ...), "prefix"
+// (target words, made DecodeOptions::forced_prefix as translate_with_prefix
+// makes it), and the booleans "trace", "beamTree" (default false),
+// "shortlist" (default true: the model's lexical shortlist, when it has
+// one) and "keepNames" (default true: DecodeOptions::keep_names), all
+// optional.
+inline DecodeOptions read_translate_options(const Model& model, const std::string& options_json) {
     const json options = parse_options(options_json);
     DecodeOptions decode = read_decode_options(options, decode_defaults(model));
-    decode.on_step = std::move(on_step);
     decode.trace = boolean_option(options, "trace");
     decode.beam_tree = boolean_option(options, "beamTree");
     decode.shortlist = boolean_option(options, "shortlist", true);
     decode.keep_names = boolean_option(options, "keepNames", true);
-    std::vector<std::string> prefix;
     if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
-        prefix = it->get<std::vector<std::string>>();
+        decode.forced_prefix = forced_prefix_ids(model, it->get<std::vector<std::string>>());
     }
-    if (numbers != nullptr) numbers->clear();
-    if (kept != nullptr) *kept = Translation();
-    Translation t = prefix.empty() ? s2s::translate(model, text, decode, numbers)
-                                   : translate_with_prefix(model, text, prefix, decode, numbers);
-    if (kept == nullptr) return to_json(t);
-    json value = to_json(t, TranslationLayout::kHypothesesOnly);
-    *kept = std::move(t);
-    return value;
+    return decode;
+}
+
+// One text as one input (read_translate_options reads options_json). The
+// value: to_json(Translation) (src/decode/translator.h).
+// kept: when not null, the translation is laid out hypotheses-only
+// (TranslationLayout::kHypothesesOnly) and moved into *kept, whose
+// attention matrices the caller hands over as they are; its trace_numbers
+// then receive the trace's vectors, and the JSON holds [offset, length]
+// into them (trace_json, src/decode/trace.h).
+// on_step: DecodeOptions::on_step (greedy decoding's steps as they come).
+inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
+                           SentenceTranslation* kept = nullptr,
+                           std::function<void(int, float, const float*, int)> on_step = nullptr) {
+    if (kept != nullptr) *kept = SentenceTranslation();
+    DecodeOptions decode = read_translate_options(model, options_json);
+    decode.on_step = std::move(on_step);
+    if (kept == nullptr) return to_json(s2s::translate(model, text, decode));
+    kept->translation = s2s::translate(model, text, decode, &kept->trace_numbers);
+    return to_json(kept->translation, TranslationLayout::kHypothesesOnly);
+}
+
+// A text of several sentences, translated sentence by sentence in one call
+// (translate_sentences, translator.h): {"text": the sentences' translations
+// joined as the target language writes them (join_translations),
+// "sentences": [{"start", "end" (UTF-16 code units of the text, as
+// JavaScript indexes it), "translation": each laid out hypotheses-only}]}.
+// The sentences are moved into *kept, as translate_json's one.
+inline json translate_text_json(const Model& model, const std::string& text, const std::string& options_json,
+                                std::vector<SentenceTranslation>* kept) {
+    kept->clear();
+    const DecodeOptions decode = read_translate_options(model, options_json);
+    *kept = translate_sentences(model, text, decode, true);
+    json sentences = json::array();
+    for (const SentenceTranslation& s : *kept) {
+        sentences.push_back({{"start", s.utf16.begin}, {"end", s.utf16.end},
+                             {"translation", to_json(s.translation, TranslationLayout::kHypothesesOnly)}});
+    }
+    return {{"text", join_translations(model, *kept)}, {"sentences", std::move(sentences)}};
 }
 
 // The limits of translate's options and input as JSON: {"options": the

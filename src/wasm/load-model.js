@@ -208,33 +208,21 @@ async function readPath(path, what, notFound, how = {}) {
   }
 }
 
-// Byte offsets into the UTF-8 of `text` as UTF-16 offsets into `text`.
-function utf16Spans(text, byteSpans) {
-  const wanted = new Set(byteSpans.flat());
-  const at = new Map();
-  let bytes = 0;
-  let index = 0;
-  for (const character of text) {
-    if (wanted.has(bytes)) at.set(bytes, index);
-    const point = character.codePointAt(0);
-    bytes += point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
-    index += character.length;
-  }
-  at.set(bytes, index);
-  return byteSpans.map(([begin, end]) => [at.get(begin), at.get(end)]);
-}
-
 // ---------------------------------------------------------------------------
 // Models.
 
 
+// Where makeResult reads the floats of sentence `s` of the session's last
+// call: heap views, copied at once.
+function heapOf(session, s) {
+  return { attention: (k) => session.attention(s, k), numbers: () => session.numbers(s) };
+}
+
 class Model {
   #session;  // the Embind Session; null once disposed
   #info;
-  #core;
 
   constructor(core, bytes, name) {
-    this.#core = core;
     const session = openHandle(() => new core.Session(bytes), 'loading the model', 'loadModel: ');
     this.#session = session;
     try {
@@ -311,8 +299,7 @@ class Model {
 
   #result(session, envelope, checked) {
     try {
-      return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0,
-        { attention: (k) => session.attention(k), numbers: () => session.numbers() });
+      return makeResult(unwrap(envelope, 'model.translate: '), checked.alternatives > 0, heapOf(session, 0));
     } finally {
       session.release();
     }
@@ -320,24 +307,38 @@ class Model {
 
   /**
    * Translates a text of several sentences one sentence at a time (the
-   * models were trained on single sentences): { text, the translations
-   * joined (a space between sentences, none for Chinese); sentences:
-   * [{ source, start, end (UTF-16 offsets in `text`), translation }] }.
-   * Sentences end at . ! ? … 。！？ (abbreviations, initials and numbers
-   * keep their periods) and at blank lines: src/text/sentences.h.
+   * models were trained on single sentences), in one call into C++
+   * (translate_sentences, src/decode/translator.h): { text, the
+   * translations joined (a space between sentences, none for Chinese:
+   * join_translations); sentences: [{ source, start, end (UTF-16 offsets
+   * in `text`), translation }] }, each translation as translate() gives it
+   * for that sentence alone. Sentences end at . ! ? … 。！？ (abbreviations,
+   * initials and numbers keep their periods) and at blank lines:
+   * src/text/sentences.h.
    */
   translateText(text, options = {}) {
-    this.#liveSession('translateText');
+    const session = this.#liveSession('translateText');
     if (typeof text !== 'string') {
       throw new UsageError(`model.translateText(text): text must be a string, but got ${describeValue(text)}`);
     }
+    const checked = checkOptions(options);
     const input = wellFormed(text);
-    const sentences = utf16Spans(input, JSON.parse(this.#core.splitSentences(input))).map(([start, end]) => {
-      const source = input.slice(start, end);
-      return { source, start, end, translation: this.translate(source, options) };
-    });
-    const separator = this.#info.targetLanguage === 'zh' ? '' : ' ';
-    return { text: sentences.map((s) => s.translation.text).filter((t) => t !== '').join(separator), sentences };
+    let envelope;
+    try {
+      envelope = session.translateText(input, JSON.stringify(checked));
+    } catch (cause) {
+      throw internalError('translating', cause);
+    }
+    try {
+      const value = unwrap(envelope, 'model.translateText: ');
+      const sentences = value.sentences.map(({ start, end, translation }, s) => ({
+        source: input.slice(start, end), start, end,
+        translation: makeResult(translation, checked.alternatives > 0, heapOf(session, s)),
+      }));
+      return { text: value.text, sentences };
+    } finally {
+      session.release();
+    }
   }
 
   /** Frees the model's memory. Calling it again does nothing; any other call afterwards throws. */

@@ -83,7 +83,10 @@ async function handle({ id, type, model: source, wasm, texts, text, options }) {
   }
   if (type === 'translateText') {
     if (!model) throw new UsageError('translator.translateText: no model is loaded in this worker');
+    // One call into C++ for the whole text (sentences split, translated
+    // and joined there); a 'cancel' that came meanwhile drops the result.
     const value = model.translateText(text, options);
+    if (cancelled.delete(id)) return;
     const buffers = value.sentences.map((s) => translationBuffer(s.translation)).filter((buffer) => buffer !== null);
     self.postMessage({ id, ok: true, value }, buffers);
     return;

@@ -82,6 +82,26 @@ test('translateText: the example of the issue; empty and one-sentence texts; bad
   model.dispose();
 });
 
+test('translateText is one call into C++ that gives, sentence by sentence, what translate gives: attention, scores, trace, beam tree, alternatives', async () => {
+  const model = await api.loadModel(modelForTests().path);
+  const text = 'The cat is sleeping on the sofa. 😀 The dog is playing in the garden!\n\nMr. Smith reads a book';
+  for (const options of [{}, { beamSize: 1, trace: true }, { beamSize: 3, beamTree: true, alternatives: 2, keepNames: false }]) {
+    const r = model.translateText(text, options);
+    assert.equal(r.sentences.length, 3);
+    for (const s of r.sentences) {
+      assert.equal(text.slice(s.start, s.end), s.source);
+      const alone = model.translate(s.source, options);
+      assert.deepEqual(s.translation.toJSON(), alone.toJSON(), `${JSON.stringify(options)}: ${s.source}`);
+      // Each sentence's floats in a buffer of its own (a worker transfers each).
+      assert.ok(r.sentences.every((o) => o === s || api.translationBuffer(o.translation) !== api.translationBuffer(s.translation)));
+    }
+  }
+  // Options are checked once, in the API's terms, even for a text with no sentence.
+  assert.throws(() => model.translateText('   ', { beamSize: 0 }), /beamSize must be a whole number from 1/);
+  assert.throws(() => model.translateText('Hello.', { prefix: ['certainly-not-a-word'] }), /not in this model's target vocabulary/);
+  model.dispose();
+});
+
 test('the CLI: translate --split writes the joined translations, or with --json each sentence with its byte range', () => {
   const model = modelForTests().path;
   const input = 'The cat is sleeping. The dog is playing.\nOne more.\n';
