@@ -27,7 +27,7 @@ export async function moduleLimits(distDir) {
 
 // Refuses a table that the wrapper could not use, naming the entry: a
 // broken export fails the build instead of shipping.
-function checkLimits({ options, maxSourceTokens, defaultMaxLength, possiblyDroppedCoverage, unsureWordProbability }) {
+function checkLimits({ options, switches, maxSourceTokens, defaultMaxLength, possiblyDroppedCoverage, unsureWordProbability }) {
   const fail = (what) => {
     throw new Error(`write-option-ranges: s2s-core's limits() ${what}; fix the option table (src/decode/option_ranges.h)`);
   };
@@ -39,6 +39,12 @@ function checkLimits({ options, maxSourceTokens, defaultMaxLength, possiblyDropp
     if (typeof integer !== 'boolean') fail(`does not say whether ${name} is a whole number`);
     if (fallback !== null && !(fallback >= min && fallback <= max)) fail(`gives ${name} a default (${fallback}) outside ${min} to ${max}`);
     if (Object.keys(range).length !== 4) fail(`gives ${name} other fields than min, max, default and integer`);
+  }
+  if (!switches || typeof switches !== 'object' || Object.keys(switches).length === 0) fail('has no switches');
+  for (const [name, fallback] of Object.entries(switches)) {
+    if (!/^[a-z][A-Za-z0-9]*$/.test(name)) fail(`names a switch '${name}', which is not a camelCase JavaScript name`);
+    if (name in options) fail(`names ${name} both an option and a switch`);
+    if (typeof fallback !== 'boolean') fail(`gives the switch ${name} a default (${fallback}) that is not true or false`);
   }
   if (!Number.isInteger(maxSourceTokens) || maxSourceTokens < 1) fail(`has no maxSourceTokens (${maxSourceTokens})`);
 
@@ -67,6 +73,12 @@ export function optionRangesModule(limits) {
 export const optionRanges = Object.freeze({
 ${entries.join('\n')}
 });
+
+/**
+ * Each switch of model.translate (true or false: trace, beamTree, shortlist,
+ * keepNames) and its default.
+ */
+export const optionSwitches = Object.freeze(${JSON.stringify(limits.switches)});
 
 /** Source tokens read, <eos> included; a longer input is cut (Translation.truncated). */
 export const maxSourceTokens = ${limits.maxSourceTokens};

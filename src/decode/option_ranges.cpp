@@ -57,6 +57,12 @@ DecodeOptions read_decode_options(const nlohmann::json& options, const DecodeOpt
             decode.*std::get<float DecodeOptions::*>(range.field) = it->get<float>();
         }
     }
+    for (const OptionSwitch& option : kOptionSwitches) {
+        auto it = options.find(option.name);
+        if (it == options.end() || it->is_null()) continue;
+        if (!it->is_boolean()) throw UsageError(std::string("option ") + option.name + " must be true or false");
+        decode.*option.field = it->get<bool>();
+    }
     return decode;
 }
 
@@ -75,6 +81,13 @@ nlohmann::ordered_json option_ranges_json() {
         if (range.zero_is_automatic) entry["default"] = nullptr;
         table[range.name] = entry;
     }
+    return table;
+}
+
+nlohmann::ordered_json option_switches_json() {
+    const DecodeOptions defaults;
+    nlohmann::ordered_json table = nlohmann::ordered_json::object();
+    for (const OptionSwitch& option : kOptionSwitches) table[option.name] = defaults.*option.field;
     return table;
 }
 

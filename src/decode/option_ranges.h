@@ -12,8 +12,11 @@
 //     (scripts/write-option-ranges.mjs) for the JavaScript wrapper's checks,
 //     the bin and the page's controls.
 // So a new numeric option of translate is a field of DecodeOptions and one
-// row of kOptionRanges. (Options that are not numbers, such as prefix,
-// trace and beamTree, are read on their own.)
+// row of kOptionRanges. Its switches (trace, beamTree, shortlist,
+// keepNames: true or false) are the rows of kOptionSwitches, read by
+// read_decode_options too and exported by option_switches_json (the
+// wrapper's checks, dist/options.js's optionSwitches). Only prefix, which
+// is words, is read on its own (read_translate_options, src/wasm/envelope.h).
 #pragma once
 
 #include "common/limits.h"
@@ -48,6 +51,21 @@ inline constexpr OptionRange kOptionRanges[] = {
      " (the attention softmax's tau; 1 = the trained model)"},
 };
 
+// The switches of a translation: for each, the name the JavaScript API
+// gives it and its field; its default is the field's initializer in
+// DecodeOptions.
+struct OptionSwitch {
+    const char* name;   // "beamTree"
+    bool DecodeOptions::* field;
+};
+
+inline constexpr OptionSwitch kOptionSwitches[] = {
+    {"trace", &DecodeOptions::trace},
+    {"beamTree", &DecodeOptions::beam_tree},
+    {"shortlist", &DecodeOptions::shortlist},
+    {"keepNames", &DecodeOptions::keep_names},
+};
+
 // A float option as written: 0.2f reported as 0.2, not as the double it
 // widens to (0.20000000298023224); the shortest decimal that reads back as
 // the same float. Used for the exported defaults and the trace's temperature.
@@ -56,16 +74,20 @@ double as_written(float value);
 // Throws UsageError naming the first option outside its range.
 void check_option_ranges(const DecodeOptions& options);
 
-// The options of the table that `options` (a JSON object) holds, over
-// `base` (DecodeOptions' defaults, or a model's: decode_defaults in
-// translator.h); a missing or null option keeps its value there.
+// The options of the table and the switches that `options` (a JSON object)
+// holds, over `base` (DecodeOptions' defaults, or a model's: decode_defaults
+// in translator.h); a missing or null option keeps its value there.
 // Throws UsageError for a value of the wrong type (not its range: decode()
-// checks that). Keys the table does not know are left to the caller.
+// checks that). Keys the tables do not know are left to the caller.
 DecodeOptions read_decode_options(const nlohmann::json& options, const DecodeOptions& base = DecodeOptions{});
 
 // {"beamSize": {"min": 1, "max": 16, "default": 1, "integer": true}, ...}:
 // the table in its order (ordered_json: the JavaScript side lists the
 // options in it), with each option's default read from DecodeOptions{}.
 nlohmann::ordered_json option_ranges_json();
+
+// {"trace": false, "beamTree": false, "shortlist": true, "keepNames": true}:
+// each switch of kOptionSwitches in its order, with DecodeOptions' default.
+nlohmann::ordered_json option_switches_json();
 
 }  // namespace s2s

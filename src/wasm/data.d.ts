@@ -3,8 +3,13 @@
 export {
   optionRanges, unsureWordProbability, shippedModels, reviveTranslation, sourceText, translationBuffer, wordAttention,
 } from './index.js';
-export type { OptionRange, Translation, WordAttention } from './index.js';
+export type { OptionRange, TranslateOptions, Translation, WordAttention } from './index.js';
 
+/**
+ * Each switch of {@link TranslateOptions} (`true` or `false`) and its default,
+ * from the C++ option table (src/decode/option_ranges.h).
+ */
+export declare const optionSwitches: Readonly<{ trace: boolean; beamTree: boolean; shortlist: boolean; keepNames: boolean }>;
 /** The longest source the decoder reads, in tokens (pieces with <eos>); a longer one is an InputError. */
 export declare const maxSourceTokens: number;
 /** The default output bound: `perSourceToken` × the source's tokens + `extra`. */

@@ -5,7 +5,7 @@
 // 'seq2seq-attention/translator'). Each fact lives in the module named
 // beside it; this entry only gathers them.
 export {
-  defaultMaxLength, maxSourceTokens, optionRanges, possiblyDroppedCoverage, unsureWordProbability,
+  defaultMaxLength, maxSourceTokens, optionRanges, optionSwitches, possiblyDroppedCoverage, unsureWordProbability,
 } from './options.js';  // generated from the C++ option table
 export { defaultModel, isModelName, modelCatalog, modelUrl, shippedModels } from './models.js';
 export { reviveTranslation, sourceText, translationBuffer } from './translation.js';

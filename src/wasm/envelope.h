@@ -82,13 +82,6 @@ inline int integer_option(const json& options, const char* name, int fallback) {
     return it->get<int>();
 }
 
-inline bool boolean_option(const json& options, const char* name, bool missing = false) {
-    auto it = options.find(name);
-    if (it == options.end() || it->is_null()) return missing;
-    if (!it->is_boolean()) throw UsageError(std::string("option ") + name + " must be true or false");
-    return it->get<bool>();
-}
-
 inline json parse_options(const std::string& options_json) {
     json options = json::parse(options_json);
     if (!options.is_object()) throw UsageError("options must be an object");
@@ -96,20 +89,14 @@ inline json parse_options(const std::string& options_json) {
 }
 
 // translate's options (options_json, a JSON object) over the model's
-// defaults (decode_defaults): the numeric options of the table
-// (option_ranges.h: "beamSize", "maxLength", "temperature", ...), "prefix"
-// (target words, made DecodeOptions::forced_prefix as translate_with_prefix
-// makes it), and the booleans "trace", "beamTree" (default false),
-// "shortlist" (default true: the model's lexical shortlist, when it has
-// one) and "keepNames" (default true: DecodeOptions::keep_names), all
-// optional.
+// defaults (decode_defaults): the numeric options and the switches of the
+// option tables (option_ranges.h: "beamSize", "maxLength", "temperature",
+// ..., "trace", "beamTree", "shortlist", "keepNames") and "prefix" (target
+// words, made DecodeOptions::forced_prefix as translate_with_prefix makes
+// it), all optional.
 inline DecodeOptions read_translate_options(const Model& model, const std::string& options_json) {
     const json options = parse_options(options_json);
     DecodeOptions decode = read_decode_options(options, decode_defaults(model));
-    decode.trace = boolean_option(options, "trace");
-    decode.beam_tree = boolean_option(options, "beamTree");
-    decode.shortlist = boolean_option(options, "shortlist", true);
-    decode.keep_names = boolean_option(options, "keepNames", true);
     if (auto it = options.find("prefix"); it != options.end() && !it->is_null()) {
         decode.forced_prefix = forced_prefix_ids(model, it->get<std::vector<std::string>>());
     }
@@ -156,7 +143,8 @@ inline json translate_text_json(const Model& model, const std::string& text, con
 
 // The limits of translate's options and input as JSON: {"options": the
 // option table with each option's range and default (option_ranges_json,
-// in the table's order), "maxSourceTokens": kMaxSourceTokens,
+// in the table's order), "switches": each switch's default
+// (option_switches_json), "maxSourceTokens": kMaxSourceTokens,
 // "defaultMaxLength": {perSourceToken, extra}, "possiblyDroppedCoverage":
 // the coverage under which a source token is listed as possibly dropped,
 // "unsureWordProbability": the probability under which a target word is
@@ -167,6 +155,7 @@ inline json translate_text_json(const Model& model, const std::string& text, con
 // object, no envelope.
 inline std::string limits() {
     nlohmann::ordered_json j = {{"options", option_ranges_json()},
+                                {"switches", option_switches_json()},
                                 {"maxSourceTokens", kMaxSourceTokens},
                                 {"defaultMaxLength", {{"perSourceToken", kDefaultMaxLengthPerSourceToken}, {"extra", kDefaultMaxLengthExtra}}},
                                 {"possiblyDroppedCoverage", kPossiblyDroppedCoverage},

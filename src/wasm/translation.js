@@ -4,12 +4,13 @@
 // comes back (so they never point into the WASM heap, whose views detach
 // when memory grows).
 import { UsageError, describeValue } from './errors.js';
-import { optionRanges } from './options.js';
+import { optionRanges, optionSwitches } from './options.js';
 
-// The options' ranges and defaults are in options.js (optionRanges), which the
-// build generates from the C++ option table (src/decode/option_ranges.h);
-// prefix and the switches (trace, beamTree, shortlist, keepNames) are checked on their own.
-const SWITCHES = ['trace', 'beamTree', 'shortlist', 'keepNames'];
+// The options' ranges and defaults (optionRanges) and the switches
+// (optionSwitches: trace, beamTree, shortlist, keepNames) are in options.js,
+// which the build generates from the C++ option tables
+// (src/decode/option_ranges.h); prefix is checked on its own.
+const SWITCHES = Object.keys(optionSwitches);
 const OPTION_NAMES = [...Object.keys(optionRanges), 'prefix', ...SWITCHES];
 
 // What the penalties are, for their error messages.

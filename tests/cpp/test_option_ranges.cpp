@@ -129,3 +129,24 @@ TEST_CASE("read_decode_options reads each option of the table and keeps the defa
         }
     }
 }
+
+TEST_CASE("the switches: read_decode_options reads each as true or false over the base, option_switches_json exports the defaults") {
+    const DecodeOptions defaults;
+    const nlohmann::ordered_json table = option_switches_json();
+    REQUIRE(table.size() == std::size(kOptionSwitches));
+    CHECK(table.dump() == R"({"trace":false,"beamTree":false,"shortlist":true,"keepNames":true})");
+    size_t index = 0;
+    for (const auto& [name, fallback] : table.items()) {
+        const OptionSwitch& option = kOptionSwitches[index++];
+        CAPTURE(name);
+        CHECK(name == option.name);
+        CHECK(fallback.get<bool>() == defaults.*option.field);
+        CHECK(read_decode_options(nlohmann::json::object()).*option.field == defaults.*option.field);
+        CHECK(read_decode_options({{option.name, nullptr}}).*option.field == defaults.*option.field);
+        for (bool value : {true, false}) CHECK(read_decode_options({{option.name, value}}).*option.field == value);
+        DecodeOptions base;
+        base.*option.field = !(defaults.*option.field);
+        CHECK(read_decode_options(nlohmann::json::object(), base).*option.field == base.*option.field);
+        CHECK_THROWS_WITH_AS(read_decode_options({{option.name, 1}}), doctest::Contains("must be true or false"), UsageError);
+    }
+}

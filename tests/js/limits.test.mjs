@@ -19,7 +19,7 @@ requireDist();
 // modules that the API keeps private.
 const { getCore } = await import(pathToFileURL(join(distDir, 'runtime.js')).href);
 const { getTrainCore } = await import(pathToFileURL(join(distDir, 'trainer.js')).href);
-const { optionRanges, maxSourceTokens } = await import(pathToFileURL(join(distDir, 'options.js')).href);
+const { optionRanges, optionSwitches, maxSourceTokens } = await import(pathToFileURL(join(distDir, 'options.js')).href);
 const { optionRangesModule } = await import(pathToFileURL(join(root, 'scripts', 'write-option-ranges.mjs')).href);
 const SENTENCE = 'I see the cat.';
 let core;
@@ -43,6 +43,8 @@ test("dist/options.js is generated from the built module's limits(), and both mo
   assert.equal(readFileSync(join(distDir, 'options.js'), 'utf8'), optionRangesModule(limits),
     'dist/options.js is stale or hand-edited: run npm run build:wasm');
   assert.deepEqual(optionRanges, limits.options);
+  assert.deepEqual(optionSwitches, limits.switches);
+  assert.ok(Object.isFrozen(optionSwitches));
   assert.equal(maxSourceTokens, limits.maxSourceTokens);
   assert.ok(Object.isFrozen(optionRanges) && Object.values(optionRanges).every(Object.isFrozen));
   const trainCore = await getTrainCore();
@@ -78,6 +80,19 @@ test("the module's defaults are optionRanges' defaults", () => {
   }
 });
 
+test("the module's switches default to optionSwitches' defaults, and take only true or false", () => {
+  assert.deepEqual(Object.keys(optionSwitches), ['trace', 'beamTree', 'shortlist', 'keepNames']);
+  for (const [name, fallback] of Object.entries(optionSwitches)) {
+    const implicit = raw({ beamSize: 2 });
+    const explicit = raw({ beamSize: 2, [name]: fallback });
+    assert.equal(implicit.ok && explicit.ok, true);
+    assert.deepEqual(implicit.value, explicit.value, `${name} left out decodes as ${name}: ${fallback}`);
+    const wrong = raw({ [name]: 1 });
+    assert.equal(wrong.ok, false);
+    assert.match(wrong.message, new RegExp(`option ${name} must be true or false`));
+  }
+});
+
 test('the generation refuses a table the wrapper could not use, naming the option', () => {
   const good = JSON.parse(core.limits());
   const broken = (name, range) => ({ ...good, options: { ...good.options, [name]: range } });
@@ -85,5 +100,6 @@ test('the generation refuses a table the wrapper could not use, naming the optio
   assert.throws(() => optionRangesModule(broken('beamSize', { min: 1, max: 4, default: 9, integer: true })), /beamSize a default \(9\)/);
   assert.throws(() => optionRangesModule(broken('beam-size', { min: 1, max: 4, default: 1, integer: true })), /'beam-size'/);
   assert.throws(() => optionRangesModule({ ...good, options: {} }), /has no options/);
+  assert.throws(() => optionRangesModule({ ...good, switches: { ...good.switches, trace: 0 } }), /switch trace a default/);
   assert.match(optionRangesModule(good), /^\/\/ GENERATED/);
 });

@@ -23,7 +23,7 @@ before(() => {
   writeFileSync(join(work, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(join(work, 'app.ts'), `import { createTranslator, heatmapSvg, loadModel, UsageError, wordAttention } from 'seq2seq-attention';
 import { preloadRuntime } from 'seq2seq-attention/diagnostics';
-import { modelCatalog, possiblyDroppedCoverage, sourceText, wordAttention as groupWords } from 'seq2seq-attention/data';
+import { modelCatalog, optionSwitches, possiblyDroppedCoverage, sourceText, wordAttention as groupWords } from 'seq2seq-attention/data';
 import { CELL, attentionColor, heatmapSvg as drawFigure } from 'seq2seq-attention/figure';
 import { createTranslator as startTranslator, type Translator } from 'seq2seq-attention/translator';
 export async function main(): Promise<string> {
@@ -38,7 +38,8 @@ export async function main(): Promise<string> {
   if (batch.length !== 2) throw new UsageError('two results');
   const other: Translator = await startTranslator('en-zh', { worker: false });
   await other.dispose();
-  const fromData: number = modelCatalog['en-fr'].targetLanguage.length + possiblyDroppedCoverage + groupWords(r).attention.length + CELL;
+  const fromData: number = modelCatalog['en-fr'].targetLanguage.length + possiblyDroppedCoverage + groupWords(r).attention.length + CELL +
+    (optionSwitches.shortlist ? 1 : 0);
   return heatmapSvg(r) + drawFigure(r) + attentionColor(0.5) + (sourceText(r, 'I love deep learning.', 0) ?? '') + fromData +
     words.attention.length + r.copiedWords.length + translator.backend;
 }
