@@ -66,19 +66,32 @@ DecodeOptions read_decode_options(const nlohmann::json& options, const DecodeOpt
     return decode;
 }
 
+nlohmann::ordered_json option_values_json(const DecodeOptions& options) {
+    nlohmann::ordered_json values = nlohmann::ordered_json::object();
+    for (const OptionRange& range : kOptionRanges) {
+        if (auto field = std::get_if<int DecodeOptions::*>(&range.field)) {
+            values[range.name] = options.**field;
+        } else {
+            values[range.name] = as_written(options.*std::get<float DecodeOptions::*>(range.field));
+        }
+        if (range.zero_is_automatic && value_of(options, range) == 0) values[range.name] = nullptr;
+    }
+    return values;
+}
+
 nlohmann::ordered_json option_ranges_json() {
-    const DecodeOptions defaults;
+    const nlohmann::ordered_json defaults = option_values_json(DecodeOptions{});
     nlohmann::ordered_json table = nlohmann::ordered_json::object();
     for (const OptionRange& range : kOptionRanges) {
+        const bool integer = std::holds_alternative<int DecodeOptions::*>(range.field);
         nlohmann::ordered_json entry;
-        if (auto field = std::get_if<int DecodeOptions::*>(&range.field)) {
-            entry = {{"min", static_cast<int>(range.min)}, {"max", static_cast<int>(range.max)},
-                     {"default", defaults.**field}, {"integer", true}};
+        if (integer) {
+            entry = {{"min", static_cast<int>(range.min)}, {"max", static_cast<int>(range.max)}};
         } else {
-            entry = {{"min", range.min}, {"max", range.max},
-                     {"default", as_written(defaults.*std::get<float DecodeOptions::*>(range.field))}, {"integer", false}};
+            entry = {{"min", range.min}, {"max", range.max}};
         }
-        if (range.zero_is_automatic) entry["default"] = nullptr;
+        entry["default"] = defaults[range.name];
+        entry["integer"] = integer;
         table[range.name] = entry;
     }
     return table;

@@ -81,6 +81,13 @@ void check_option_ranges(const DecodeOptions& options);
 // checks that). Keys the tables do not know are left to the caller.
 DecodeOptions read_decode_options(const nlohmann::json& options, const DecodeOptions& base = DecodeOptions{});
 
+// {"beamSize": 4, "maxLength": null, ..., "lengthPenalty": 0.6, ...}: the
+// value of each option of the table in `options`, in the table's order;
+// floats as written (as_written), null for an automatic value. With a
+// model's decode_defaults (translator.h), what that model decodes with when
+// no option is given (its info's decode_defaults, src/wasm/bindings.cpp).
+nlohmann::ordered_json option_values_json(const DecodeOptions& options);
+
 // {"beamSize": {"min": 1, "max": 16, "default": 1, "integer": true}, ...}:
 // the table in its order (ordered_json: the JavaScript side lists the
 // options in it), with each option's default read from DecodeOptions{}.

@@ -129,7 +129,9 @@ public:
     }
 
     // Everything in the header but the vocabularies and the subword merges
-    // (their sizes only): thousands of entries nobody reads from info, which
+    // (their sizes only), and "decode_defaults" (option_values_json: each
+    // option's value when none is given, for this model): the vocabularies
+    // are thousands of entries nobody reads from info, which
     // the page would otherwise copy from its worker. The envelope's UTF-8
     // bytes, for the wrapper to decode with one TextDecoder call: Embind's
     // std::string conversion walks a result byte by byte in JavaScript,
@@ -138,7 +140,14 @@ public:
     emscripten::val infoBytes() const {
         info_text_ = guarded([&] {
             if (!model_) throw UsageError("this model failed to load; load a valid .s2s file");
-            return model_header_without_vocabularies(*model_);
+            json info = model_header_without_vocabularies(*model_);
+            // What translate decodes this model with when no option is
+            // given: its own penalties, when its file records them, over
+            // DecodeOptions' defaults (decode_defaults, translator.h). The
+            // wrapper reads beamDefaults from it, so no default is written
+            // twice.
+            info["decode_defaults"] = option_values_json(decode_defaults(*model_));
+            return info;
         });
         return emscripten::val(
             emscripten::typed_memory_view(info_text_.size(), reinterpret_cast<const unsigned char*>(info_text_.data())));

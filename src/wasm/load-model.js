@@ -8,7 +8,6 @@ import { LoadError, UsageError, describe, describeValue, internalError, openHand
 import { isModelName, modelUrl, shippedModels } from './models.js';
 import { decodeUtf8, disposeSymbol, inPackage, isNode, isResponse } from './platform.js';
 import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
-import { optionRanges } from './options.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
 
 
@@ -221,12 +220,15 @@ function heapOf(session, s) {
 class Model {
   #session;  // the Embind Session; null once disposed
   #info;
+  #defaults;  // each option's value when none is given, for this model (the C++ core's decode_defaults)
 
   constructor(core, bytes, name) {
     const session = openHandle(() => new core.Session(bytes), 'loading the model', 'loadModel: ');
     this.#session = session;
     try {
-      this.#info = makeInfo(unwrap(decodeUtf8(session.infoBytes()), 'model.info: '), name);  // UTF-8 bytes, decoded in one call
+      const header = unwrap(decodeUtf8(session.infoBytes()), 'model.info: ');  // UTF-8 bytes, decoded in one call
+      this.#info = makeInfo(header, name);
+      this.#defaults = header.decode_defaults;
     } catch (error) {
       session.delete();
       throw error;
@@ -267,7 +269,7 @@ class Model {
     if (onStep !== undefined && typeof onStep !== 'function') {
       throw new UsageError(`model.translate(text, options, onStep): onStep must be a function ({ index, token, logProb, attention }) => void, but got ${describeValue(onStep)}`);
     }
-    const greedy = (checked.beamSize ?? optionRanges.beamSize.default) === 1;
+    const greedy = (checked.beamSize ?? this.#defaults.beamSize) === 1;
     let envelope;
     let index = 0;
     let failure = null;

@@ -292,10 +292,11 @@ export function makeInfo(header, name) {
     } : null,
     // The beam search penalties translate uses for this model when none are
     // given: those its file records (chosen on its development split), else
-    // the package's defaults.
+    // the package's defaults, as the C++ core resolves them
+    // (decode_defaults, src/wasm/bindings.cpp's infoBytes).
     beamDefaults: {
-      lengthPenalty: header.decoding?.length_penalty ?? optionRanges.lengthPenalty.default,
-      coveragePenalty: header.decoding?.coverage_penalty ?? optionRanges.coveragePenalty.default,
+      lengthPenalty: header.decode_defaults.lengthPenalty,
+      coveragePenalty: header.decode_defaults.coveragePenalty,
       recorded: header.decoding !== undefined,
     },
     // The model's lexical shortlist (the header's target_shortlist, without
