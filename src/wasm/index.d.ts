@@ -191,7 +191,10 @@ export interface Translator {
 export interface OptionRange {
   min: number;
   max: number;
-  /** The value used when the option is left out; `null` for maxLength (2 × source length + 10). */
+  /**
+   * The value used when the option is left out; `null` for maxLength (chosen per input:
+   * `defaultMaxLength.perSourceToken` × source tokens + `defaultMaxLength.extra`, `seq2seq-attention/data`).
+   */
   default: number | null;
   /** True when only whole numbers are allowed. */
   integer: boolean;
@@ -222,7 +225,10 @@ export declare const unsureWordProbability: number;
 export interface TranslateOptions {
   /** Beam width, from 1 (greedy) to `optionRanges.beamSize.max`; default `optionRanges.beamSize.default` (4). */
   beamSize?: number;
-  /** Most output tokens, `<eos>` included, up to `optionRanges.maxLength.max`. Default: 2 × source length + 10. */
+  /**
+   * Most output tokens, `<eos>` included, up to `optionRanges.maxLength.max`. Default:
+   * `defaultMaxLength.perSourceToken` × source tokens + `defaultMaxLength.extra` (`seq2seq-attention/data`).
+   */
   maxLength?: number;
   /**
    * Also return the k most likely tokens at each output position, 0 (default)
@@ -405,7 +411,8 @@ export interface Hypothesis {
   coverage: number[];
   /**
    * Indices of the source tokens (the final `<eos>` left out) whose coverage
-   * is under 0.1, a tenth of one token's attention: words the translation
+   * is under `possiblyDroppedCoverage` (`seq2seq-attention/data`; a tenth of one
+   * token's attention): words the translation
    * may have dropped. `[]` for the fixed-context baseline.
    */
   possiblyDropped: number[];
@@ -472,7 +479,7 @@ export interface Translation extends Readonly<Pick<Hypothesis,
    * model could not read.
    */
   sourceOffsets: (readonly [number, number] | null)[];
-  /** True when the input was longer than 199 tokens and was cut. */
+  /** True when the input was longer than `maxSourceTokens` − 1 tokens (`seq2seq-attention/data`; `<eos>` is the last) and was cut. */
   truncated: boolean;
   /** The decoder trace of the best hypothesis; present when `trace: true` and the input was not empty. */
   trace?: DecoderTrace;
@@ -570,7 +577,8 @@ export interface Model {
   readonly disposed: boolean;
   /**
    * Translates `text` (one input; any string: empty gives an empty
-   * translation, inputs over 199 tokens are cut and flagged `truncated`).
+   * translation, inputs over `maxSourceTokens` − 1 tokens are cut and flagged
+   * `truncated`; `maxSourceTokens` is exported by `seq2seq-attention/data`).
    * @throws {Error} for a non-string text, bad options or a disposed model;
    *   the model stays usable afterwards.
    * @example
