@@ -8,12 +8,21 @@
 // fails.
 import { t } from './i18n/index.js';
 
+// One literal import per entry, so that a reader, a bundler or a tool can
+// follow each from web/ to the package (no computed path).
+const ENTRIES = {
+  'index.js': () => import('../../dist/index.js'),
+  'data.js': () => import('../../dist/data.js'),
+  'translator.js': () => import('../../dist/translator.js'),
+};
+
 const loaded = new Map(); // file -> Promise<module>
 
-/** dist/FILE, imported once; `what` (a catalogue key, or plain words) names what needs it in the failure's message. */
+/** dist/FILE (one of ENTRIES), imported once; `what` (a catalogue key, or plain words) names what needs it in the failure's message. */
 export function loadPackage(file, what) {
+  if (!Object.hasOwn(ENTRIES, file)) throw new Error(`loadPackage: dist/${file} is not one of the package's public entries web/ uses (${Object.keys(ENTRIES).join(', ')})`);
   if (!loaded.has(file)) {
-    loaded.set(file, import(`../../dist/${file}`).catch((cause) => {
+    loaded.set(file, ENTRIES[file]().catch((cause) => {
       loaded.delete(file);
       throw new Error(t('error.packageMissing', { what: t(what), file, message: cause?.message ?? cause }));
     }));
