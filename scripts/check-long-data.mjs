@@ -1,6 +1,7 @@
-// Checks the long, textbook-register corpus (data/long/NN-topic.tsv) as it is
-// written: node scripts/check-long-data.mjs [FILE...] (default: every
-// data/long/*.tsv). Each line English<TAB>French<TAB>Chinese; English of 12
+// Checks the long, textbook-register corpus (data/long/NN-topic.tsv) and the
+// second long set (data/prose/NN-topic.tsv) as they are written: node
+// scripts/check-long-data.mjs [FILE...] (default: every data/long/*.tsv and
+// data/prose/*.tsv). Each line English<TAB>French<TAB>Chinese; English of 12
 // to 40 words; no English sentence twice in data/long/ or data/corpus/; no
 // sentence the tests hold out, nor the chapter's example. Prints one line per
 // problem (file:line: what, and the fix) and a summary; exits 1 on a problem.
@@ -11,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const longDir = join(root, 'data', 'long');
 const corpusDir = join(root, 'data', 'corpus');
+const proseDir = join(root, 'data', 'prose');
 
 // Never in training data: the chapter's example (any near variant) and the
 // sentences that tests and issues use to show what a model learned.
@@ -34,7 +36,7 @@ function filesIn(dir) {
 }
 
 function main() {
-  const targets = process.argv.slice(2).length ? process.argv.slice(2).map((f) => resolve(f)) : filesIn(longDir);
+  const targets = process.argv.slice(2).length ? process.argv.slice(2).map((f) => resolve(f)) : [...filesIn(longDir), ...filesIn(proseDir)];
   const problems = [];
   const seen = new Map();  // English key -> where
   for (const file of filesIn(corpusDir)) {
@@ -45,7 +47,7 @@ function main() {
   const heldOut = new Set(HELD_OUT_SENTENCES.map(sentenceKey));
   let count = 0;
   let totalWords = 0;
-  const all = [...new Set([...filesIn(longDir), ...targets])];
+  const all = [...new Set([...filesIn(longDir), ...filesIn(proseDir), ...targets])];
   for (const file of all) {
     const report = targets.includes(file);
     readFileSync(file, 'utf8').split('\n').forEach((line, i) => {

@@ -12,10 +12,13 @@
 //   long.en-fr.tsv, long.en-zh.tsv              the long, textbook-register corpus (data/long/), training part
 //   long-dev.en-fr.tsv, long-dev.en-zh.tsv      its development part, one sentence in eight by hash
 //                                                (isLongDevelopment; never trained on)
+//   prose.en-fr.tsv, prose.en-zh.tsv            the second long set (data/prose/), written after the
+//   prose-dev.en-fr.tsv, prose-dev.en-zh.tsv    shipped cycles, apart so that their recipes keep their
+//                                                data; split the same way (when data/prose/ exists)
 // The output depends on the input files alone (same files, same bytes), so a
 // resumed training run sees the same data. data/README.md says how each
 // source is used and why.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,6 +28,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = join(root, 'data');
 const corpusDir = join(dataDir, 'corpus');
 const longDir = join(dataDir, 'long');
+const proseDir = join(dataDir, 'prose');
 
 export const OWN_DATA = {
   source: 'seq2seq-attention project: data/ (written by the project)',
@@ -181,6 +185,18 @@ async function main() {
   writePairs(out('long.en-zh.tsv'), long.map((p) => [p.en, p.zh]), own('long textbook-register corpus, data/long/ (training part)'));
   writePairs(out('long-dev.en-fr.tsv'), longDev.map((p) => [p.en, p.fr]), own('long textbook-register corpus, development split (isLongDevelopment), data/long/'));
   writePairs(out('long-dev.en-zh.tsv'), longDev.map((p) => [p.en, p.zh]), own('long textbook-register corpus, development split (isLongDevelopment), data/long/'));
+  // The second long set: the same rules, files of its own, so that the
+  // stages trained before it existed read the same data as they did.
+  const proseAll = existsSync(proseDir) ? corpusTrainingFiles(proseDir).flatMap(readCorpus) : [];
+  const prose = proseAll.filter((p) => !isLongDevelopment(p.en));
+  const proseDev = proseAll.filter((p) => isLongDevelopment(p.en));
+  if (proseAll.length) {
+    for (const language of ['fr', 'zh']) {
+      writePairs(out(`prose.en-${language}.tsv`), prose.map((p) => [p.en, p[language]]), own('second long set, data/prose/ (training part)'));
+      writePairs(out(`prose-dev.en-${language}.tsv`), proseDev.map((p) => [p.en, p[language]]),
+        own('second long set, development split (isLongDevelopment), data/prose/'));
+    }
+  }
   writePairs(out('glossary.en-fr.tsv'), glossaryPairs(glossary, 'french'), own('glossary, data/glossary/glossary.tsv'));
   writePairs(out('glossary.en-zh.tsv'), glossaryPairs(glossary, 'chinese'), own('glossary, data/glossary/glossary.tsv'));
   // Tatoeba's Chinese ranks the dictionary's words too: without it the
@@ -195,7 +211,7 @@ async function main() {
   const cedict = await cedictPairs([...train.map((p) => p.en), ...glossary.map((g) => g.english)], glossary.map((g) => g.english),
     `${train.map((p) => p.zh).join('\n')}\n${tatoebaZh}`);
   writePairs(out('cedict.en-zh.tsv'), cedict, CEDICT);
-  console.log(`wrote ${values.out}: corpus ${train.length} training / ${dev.length} development sentences, long corpus ${long.length} / ${longDev.length}, glossary ${glossary.length} entries, CC-CEDICT ${cedict.length} pairs`);
+  console.log(`wrote ${values.out}: corpus ${train.length} training / ${dev.length} development sentences, long corpus ${long.length} / ${longDev.length}, second long set ${prose.length} / ${proseDev.length}, glossary ${glossary.length} entries, CC-CEDICT ${cedict.length} pairs`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

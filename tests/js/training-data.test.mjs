@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import { FORBIDDEN_PHRASES, HELD_OUT_SENTENCES, englishWords as words, sentenceK
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusDir = join(root, 'data', 'corpus');
 const longDir = join(root, 'data', 'long');
+const proseDir = join(root, 'data', 'prose');
 
 // The chapter's example and its near variants, in any training file, in any
 // case: the models must get it right by composition, never by memory. And
@@ -54,7 +55,7 @@ after(() => rmSync(built, { recursive: true, force: true }));
 
 function trainingFiles() {
   const own = [...corpusTrainingFiles(), join(root, 'data', 'glossary', 'glossary.tsv')];
-  const generated = readdirSync(built).filter((f) => f.endsWith('.tsv') && !f.startsWith('domain-dev') && !f.startsWith('long-dev'))
+  const generated = readdirSync(built).filter((f) => f.endsWith('.tsv') && !/^(domain|long|prose)-dev/.test(f))
     .map((f) => join(built, f));
   return [...own, ...generated];
 }
@@ -114,6 +115,31 @@ test('the long corpus: 8,000+ sentences of 12 to 40 words (mean 18 or more), eac
   for (const language of ['fr', 'zh']) {
     assert.deepEqual(built(`long.en-${language}.tsv`), train.map((p) => p.en));
     assert.deepEqual(built(`long-dev.en-${language}.tsv`), dev.map((p) => p.en));
+  }
+});
+
+test('the second long set (data/prose/): 12 to 40 words (mean 18 or more), each English once in data/, its development split apart', {
+  skip: existsSync(proseDir) ? false : 'no data/prose/ yet',
+}, () => {
+  const all = corpusTrainingFiles(proseDir).flatMap(readCorpus);
+  const train = all.filter((p) => !isLongDevelopment(p.en));
+  const dev = all.filter((p) => isLongDevelopment(p.en));
+  const lengths = all.map((p) => words(p.en));
+  assert.ok(lengths.every((n) => n >= 12 && n <= 40), 'every English sentence has 12 to 40 words');
+  const mean = lengths.reduce((a, b) => a + b, 0) / lengths.length;
+  assert.ok(mean >= 18, `mean ${mean.toFixed(1)} words`);
+  const seen = new Set([...corpusTrainingFiles(), join(corpusDir, 'dev.tsv'), ...corpusTrainingFiles(longDir)].flatMap(readCorpus).map((p) => key(p.en)));
+  for (const p of all) {
+    assert.ok(p.fr.trim() && p.zh.trim(), `"${p.en}" lacks a translation`);
+    assert.ok(!/[\u4e00-\u9fff]/.test(p.fr) && /[\u4e00-\u9fff]/.test(p.zh), `"${p.en}": French and Chinese columns swapped or wrong`);
+    assert.ok(!/[,.?!;:]$/.test(p.zh), `"${p.en}": the Chinese ends with half-width punctuation`);
+    assert.ok(!seen.has(key(p.en)), `"${p.en}" appears twice in data/`);
+    seen.add(key(p.en));
+  }
+  const built = (file) => readFileSync(join(builtDir(), file), 'utf8').trim().split('\n').map((l) => l.split('\t')[0]);
+  for (const language of ['fr', 'zh']) {
+    assert.deepEqual(built(`prose.en-${language}.tsv`), train.map((p) => p.en));
+    assert.deepEqual(built(`prose-dev.en-${language}.tsv`), dev.map((p) => p.en));
   }
 });
 
