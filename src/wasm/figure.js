@@ -6,7 +6,7 @@
 // 2015, eq. 6) the decoder gave source unit i while writing target unit t;
 // each row sums to 1. Colours, fonts and sizes are attributes, so the file
 // looks the same in any viewer. The page's interactive heatmap
-// (web/heatmap.js) takes its colour scale from here.
+// (web/figures/heatmap.js) takes its colour scale from here.
 
 // A sequential scale from paper white to deep indigo, linear in sRGB between
 // stops chosen by eye for even perceived steps; 0 stays visibly blank so
@@ -35,7 +35,7 @@ export function attentionColor(weight) {
   return 'rgb(30, 27, 75)';
 }
 
-// The heatmap's measures and inks, the page's (web/heatmap.js) as well.
+// The heatmap's measures and inks, the page's (web/figures/heatmap.js) as well.
 export const CELL = 34;  // px per cell: a comfortable target for a finger tap
 export const FONT_SIZE = 13;
 export const FONT_FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", sans-serif';

@@ -12,7 +12,7 @@
 // token is its own word and the matrix comes back unchanged.
 //
 // Plain JavaScript with no WebAssembly behind it: index.js re-exports it and
-// the demo page (web/app.js) imports this file directly.
+// the demo page (web/demo/app.js) imports this file directly.
 import { UsageError, describeValue } from './errors.js';
 
 /**

@@ -2,7 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  softmax, weightedSum, maxAbsDiff, cosine, contextSimilarities, tauToSlider, sliderToTau, tauFromText, valueColor, lowCoverage,
+  softmax, weightedSum, maxAbsDiff, cosine, contextSimilarities, tauToSlider, sliderToTau, tauFromText, valueColor,
   SLIDER_STEPS,
 } from '../../web/figures/step-math.js';
 
@@ -60,8 +60,3 @@ test('valueColor is white at 0 and saturated at the scale', () => {
   assert.equal(valueColor(1, 1), 'rgb(234,88,12)');
 });
 
-test('lowCoverage uses the given list or the threshold, leaving out <eos>', () => {
-  assert.deepEqual([...lowCoverage([1, 0.05, 0.01], { given: [1] })], [1]);
-  assert.deepEqual([...lowCoverage([1, 0.05, 0.01])], [1]);
-  assert.deepEqual([...lowCoverage([1, 0.05, 0.01], { hasEos: false })], [1, 2]);
-});

@@ -165,7 +165,7 @@ export function fileName(model) {
 // the chosen model: the one its file records once its info is here, else
 // the package's.
 export function penaltyDefault(name) {
-  return infos.get(state.model)?.beamDefaults?.[name] ?? page.optionRanges[name].default;
+  return infos.get(state.model)?.beamDefaults[name] ?? page.optionRanges[name].default;
 }
 
 export async function modelInfo(model) {

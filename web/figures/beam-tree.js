@@ -4,7 +4,7 @@
 // scores; a kept node opens that hypothesis's attention row).
 import { h, pieceLabel, svg, replaceChildren } from './dom.js';
 import { colorFor, needsLightText } from './heatmap.js';
-import { formatLog, lowCoverage } from './step-math.js';
+import { formatLog } from './step-math.js';
 import { t } from './i18n/index.js';
 
 /**
@@ -19,7 +19,9 @@ export function renderCoverage(container, { sourceTokens, coverage, possiblyDrop
     return;
   }
   container.hidden = false;
-  const low = lowCoverage(coverage, { given: possiblyDropped });
+  // The list is C++'s (kPossiblyDroppedCoverage, and no English article
+  // flagged when the target is Chinese): the page has no rule of its own.
+  const low = new Set(possiblyDropped ?? []);
   const cells = sourceTokens.map((piece, i) => {
     const token = pieceLabel(piece);
     const value = coverage[i];

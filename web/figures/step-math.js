@@ -2,9 +2,7 @@
 // with temperature, the context Σ_i a_ti H_i, cosine similarity, the
 // temperature slider's log scale, the colour of one vector dimension, and
 // log probabilities as text (−∞ for a piece outside the shortlist). No DOM:
-// Node's tests import it (tests/js/step-math.test.mjs). The possibly-dropped
-// threshold is the C++ one, generated into dist/options.js.
-import { possiblyDroppedCoverage } from '../../dist/data.js';
+// Node's tests import it (tests/js/step-math.test.mjs).
 
 /** softmax(scores / tau), computed stably (the largest score subtracted first). */
 export function softmax(scores, tau = 1) {
@@ -92,19 +90,6 @@ export function valueColor(value, scale) {
   const [r, g, b] = x < 0 ? [37, 99, 235] : [234, 88, 12];
   const mix = (c) => Math.round(255 + (c - 255) * Math.abs(x));
   return `rgb(${mix(r)},${mix(g)},${mix(b)})`;
-}
-
-/**
- * The source positions whose coverage Σ_t a_ti is low: the API's own list
- * when it gives one (result.possiblyDropped), else those under `threshold`
- * (the final <eos> left out).
- */
-export function lowCoverage(coverage, { given = null, threshold = possiblyDroppedCoverage, hasEos = true } = {}) {
-  if (Array.isArray(given)) return new Set(given);
-  const last = hasEos ? coverage.length - 1 : coverage.length;
-  const low = new Set();
-  for (let i = 0; i < last; i++) if (coverage[i] < threshold) low.add(i);
-  return low;
 }
 
 // With the model's lexical shortlist, the decoder scores only this
