@@ -38,6 +38,10 @@ export function trainingText(provenance = {}) {
     ? t('provenance.stage', { steps: earlierSteps ?? t('provenance.notRecorded'), name: earlier.name || earlier.file || t('provenance.notRecorded') })
     : '';
   const share = (weight) => (Number.isFinite(weight) ? weight.toFixed(2) : t('provenance.notRecorded'));
+  // BPE-dropout (seq2seq train --piece-dropout): each merge skipped with this probability.
+  const dropout = Number.isFinite(training.piece_dropout) && training.piece_dropout > 0
+    ? t('provenance.pieceDropout', { rate: Number(training.piece_dropout.toPrecision(3)) })
+    : '';
   const averaged = Number.isInteger(training.averaged_checkpoints?.count) ? t('provenance.averaged', { count: training.averaged_checkpoints.count }) : '';
   const other = provenance.interpolation;
   // Averaged with the very file it continued from (the same FNV-1a hash):
@@ -56,7 +60,7 @@ export function trainingText(provenance = {}) {
       weight: share(training.teacher.weight),
     })
     : '';
-  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${stage}${teacher}${averaged}${interpolated}${t('list.separator')}` +
+  return `${steps ? t('provenance.steps', { steps }) : t('provenance.stepsMissing')}${batch ? t('provenance.batch', { batch }) : ''}${stage}${dropout}${teacher}${averaged}${interpolated}${t('list.separator')}` +
     `${Number.isFinite(training.wall_seconds) ? t('provenance.time', { duration: formatDuration(training.wall_seconds) }) : t('provenance.timeMissing')}` +
     `${pairs ? t('provenance.pairs', { pairs }) : ''}`;
 }

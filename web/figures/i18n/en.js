@@ -211,6 +211,7 @@ export default {
   'provenance.interpolated': ', then averaged weight by weight with {name}, another run from the same start (its share {weight})',
   'provenance.interpolatedStart': ', then averaged weight by weight with {name}, the model it continued from (its share {weight})',
   'provenance.teacher': ', distilled from {name} (the teacher\'s predictions weighted {weight})',
+  'provenance.pieceDropout': ', the English pieces drawn afresh each time with BPE-dropout {rate}',
   'provenance.time': '{duration} of training on a CPU',
   'provenance.timeMissing': 'training time not recorded',
   'provenance.pairs': ', from {pairs} training pairs',

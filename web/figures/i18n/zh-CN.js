@@ -200,6 +200,7 @@ export default {
   'provenance.interpolated': '，再与从同一起点训练的另一次运行 {name} 逐个权重取平均（{name} 占 {weight}）',
   'provenance.interpolatedStart': '，再与它继续训练的起点模型 {name} 逐个权重取平均（{name} 占 {weight}）',
   'provenance.teacher': '，以 {name} 为教师模型做知识蒸馏（教师输出占训练目标的 {weight}）',
+  'provenance.pieceDropout': '，英文子词每次重新切分（BPE-dropout，概率 {rate}）',
   'provenance.time': '在 CPU 上训练 {duration}',
   'provenance.timeMissing': '训练时间未记录',
   'provenance.pairs': '，训练集共 {pairs} 个句对',
