@@ -11,7 +11,7 @@
 // with their buffers transferred.
 import { InternalError, UsageError } from './errors.js';
 import { loadModel } from './load-model.js';
-import { nextTask } from './platform.js';
+import { timeSlicer } from './platform.js';
 import { getCore, setRuntimeSource } from './runtime.js';
 import { translationBuffer } from './translation.js';
 
@@ -58,11 +58,12 @@ async function handle({ id, type, model: source, wasm, texts, text, options }) {
   if (type === 'translate') {
     if (!model) throw new UsageError('translator.translate: no model is loaded in this worker');
     const results = [];
+    const slice = timeSlicer();
     for (const text of texts) {
       if (cancelled.has(id)) break;
       results.push(model.translate(text, options));
-      // Let a 'cancel' in between the sentences of a batch.
-      await nextTask();
+      // Let a 'cancel' in between the sentences of a batch, every 8 ms.
+      await slice();
     }
     if (cancelled.delete(id)) return;
     const buffers = results.map(translationBuffer).filter((buffer) => buffer !== null);

@@ -13,7 +13,7 @@
 // worker their one buffer is transferred, not copied, and revived here.
 import { EnvironmentError, LoadError, UsageError, WorkerError, describe, describeValue, errorOfKind } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { asyncDisposeSymbol, disposeSymbol, inPackage, isNode, isResponse, nextTask } from './platform.js';
+import { asyncDisposeSymbol, disposeSymbol, inPackage, isNode, isResponse, nextTask, timeSlicer } from './platform.js';
 import { reviveTranslation } from './translation.js';
 
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
@@ -319,8 +319,10 @@ class InThread {
 
   async translate(texts, options, signal) {
     const results = [];
+    await nextTask();  // the promise's caller goes on first
+    const slice = timeSlicer();
     for (const text of texts) {
-      await nextTask();  // let an abort, a paint or other work in
+      await slice();  // every 8 ms, let an abort, a paint or other work in
       signal?.throwIfAborted();
       if (this.#model.disposed) throw new UsageError('translator.translate: this translator was disposed while translating');
       results.push(this.#model.translate(text, options));
