@@ -178,25 +178,23 @@ async function main() {
   writePairs(out('domain.en-zh.tsv'), train.map((p) => [p.en, p.zh]), own('in-domain corpus, data/corpus/ (training files)'));
   writePairs(out('domain-dev.en-fr.tsv'), dev.map((p) => [p.en, p.fr]), own('in-domain corpus, development split, data/corpus/dev.tsv'));
   writePairs(out('domain-dev.en-zh.tsv'), dev.map((p) => [p.en, p.zh]), own('in-domain corpus, development split, data/corpus/dev.tsv'));
-  const longAll = corpusTrainingFiles(longDir).flatMap(readCorpus);
-  const long = longAll.filter((p) => !isLongDevelopment(p.en));
-  const longDev = longAll.filter((p) => isLongDevelopment(p.en));
-  writePairs(out('long.en-fr.tsv'), long.map((p) => [p.en, p.fr]), own('long textbook-register corpus, data/long/ (training part)'));
-  writePairs(out('long.en-zh.tsv'), long.map((p) => [p.en, p.zh]), own('long textbook-register corpus, data/long/ (training part)'));
-  writePairs(out('long-dev.en-fr.tsv'), longDev.map((p) => [p.en, p.fr]), own('long textbook-register corpus, development split (isLongDevelopment), data/long/'));
-  writePairs(out('long-dev.en-zh.tsv'), longDev.map((p) => [p.en, p.zh]), own('long textbook-register corpus, development split (isLongDevelopment), data/long/'));
+  // A long set: its training part (PREFIX.en-XX.tsv) and its development
+  // part (PREFIX-dev.en-XX.tsv), one sentence in eight by hash.
+  const longSet = (prefix, dir, what, folder) => {
+    const all = existsSync(dir) ? corpusTrainingFiles(dir).flatMap(readCorpus) : [];
+    const parts = { train: all.filter((p) => !isLongDevelopment(p.en)), dev: all.filter((p) => isLongDevelopment(p.en)) };
+    if (!all.length) return parts;
+    for (const language of ['fr', 'zh']) {
+      writePairs(out(`${prefix}.en-${language}.tsv`), parts.train.map((p) => [p.en, p[language]]), own(`${what}, ${folder} (training part)`));
+      writePairs(out(`${prefix}-dev.en-${language}.tsv`), parts.dev.map((p) => [p.en, p[language]]),
+        own(`${what}, development split (isLongDevelopment), ${folder}`));
+    }
+    return parts;
+  };
+  const long = longSet('long', longDir, 'long textbook-register corpus', 'data/long/');
   // The second long set: the same rules, files of its own, so that the
   // stages trained before it existed read the same data as they did.
-  const proseAll = existsSync(proseDir) ? corpusTrainingFiles(proseDir).flatMap(readCorpus) : [];
-  const prose = proseAll.filter((p) => !isLongDevelopment(p.en));
-  const proseDev = proseAll.filter((p) => isLongDevelopment(p.en));
-  if (proseAll.length) {
-    for (const language of ['fr', 'zh']) {
-      writePairs(out(`prose.en-${language}.tsv`), prose.map((p) => [p.en, p[language]]), own('second long set, data/prose/ (training part)'));
-      writePairs(out(`prose-dev.en-${language}.tsv`), proseDev.map((p) => [p.en, p[language]]),
-        own('second long set, development split (isLongDevelopment), data/prose/'));
-    }
-  }
+  const prose = longSet('prose', proseDir, 'second long set', 'data/prose/');
   writePairs(out('glossary.en-fr.tsv'), glossaryPairs(glossary, 'french'), own('glossary, data/glossary/glossary.tsv'));
   writePairs(out('glossary.en-zh.tsv'), glossaryPairs(glossary, 'chinese'), own('glossary, data/glossary/glossary.tsv'));
   // Tatoeba's Chinese ranks the dictionary's words too: without it the
@@ -211,7 +209,7 @@ async function main() {
   const cedict = await cedictPairs([...train.map((p) => p.en), ...glossary.map((g) => g.english)], glossary.map((g) => g.english),
     `${train.map((p) => p.zh).join('\n')}\n${tatoebaZh}`);
   writePairs(out('cedict.en-zh.tsv'), cedict, CEDICT);
-  console.log(`wrote ${values.out}: corpus ${train.length} training / ${dev.length} development sentences, long corpus ${long.length} / ${longDev.length}, second long set ${prose.length} / ${proseDev.length}, glossary ${glossary.length} entries, CC-CEDICT ${cedict.length} pairs`);
+  console.log(`wrote ${values.out}: corpus ${train.length} training / ${dev.length} development sentences, long corpus ${long.train.length} / ${long.dev.length}, second long set ${prose.train.length} / ${prose.dev.length}, glossary ${glossary.length} entries, CC-CEDICT ${cedict.length} pairs`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -92,43 +92,19 @@ test('the in-domain corpus: 3,000+ sentences of 3 to 30 words, each English once
   for (const p of dev) assert.ok(!trainKeys.has(key(p.en)), `development sentence "${p.en}" is also a training sentence`);
 });
 
-test('the long corpus: 8,000+ sentences of 12 to 40 words (mean 18 or more), each English once in data/, its development split apart', () => {
-  const all = corpusTrainingFiles(longDir).flatMap(readCorpus);
-  const train = all.filter((p) => !isLongDevelopment(p.en));
-  const dev = all.filter((p) => isLongDevelopment(p.en));
-  assert.ok(train.length + dev.length >= 8000, `${train.length + dev.length} sentences`);
-  assert.ok(dev.length >= 500, `development split of ${dev.length} sentences`);
-  const lengths = [...train, ...dev].map((p) => words(p.en));
-  assert.ok(lengths.every((n) => n >= 12 && n <= 40), 'every English sentence has 12 to 40 words');
-  const mean = lengths.reduce((a, b) => a + b, 0) / lengths.length;
-  assert.ok(mean >= 18, `mean ${mean.toFixed(1)} words`);
-  const seen = new Set([...corpusTrainingFiles(), join(corpusDir, 'dev.tsv')].flatMap(readCorpus).map((p) => key(p.en)));
-  for (const p of [...train, ...dev]) {
-    assert.ok(p.fr.trim() && p.zh.trim(), `"${p.en}" lacks a translation`);
-    assert.ok(!/[\u4e00-\u9fff]/.test(p.fr) && /[\u4e00-\u9fff]/.test(p.zh), `"${p.en}": French and Chinese columns swapped or wrong`);
-    assert.ok(!/[,.?!;:]$/.test(p.zh), `"${p.en}": the Chinese ends with half-width punctuation`);
-    assert.ok(!seen.has(key(p.en)), `"${p.en}" appears twice in data/`);
-    seen.add(key(p.en));
-  }
-  // The built files: the training part and the development part, apart, as the hash splits them.
-  const built = (file) => readFileSync(join(builtDir(), file), 'utf8').trim().split('\n').map((l) => l.split('\t')[0]);
-  for (const language of ['fr', 'zh']) {
-    assert.deepEqual(built(`long.en-${language}.tsv`), train.map((p) => p.en));
-    assert.deepEqual(built(`long-dev.en-${language}.tsv`), dev.map((p) => p.en));
-  }
-});
-
-test('the second long set (data/prose/): 12 to 40 words (mean 18 or more), each English once in data/, its development split apart', {
-  skip: existsSync(proseDir) ? false : 'no data/prose/ yet',
-}, () => {
-  const all = corpusTrainingFiles(proseDir).flatMap(readCorpus);
+// A long set (data/long/ or data/prose/, built as PREFIX.en-XX.tsv and
+// PREFIX-dev.en-XX.tsv): 12 to 40 English words (mean 18 or more), each
+// translated, each English once in data/ (besides the files of `before`),
+// and its two parts built apart as the hash splits them. Returns the parts.
+function checkLongSet(dir, prefix, before) {
+  const all = corpusTrainingFiles(dir).flatMap(readCorpus);
   const train = all.filter((p) => !isLongDevelopment(p.en));
   const dev = all.filter((p) => isLongDevelopment(p.en));
   const lengths = all.map((p) => words(p.en));
   assert.ok(lengths.every((n) => n >= 12 && n <= 40), 'every English sentence has 12 to 40 words');
   const mean = lengths.reduce((a, b) => a + b, 0) / lengths.length;
   assert.ok(mean >= 18, `mean ${mean.toFixed(1)} words`);
-  const seen = new Set([...corpusTrainingFiles(), join(corpusDir, 'dev.tsv'), ...corpusTrainingFiles(longDir)].flatMap(readCorpus).map((p) => key(p.en)));
+  const seen = new Set(before.flatMap(readCorpus).map((p) => key(p.en)));
   for (const p of all) {
     assert.ok(p.fr.trim() && p.zh.trim(), `"${p.en}" lacks a translation`);
     assert.ok(!/[\u4e00-\u9fff]/.test(p.fr) && /[\u4e00-\u9fff]/.test(p.zh), `"${p.en}": French and Chinese columns swapped or wrong`);
@@ -138,9 +114,24 @@ test('the second long set (data/prose/): 12 to 40 words (mean 18 or more), each 
   }
   const built = (file) => readFileSync(join(builtDir(), file), 'utf8').trim().split('\n').map((l) => l.split('\t')[0]);
   for (const language of ['fr', 'zh']) {
-    assert.deepEqual(built(`prose.en-${language}.tsv`), train.map((p) => p.en));
-    assert.deepEqual(built(`prose-dev.en-${language}.tsv`), dev.map((p) => p.en));
+    assert.deepEqual(built(`${prefix}.en-${language}.tsv`), train.map((p) => p.en));
+    assert.deepEqual(built(`${prefix}-dev.en-${language}.tsv`), dev.map((p) => p.en));
   }
+  return { train, dev };
+}
+
+const corpusFiles = () => [...corpusTrainingFiles(), join(corpusDir, 'dev.tsv')];
+
+test('the long corpus: 8,000+ sentences of 12 to 40 words (mean 18 or more), each English once in data/, its development split apart', () => {
+  const { train, dev } = checkLongSet(longDir, 'long', corpusFiles());
+  assert.ok(train.length + dev.length >= 8000, `${train.length + dev.length} sentences`);
+  assert.ok(dev.length >= 500, `development split of ${dev.length} sentences`);
+});
+
+test('the second long set (data/prose/): 12 to 40 words (mean 18 or more), each English once in data/, its development split apart', {
+  skip: existsSync(proseDir) ? false : 'no data/prose/ yet',
+}, () => {
+  checkLongSet(proseDir, 'prose', [...corpusFiles(), ...corpusTrainingFiles(longDir)]);
 });
 
 test('the glossary: 500+ entries, French with a gender for every noun, Chinese for every entry', () => {
