@@ -399,7 +399,10 @@ test('a cold load downloads its model once (the page fetches it while the worker
   await p.goto(`${browser.server.origin}/web/?text=${encodeURIComponent('I lost.')}`);
   await waitForTranslation(p, 'I lost.');
   assert.deepEqual(downloads.filter((path) => path === '/models/en-fr.s2s'), ['/models/en-fr.s2s']);
-  // The fixed-context model waits until the comparison is scrolled to.
+  // The fixed-context model waits until the comparison is scrolled to: once
+  // both sections that would fetch it have said they wait (data-deferred,
+  // set by their IntersectionObserver's first report), it has not been asked for.
+  await p.waitForFunction(() => ['compare', 'step-section'].every((id) => document.getElementById(id).dataset.deferred === 'true'));
   assert.ok(!downloads.includes('/models/en-fr-fixed.s2s'), `downloads: ${downloads}`);
   await p.locator('#compare').scrollIntoViewIfNeeded();
   await p.waitForFunction(() => document.querySelector('[data-testid="compare-view"]')?.dataset.text === 'I lost.');

@@ -181,11 +181,13 @@ test('a model without a shortlist or without a fixed-context twin is not promise
   // The small word-level fixture model: no shortlist, no twin.
   const page = await open({ 'model-url': '/e2e-models/tiny-words.s2s', view: 'step', step: '1' });
   assert.doesNotMatch(await page.locator('[data-stage="top"] .hint').textContent(), /shortlist/i);
+  // The page says it has no twin for this model (data-twin="none", set when
+  // the panel is drawn) before the check that no twin row is drawn.
+  await page.locator('#step-section[data-twin="none"]').waitFor();
   const similarity = page.locator('[data-stage="similarity"]');
-  if (await similarity.count()) {
-    assert.equal(await byTestId(page, 'similarity-fixed').count(), 0);
-    assert.match(await similarity.locator('.hint').textContent(), /a model without attention would/);
-  }
+  assert.equal(await similarity.count(), 1);
+  assert.equal(await byTestId(page, 'similarity-fixed').count(), 0);
+  assert.match(await similarity.locator('.hint').textContent(), /a model without attention would/);
 });
 
 test('the coverage row under the heatmap: Σ_t a_ti per source token, low ones flagged, with a legend', async () => {

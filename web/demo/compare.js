@@ -36,7 +36,10 @@ export function watchCompare() {
     return;
   }
   const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((entry) => entry.isIntersecting)) return;
+    // Out of view: the page has decided to wait (data-deferred says so, so
+    // that a test can tell "not yet fetched" from "not fetched yet").
+    section.dataset.deferred = String(!entries.some((entry) => entry.isIntersecting));
+    if (section.dataset.deferred === 'true') return;
     observer.disconnect();
     compareWanted = true;
     if (state.result && view.compareView.dataset.text !== shownText()) compare(shownText(), page.serial);

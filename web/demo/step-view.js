@@ -63,6 +63,11 @@ export function renderStep({ focus = false } = {}) {
   const similarities = { attention: trace.scoring === 'none' ? null : contextSimilarities(trace.steps.map((s) => Array.from(s.context))) };
   if (trace.scoring === 'none') similarities.fixed = contextSimilarities(trace.steps.map((s) => Array.from(s.context)));
   else if (twin.key === twinKey()) similarities.fixed = twin.similarities;
+  // The twin's state, for readers of the markup (and tests that must know
+  // the row will not come): none (the model has no twin or is the twin),
+  // ready (its row is drawn), or waiting (it comes once the section is near
+  // the viewport or a step is opened).
+  parts.section.dataset.twin = trace.scoring === 'none' || !baselineOf(state.model) ? 'none' : similarities.fixed ? 'ready' : 'waiting';
   const shortlist = Boolean(infos.get(state.model)?.shortlist) && state.shortlist;
   renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens,
     tokenProbabilities: result.tokenProbabilities, step, similarities, shortlist });
@@ -106,7 +111,8 @@ function watchSection() {
     return;
   }
   const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((entry) => entry.isIntersecting)) return;
+    parts.section.dataset.deferred = String(!entries.some((entry) => entry.isIntersecting));
+    if (parts.section.dataset.deferred === 'true') return;
     observer.disconnect();
     twinWanted = true;
     fetchTwin();
