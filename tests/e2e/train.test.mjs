@@ -8,7 +8,19 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { artifacts, readHeatmap, startIsolatedBrowser } from './helpers.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+// axe-core's violations on the page as it is (as tests/e2e/a11y.test.mjs runs it).
+async function axeViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${v.help}; e.g. ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
 
 let browser;
 
@@ -72,8 +84,11 @@ test('training the reversal task in the page: the probe\'s attention becomes the
   await byTestId(page, 'train-probe-input').fill('');
   await byTestId(page, 'train-probe-input').fill(probe);
   const expected = probe.split(' ').reverse().join(' ');
-  await page.waitForFunction((text) => document.querySelector('[data-testid="train-output-attention"]').textContent === text,
+  await page.waitForFunction((text) => document.querySelector('[data-testid="train-output-symbols-attention"]')?.textContent === text,
     expected, { timeout: 10_000 });
+  // Right, so nothing is marked and the count says so.
+  assert.equal(await byTestId(page, 'train-check-attention').textContent(), 'All 8 symbols right');
+  assert.equal(await page.locator('[data-testid="train-output-attention"] .sym[data-wrong]').count(), 0);
   const heatmap = await readHeatmap(byTestId(page, 'train-heatmap'));
   const length = probe.split(' ').length;
   assert.equal(heatmap.cols, length + 1, 'one column per symbol and <eos>');
@@ -188,8 +203,8 @@ const readCheck = (p, kind) => p.evaluate((kind) => {
     output: symbols(`train-output-symbols-${kind}`),
     expected: symbols(`train-expected-symbols-${kind}`),
     summary: summary?.textContent ?? null,
-    wrong: Number(summary?.dataset.wrong),
-    extra: Number(summary?.dataset.extra),
+    wrong: Number(summary?.dataset.wrongCount),
+    extra: Number(summary?.dataset.extraCount),
     steps: Number(document.querySelector(`[data-testid="train-output-${kind}"]`).dataset.steps),
   };
 }, kind);
@@ -294,7 +309,7 @@ test('the moment the fixed twin fails on a long probe is kept beside the live fi
     text: box.textContent,
     attention: [...box.querySelectorAll('[data-testid="train-output-symbols-snapshot-attention"] .sym')].map((e) => e.textContent),
     fixedWrong: box.querySelectorAll('[data-testid="train-output-symbols-snapshot-fixed"] [data-wrong]').length
-      + Number(box.querySelector('[data-testid="train-check-snapshot-fixed"]').dataset.wrong),
+      + Number(box.querySelector('[data-testid="train-check-snapshot-fixed"]').dataset.wrongCount),
     heatmapCells: box.querySelectorAll('[data-testid="train-snapshot-heatmap"] [data-row][data-col]').length,
   }));
   const first = await read();
@@ -314,5 +329,6 @@ test('the moment the fixed twin fails on a long probe is kept beside the live fi
   await byTestId(page, 'lang-toggle').click();
   await page.waitForFunction((taken) => document.querySelector('[data-testid="train-snapshot-step"]')?.textContent.startsWith(`第 ${taken} 步`), taken);
   assert.match(await snapshot.locator('h3').textContent(), /固定上下文失败的那一刻/);
+  assert.deepEqual(await axeViolations(page), [], 'the snapshot and the marked outputs are accessible');
   assert.deepEqual(page.problems, []);
 });

@@ -119,7 +119,7 @@ export function renderProbeCheck(output, expected, { unit, characters: byCharact
       symbolLine(expected, check.expectedRight, { testid: `train-expected-symbols-${kind}`, joiner, wrongTitle: t('train.symbolMissed') })),
     h('span', {
       class: check.wrong || check.extra ? 'check-summary has-wrong' : 'check-summary',
-      'data-testid': `train-check-${kind}`, 'data-wrong': check.wrong, 'data-extra': check.extra, 'data-total': check.total,
+      'data-testid': `train-check-${kind}`, 'data-wrong-count': check.wrong, 'data-extra-count': check.extra, 'data-total': check.total,
     }, summary),
   ];
 }
