@@ -53,6 +53,9 @@ for (const lang of ['en', 'zh-CN']) {
     const page = await browser.newPage(`/web/train.html?lang=${lang}`, { width: 1280, height: 900 });
     try {
       await page.locator('[data-testid="lang-toggle"]').waitFor();
+      // With the probe's outputs checked against the expected one (wrong symbols marked) and the snapshot's box.
+      await page.locator('[data-testid="train-check-fixed"]').waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid="train-snapshot"][data-state="waiting"]').waitFor();
       assert.deepEqual(await violations(page), []);
     } finally {
       await page.close();

@@ -8,12 +8,29 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { artifacts, readHeatmap, startIsolatedBrowser } from './helpers.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+// axe-core's violations on the page as it is (as tests/e2e/a11y.test.mjs runs it).
+async function axeViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${v.help}; e.g. ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
 
 let browser;
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const status = (p) => byTestId(p, 'train-status').evaluate((e) => ({ ...e.dataset, text: e.textContent }));
+// The run button says what a click does: Start, Pause (while training) or Continue.
+async function pause(p) {
+  await p.locator('[data-testid="train-start"][data-action="pause"]').click();
+  await p.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state !== 'running');
+}
 
 before(async () => {
   browser = await startIsolatedBrowser();
@@ -56,7 +73,7 @@ test('training the reversal task in the page: the probe\'s attention becomes the
   }, null, { timeout: 1_200_000, polling: 500 });
   const trained = await status(page);
   assert.ok(Number(trained.exactAttention) >= 0.95, `held-out exact match ${trained.exactAttention} at step ${trained.stepsAttention}`);
-  if (trained.state === 'running') await byTestId(page, 'train-pause').click();
+  if (trained.state === 'running') await pause(page);
   await page.waitForFunction(() => ['paused', 'finished'].includes(document.querySelector('[data-testid="train-status"]').dataset.state));
   const paused = await status(page);
   console.log(`# paused at step ${paused.stepsAttention}: exact match ${paused.exactAttention} (attention), ${paused.exactFixed} (fixed)`);
@@ -67,8 +84,11 @@ test('training the reversal task in the page: the probe\'s attention becomes the
   await byTestId(page, 'train-probe-input').fill('');
   await byTestId(page, 'train-probe-input').fill(probe);
   const expected = probe.split(' ').reverse().join(' ');
-  await page.waitForFunction((text) => document.querySelector('[data-testid="train-output-attention"]').textContent === text,
+  await page.waitForFunction((text) => document.querySelector('[data-testid="train-output-symbols-attention"]')?.textContent === text,
     expected, { timeout: 10_000 });
+  // Right, so nothing is marked and the count says so.
+  assert.equal(await byTestId(page, 'train-check-attention').textContent(), 'All 8 symbols right');
+  assert.equal(await page.locator('[data-testid="train-output-attention"] .sym[data-wrong]').count(), 0);
   const heatmap = await readHeatmap(byTestId(page, 'train-heatmap'));
   const length = probe.split(' ').length;
   assert.equal(heatmap.cols, length + 1, 'one column per symbol and <eos>');
@@ -107,7 +127,7 @@ test('the date task trains and probes by character; bad pairs are an error namin
   await byTestId(page, 'train-start').click();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-status"]').dataset.stepsAttention) >= 30,
     null, { timeout: 60_000 });
-  await byTestId(page, 'train-pause').click();
+  await pause(page);
   const heatmap = await readHeatmap(byTestId(page, 'train-heatmap'));
   assert.equal(heatmap.cols, 'december2nd,2026'.length + 1, 'one column per character and <eos>');
   assert.match(page.url(), /task=dates/);
@@ -137,13 +157,13 @@ test('dot-product scoring trains, and the step panel shows the model being train
   // a loaded machine that can take a while (a fresh-clone run once needed
   // more than 10 s).
   await page.locator('[data-testid="step-panel"][data-step="1"]').waitFor({ timeout: 30_000 });
-  await byTestId(page, 'train-pause').click();
+  await pause(page);
   await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state === 'paused');
   assert.equal(await panel.getAttribute('data-scoring'), 'dot', 'the trace is of the dot-product model');
 
   const readRows = () => panel.locator('[data-testid="step-source"]').evaluateAll((rows) =>
     rows.map((r) => ({ score: Number(r.dataset.score), weight: Number(r.dataset.weight) })));
-  const probe = 'a b c d e f g h';
+  const probe = 'a b c d e f g h a b';  // the page's default probe
   for (const step of [1, 2]) {
     await page.locator(`[data-testid="step-panel"][data-step="${step}"]`).waitFor({ timeout: 10_000 });
     const rows = await readRows();
@@ -169,5 +189,146 @@ test('dot-product scoring trains, and the step panel shows the model being train
   // The dot product's own formula and explanation, not the additive one's.
   assert.match(await panel.locator('[data-stage="scores"] .formula').textContent(), /s\s*t−1\s*·\s*h\s*i/);
   await page.screenshot({ path: join(artifacts, 'train-step-dot.png'), fullPage: true });
+  assert.deepEqual(page.problems, []);
+});
+
+// The probe's output symbol by symbol, its expected output and the count of
+// wrong symbols, as the page shows them for one model.
+const readCheck = (p, kind) => p.evaluate((kind) => {
+  const symbols = (testid) => [...document.querySelectorAll(`[data-testid="${testid}"] .sym`)]
+    .map((e) => ({ text: e.textContent, wrong: e.hasAttribute('data-wrong'), style: getComputedStyle(e) }))
+    .map(({ text, wrong, style }) => ({ text, wrong, underline: style.textDecorationLine, outline: style.outlineStyle }));
+  const summary = document.querySelector(`[data-testid="train-check-${kind}"]`);
+  return {
+    output: symbols(`train-output-symbols-${kind}`),
+    expected: symbols(`train-expected-symbols-${kind}`),
+    summary: summary?.textContent ?? null,
+    wrong: Number(summary?.dataset.wrongCount),
+    extra: Number(summary?.dataset.extraCount),
+    steps: Number(document.querySelector(`[data-testid="train-output-${kind}"]`).dataset.steps),
+  };
+}, kind);
+
+// Checks the marks against the expected symbols: a symbol is marked wrong
+// exactly when it is not the expected one in its place, and a wrong mark is
+// an underline and an outline, not a colour alone.
+function assertMarked(check, expected) {
+  assert.deepEqual(check.expected.map((s) => s.text), expected);
+  check.output.forEach((s, i) => {
+    assert.equal(s.wrong, s.text !== expected[i], `output symbol ${i} "${s.text}" (expected "${expected[i]}")`);
+    if (s.wrong) assert.ok(s.underline.includes('underline') && s.outline !== 'none', `symbol ${i} is underlined and outlined`);
+  });
+  const missed = expected.filter((symbol, i) => check.output[i]?.text !== symbol).length;
+  assert.equal(check.wrong, missed);
+  check.expected.forEach((s, i) => assert.equal(s.wrong, check.output[i]?.text !== s.text, `expected symbol ${i}`));
+}
+
+test('the probe shows its expected output under each model\'s output, the wrong symbols marked and counted, in both languages', async () => {
+  // The untrained models (step 0: the page probes as soon as they exist) get the probe wrong.
+  const page = await browser.newPage('/web/train.html');
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-check-attention"]')
+    && document.querySelector('[data-testid="train-check-fixed"]'), null, { timeout: 30_000 });
+  assert.equal(await byTestId(page, 'train-probe-input').inputValue(), 'a b c d e f g h a b');
+  const expected = 'b a h g f e d c b a'.split(' ');
+  for (const kind of ['attention', 'fixed']) {
+    const check = await readCheck(page, kind);
+    assertMarked(check, expected);
+    assert.ok(check.wrong > 0, `the untrained ${kind} model gets the probe wrong: ${check.summary}`);
+    const text = check.extra > 0 ? `${check.wrong} of 10 symbols wrong, and ${check.extra} extra` : `${check.wrong} of 10 symbols wrong`;
+    assert.equal(check.summary, text);
+  }
+  await page.screenshot({ path: join(artifacts, 'train-probe-check.png'), fullPage: true });
+
+  await byTestId(page, 'lang-toggle').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  const zh = await readCheck(page, 'attention');
+  assert.match(zh.summary, new RegExp(`^10 个符号中错了 ${zh.wrong} 个`));
+  assert.equal(await page.locator('[data-testid="train-expected-attention"] .expected-label').textContent(), '应为：');
+
+  // Dates: the expected output is the ISO date, character by character; an
+  // input the task's rule cannot read has none, and says so.
+  await byTestId(page, 'train-task').selectOption('dates');
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-output-attention"]').dataset.steps === '0'
+    && document.querySelector('[data-testid="train-expected-symbols-attention"]')?.textContent === '2026-12-02', null, { timeout: 30_000 });
+  assertMarked(await readCheck(page, 'attention'), [...'2026-12-02']);
+  await byTestId(page, 'train-probe-input').fill('12/31/1999');
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-expected-symbols-attention"]')?.textContent === '1999-12-31',
+    null, { timeout: 10_000 });
+  await byTestId(page, 'train-probe-input').fill('not a date');
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-expected-attention"]')?.classList.contains('unknown'),
+    null, { timeout: 10_000 });
+  assert.match(await byTestId(page, 'train-expected-attention').textContent(), /未知/);
+  assert.deepEqual(page.problems, []);
+});
+
+test('the run button says what it does: Start, Pause while training, Continue once paused, in both languages', async () => {
+  const page = await browser.newPage('/web/train.html');
+  const button = byTestId(page, 'train-start');
+  const waitFor = (state, action, label) => page.waitForFunction(([state, action, label]) => {
+    const b = document.querySelector('[data-testid="train-start"]');
+    const s = document.querySelector('[data-testid="train-status"]').dataset.state;
+    return s === state && b.dataset.action === action && b.textContent === label && !b.disabled;
+  }, [state, action, label], { timeout: 30_000 });
+  await waitFor('paused', 'start', 'Start');  // ready: the page's state for a fresh run is "paused" at step 0
+  await button.click();
+  await waitFor('running', 'pause', 'Pause');
+  await button.click();
+  await waitFor('paused', 'continue', 'Continue');
+  await byTestId(page, 'lang-toggle').click();
+  await waitFor('paused', 'continue', '继续');
+  await button.click();
+  await waitFor('running', 'pause', '暂停');
+  await button.click();
+  await waitFor('paused', 'continue', '继续');
+  await byTestId(page, 'train-reset').click();
+  await waitFor('paused', 'start', '开始');
+  assert.deepEqual(page.problems, []);
+});
+
+test('the moment the fixed twin fails on a long probe is kept beside the live figure while training goes on', async () => {
+  // ?pause-at= pauses both runs at exactly these steps: with the page's seed
+  // the rule (train-snapshot.js) fires at step 110 on the default probe (node
+  // bench/train-by-length.mjs --probe "a b c d e f g h a b" prints the step).
+  const page = await browser.newPage('/web/train.html?pause-at=120,140');
+  const snapshot = byTestId(page, 'train-snapshot');
+  const pausedAt = (steps) => page.waitForFunction((steps) => {
+    const s = document.querySelector('[data-testid="train-status"]').dataset;
+    const probed = ['attention', 'fixed'].every((k) => document.querySelector(`[data-testid="train-output-${k}"]`).dataset.steps === String(steps));
+    return s.state === 'paused' && s.stepsAttention === String(steps) && probed;
+  }, steps, { timeout: 600_000, polling: 200 });
+  await page.waitForFunction(() => !document.querySelector('[data-testid="train-start"]').disabled, null, { timeout: 30_000 });
+  assert.equal(await snapshot.getAttribute('data-state'), 'waiting');
+  await byTestId(page, 'train-start').click();
+  await pausedAt(120);
+
+  assert.equal(await snapshot.getAttribute('data-state'), 'taken');
+  const taken = Number(await snapshot.getAttribute('data-steps'));
+  assert.ok(taken > 0 && taken <= 120 && taken % 10 === 0, `snapshot at step ${taken}`);
+  const expected = 'b a h g f e d c b a'.split(' ');
+  const read = () => snapshot.evaluate((box) => ({
+    text: box.textContent,
+    attention: [...box.querySelectorAll('[data-testid="train-output-symbols-snapshot-attention"] .sym')].map((e) => e.textContent),
+    fixedWrong: box.querySelectorAll('[data-testid="train-output-symbols-snapshot-fixed"] [data-wrong]').length
+      + Number(box.querySelector('[data-testid="train-check-snapshot-fixed"]').dataset.wrongCount),
+    heatmapCells: box.querySelectorAll('[data-testid="train-snapshot-heatmap"] [data-row][data-col]').length,
+  }));
+  const first = await read();
+  assert.deepEqual(first.attention, expected, 'attention wrote the long probe exactly');
+  assert.ok(first.fixedWrong > 0, 'the fixed twin did not');
+  assert.equal(first.heatmapCells, 11 * 11, 'the heatmap of that step is kept');
+  assert.match(first.text, new RegExp(`Step ${taken}: both models read “a b c d e f g h a b” \\(10 symbols\\)`));
+  await page.screenshot({ path: join(artifacts, 'train-snapshot.png'), fullPage: true });
+
+  // Training goes on: the live figure moves to step 140, the snapshot stays.
+  await page.locator('[data-testid="train-start"][data-action="continue"]').click();
+  await pausedAt(140);
+  assert.equal(Number(await snapshot.getAttribute('data-steps')), taken);
+  assert.deepEqual(await read(), first);
+  assert.equal(await page.locator('#train-heatmap [data-testid="train-heatmap"]').getAttribute('data-steps'), '140', 'the live heatmap moved on');
+  // In Chinese too.
+  await byTestId(page, 'lang-toggle').click();
+  await page.waitForFunction((taken) => document.querySelector('[data-testid="train-snapshot-step"]')?.textContent.startsWith(`第 ${taken} 步`), taken);
+  assert.match(await snapshot.locator('h3').textContent(), /固定上下文失败的那一刻/);
+  assert.deepEqual(await axeViolations(page), [], 'the snapshot and the marked outputs are accessible');
   assert.deepEqual(page.problems, []);
 });

@@ -3,14 +3,16 @@
 // side on two cores and the page never waits.
 //
 // Messages in:
-//   { type: 'create', options }   a new run (the old one is freed); replies 'created'
+//   { type: 'create', options, probe, pauseAt }   a new run (the old one is freed); replies 'created'.
+//                                 pauseAt: steps at which the run pauses by itself (the page's
+//                                 ?pause-at= test hook: a test trains an exact number of steps)
 //   { type: 'run' } / { type: 'pause' }
 //   { type: 'probe', text }       the probe sentence whose translation is reported
 //   { type: 'trace', on }         whether the probe's result carries the decoder trace (the step panel)
 // Messages out:
 //   { type: 'created', info, probes }
 //   { type: 'progress', steps, totalSteps, loss, stepsPerSecond }
-//   { type: 'probe', steps, result }          every PROBE_EVERY steps and on request
+//   { type: 'probe', steps, text, result }    every PROBE_EVERY steps and on request
 //   { type: 'evaluation', evaluation }        every EVALUATE_EVERY steps
 //   { type: 'state', running, finished }
 //   { type: 'error', message }
@@ -24,6 +26,7 @@ let trainer = null;
 let api = null;             // the package's API (index.js), once a run is created
 let running = false;
 let probeText = '';
+let pauseAt = [];           // steps at which the run pauses by itself
 let withTrace = false;      // the step panel is open: probes carry the decoder trace
 let generation = 0;         // a 'create' invalidates loops of the previous run
 let currentSteps = 0;
@@ -37,7 +40,7 @@ function sendProbe() {
   try {
     const result = trainer.translate(probeText, { trace: withTrace });
     const buffer = api.translationBuffer(result);
-    self.postMessage({ type: 'probe', steps: currentSteps, result }, buffer ? [buffer] : []);
+    self.postMessage({ type: 'probe', steps: currentSteps, text: probeText, result }, buffer ? [buffer] : []);
   } catch (error) {
     fail(error);
   }
@@ -46,7 +49,8 @@ function sendProbe() {
 async function loop(myGeneration) {
   const totalSteps = trainer.info.options.steps;
   while (running && myGeneration === generation) {
-    const count = Math.min(CHUNK, totalSteps - currentSteps);
+    const nextPause = pauseAt.find((s) => s > currentSteps) ?? totalSteps;
+    const count = Math.min(CHUNK, totalSteps - currentSteps, nextPause - currentSteps);
     if (count <= 0) {
       running = false;
       post({ type: 'state', running: false, finished: true });
@@ -74,6 +78,11 @@ async function loop(myGeneration) {
     if (Math.floor(currentSteps / EVALUATE_EVERY) > Math.floor(before / EVALUATE_EVERY) || currentSteps === totalSteps) {
       post({ type: 'evaluation', evaluation: trainer.evaluate() });
     }
+    if (currentSteps < totalSteps && pauseAt.includes(currentSteps)) {
+      running = false;
+      post({ type: 'state', running: false, finished: false });
+      break;
+    }
     // Let 'pause' and 'probe' messages in.
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
@@ -90,6 +99,7 @@ async function handle(message) {
       api = await getApi('trainer');
       trainer = await api.createTrainer(message.options);
       probeText = message.probe ?? '';
+      pauseAt = Array.isArray(message.pauseAt) ? message.pauseAt.filter((s) => Number.isInteger(s) && s > 0).sort((a, b) => a - b) : [];
       post({ type: 'created', info: trainer.info, probes: trainer.probes(8) });
       sendProbe();
       post({ type: 'evaluation', evaluation: trainer.evaluate() });

@@ -9,52 +9,18 @@ import { renderAccuracyChart, renderLossChart } from './train-charts.js';
 import { loadPackage } from '../figures/load-api.js';
 import { startWorker } from '../figures/start-worker.js';
 import { drawTrainStep, openTrainStep, wireTrainStep } from './train-step.js';
+import { expectedSymbols, renderProbeCheck } from './train-expected.js';
+import { drawSnapshot, noteProbe, resetSnapshot } from './train-snapshot.js';
+import { TASKS, samplePairs } from './train-tasks.js';
 import { applyStatic, speakDocument, browserLang, lang, onLangChange, setLang, t } from '../figures/i18n/index.js';
 
 const COLORS = { attention: '#4338ca', fixed: '#d97706' };
 const LABELS = { attention: 'train.labelAttention', fixed: 'train.labelFixed' }; // catalogue keys (web/figures/i18n/)
 
-const TASKS = {
-  reversal: {
-    probe: 'a b c d e f g h',
-    unit: 'train.unitSymbols',
-    explain: 'train.explainReversal',
-  },
-  dates: {
-    probe: 'december 2nd, 2026',
-    unit: 'train.unitCharacters',
-    explain: 'train.explainDates',
-  },
-  pairs: {
-    probe: '',
-    unit: 'train.unitTokens',
-    explain: 'train.explainPairs',
-  },
-};
-
-// A default for "your own pairs": numbers written out in English, to digits.
-function samplePairs() {
-  const ones = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven',
-    'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
-  const tens = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
-  const words = (n) => {
-    const parts = [];
-    if (n >= 100) parts.push(ones[Math.floor(n / 100)], 'hundred');
-    const rest = n % 100;
-    if (rest >= 20) parts.push(tens[Math.floor(rest / 10)], ...(rest % 10 ? [ones[rest % 10]] : []));
-    else if (rest > 0 || n < 100) parts.push(ones[rest]);
-    return parts.join(' ');
-  };
-  const lines = [];
-  for (let n = 1; n < 1000; n += 3) lines.push(`${words(n)}\t${[...String(n)].join(' ')}`);
-  return lines.join('\n');
-}
-
 const view = {
   task: document.getElementById('task'),
   scoring: document.getElementById('scoring'),
-  start: document.getElementById('start'),
-  pause: document.getElementById('pause'),
+  start: document.getElementById('start'),  // Start, Pause or Continue: what a click does now
   reset: document.getElementById('reset'),
   withFixed: document.getElementById('with-fixed'),
   pairsBox: document.getElementById('pairs-box'),
@@ -69,6 +35,7 @@ const view = {
   accuracyChart: document.getElementById('accuracy-chart'),
   output: { attention: document.getElementById('output-attention'), fixed: document.getElementById('output-fixed') },
   rate: { attention: document.getElementById('rate-attention'), fixed: document.getElementById('rate-fixed') },
+  snapshot: document.getElementById('train-snapshot'),
 };
 
 function emptyRun() {
@@ -125,6 +92,12 @@ function receive(kind, message) {
     case 'probe':
       run.probe = message.result;
       run.probeSteps = message.steps;
+      run.probeText = message.text;
+      noteProbe(kind, message.steps, message.text, message.result, {
+        expectedFor,
+        sourceLength: (result) => result.sourceTokens.filter((token) => token !== '<eos>').length,
+        evaluations: { attention: runs.attention.evaluation, fixed: runs.fixed.evaluation },
+      });
       break;
     case 'evaluation':
       run.evaluation = message.evaluation;
@@ -160,19 +133,30 @@ function scheduleDraw() {
 const active = () => (view.withFixed.checked ? ['attention', 'fixed'] : ['attention']);
 const percent = (value) => `${Math.round(value * 100)}%`;
 
-function joinTokens(tokens) {
-  const words = tokens.filter((t) => t !== '<eos>');
-  return runs.attention.info?.targetTokenizer?.kind === 'characters' ? words.join('') : words.join(' ');
+const byCharacter = () => runs.attention.info?.targetTokenizer?.kind === 'characters';
+
+// The probe's expected output by the task's rule (train-expected.js), or null.
+function expectedFor(text) {
+  return expectedSymbols(view.task.value, text, { pairs: view.pairs.value, characters: view.characters.checked });
 }
+
+// What the run button does if clicked now: its label and data-action.
+function runAction(anyRunning, allReady) {
+  if (anyRunning) return 'pause';
+  if (allReady && active().every((k) => runs[k].finished)) return 'finished';
+  return runs.attention.steps > 0 ? 'continue' : 'start';
+}
+const ACTION_LABELS = { start: 'train.start', pause: 'train.pause', continue: 'train.continue', finished: 'train.finishedButton' };
 
 function draw() {
   const attention = runs.attention;
   const error = active().map((k) => runs[k].error).find(Boolean);
   const anyRunning = active().some((k) => runs[k].running);
   const allReady = active().every((k) => runs[k].ready);
-  view.start.disabled = !allReady || anyRunning || active().every((k) => runs[k].finished);
-  view.pause.disabled = !anyRunning;
-  view.start.textContent = t(attention.steps > 0 ? 'train.continue' : 'train.start');
+  const action = runAction(anyRunning, allReady);
+  view.start.dataset.action = action;
+  view.start.disabled = action === 'finished' || (!allReady && action !== 'pause') || Boolean(error);
+  view.start.textContent = t(ACTION_LABELS[action]);
 
   if (error) {
     view.status.dataset.state = 'error';
@@ -203,8 +187,13 @@ function draw() {
     view.output[kind].closest('figure').hidden = !shown;
     replaceChildren(view.rate[kind], r.running && r.rate > 0 ? t('train.rate', { rate: Math.round(r.rate) }) : '');
     view.output[kind].dataset.steps = r.probeSteps ?? 0;
-    replaceChildren(view.output[kind], r.probe ? joinTokens(r.probe.targetTokens) || t('train.nothingYet') : '');
+    const output = r.probe ? r.probe.targetTokens.filter((token) => token !== '<eos>') : null;
+    replaceChildren(view.output[kind], !output ? ''
+      : renderProbeCheck(output, expectedFor(r.probeText ?? ''), { unit: t(TASKS[view.task.value].unit), characters: byCharacter(), kind }),
+      output?.length === 0 ? h('span', { class: 'nothing-yet' }, t('train.nothingYet')) : null);
   }
+  view.snapshot.hidden = !view.withFixed.checked;
+  drawSnapshot(view.snapshot, { unit: t(TASKS[view.task.value].unit), characters: byCharacter() });
 
   if (attention.probe && attention.probe !== drawnProbe && attention.probe.attention.length > 0) {
     drawnProbe = attention.probe;
@@ -229,6 +218,7 @@ function draw() {
 }
 
 let probes = []; // the held-out examples shown under the probe
+let pauseAt = []; // steps at which both runs pause by themselves (?pause-at=)
 
 function showProbeExamples(list = probes) {
   probes = list;
@@ -267,12 +257,13 @@ function create() {
     view.probe.value = TASKS[task].probe || (task === 'pairs' ? view.pairs.value.split('\n')[9]?.split('\t')[0] ?? '' : '');
   }
   view.probe.dataset.task = task;
+  resetSnapshot();
   for (const kind of ['attention', 'fixed']) {
     runs[kind] = emptyRun();
-    workers[kind].postMessage({ type: 'create', options: trainerOptions(kind), probe: view.probe.value });
+    workers[kind].postMessage({ type: 'create', options: trainerOptions(kind), probe: view.probe.value, pauseAt });
   }
   // Not ready until the workers say so: the buttons follow now, not at the next draw.
-  view.start.disabled = view.pause.disabled = true;
+  view.start.disabled = true;
   view.status.dataset.state = 'loading';
   replaceChildren(view.heatmap);
   scheduleDraw();
@@ -280,10 +271,11 @@ function create() {
 
 function wire() {
   view.start.addEventListener('click', () => {
-    for (const kind of active()) workers[kind].postMessage({ type: 'run' });
-  });
-  view.pause.addEventListener('click', () => {
-    for (const kind of ['attention', 'fixed']) workers[kind].postMessage({ type: 'pause' });
+    if (view.start.dataset.action === 'pause') {
+      for (const kind of ['attention', 'fixed']) workers[kind].postMessage({ type: 'pause' });
+    } else {
+      for (const kind of active()) workers[kind].postMessage({ type: 'run' });
+    }
   });
   view.reset.addEventListener('click', create);
   view.scoring.addEventListener('change', () => {
@@ -361,7 +353,7 @@ function main() {
   wireLanguage();
   const missing = missingFeatures();
   if (missing) {
-    for (const control of [view.task, view.scoring, view.start, view.pause, view.reset]) control.disabled = true;
+    for (const control of [view.task, view.scoring, view.start, view.reset]) control.disabled = true;
     view.status.dataset.state = 'error';
     replaceChildren(view.status, missing);
     return;
@@ -371,6 +363,9 @@ function main() {
   const scoring = new URL(location.href).searchParams.get('scoring');
   if ([...view.scoring.options].some((o) => o.value === scoring)) view.scoring.value = scoring;
   view.pairs.value = samplePairs();
+  // A test hook: ?pause-at=300,320 pauses both runs at exactly those steps,
+  // so that a test trains a known number of steps (tests/e2e/train.test.mjs).
+  pauseAt = (new URL(location.href).searchParams.get('pause-at') ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
   workers.attention = startTrainer('attention');
   workers.fixed = startTrainer('fixed');
   wire();

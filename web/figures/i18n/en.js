@@ -378,4 +378,18 @@ export default {
   'beam.nodeKept': '{token} {score} (step {step}, “{full}”, kept)',
   'beam.nodePruned': '{token} {score} (step {step}, “{full}”, pruned)',
   'beam.nodeAttention': 'Attention with which “{token}” was chosen at step {step} (score {score}):',
+  // Training page: the probe checked against its expected output, the run button's labels, the snapshot of the fixed context's failure (issue 46, item 7)
+  'train.finishedButton': 'Finished',
+  'train.expectedLabel': 'Expected:',
+  'train.expectedUnknown': 'Expected output: unknown for this input (the task’s rule cannot read it).',
+  'train.allRight': 'All {total} {unit} right',
+  'train.wrongCount': '{wrong} of {total} {unit} wrong',
+  'train.wrongCountExtra': '{wrong} of {total} {unit} wrong, and {extra} extra',
+  'train.symbolWrong': 'wrong: not the expected symbol in this place',
+  'train.symbolMissed': 'the model did not write this symbol here',
+  'train.snapshotHeading': 'The moment the fixed context failed',
+  'train.snapshotWaiting': 'Kept here once it happens: the first step at which the attention model writes a probe of {long} or more {unit} exactly right and the fixed-context twin, at the same step, does not.',
+  'train.snapshotStep': 'Step {steps}: both models read “{input}” ({length} {unit}).',
+  'train.snapshotHeld': 'Held-out inputs of {long} or more {unit}, exactly right at step {steps}: with attention {attention}, fixed context {fixed}.',
+  'train.snapshotHeatmapLabel': 'Attention of the model at step {steps}, kept from that moment: rows are output tokens, columns input tokens.',
 };

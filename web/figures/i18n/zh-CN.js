@@ -364,4 +364,18 @@ export default {
   'beam.nodeKept': '{token} {score}（第 {step} 步，“{full}”，保留）',
   'beam.nodePruned': '{token} {score}（第 {step} 步，“{full}”，剪掉）',
   'beam.nodeAttention': '第 {step} 步选中“{token}”时的注意力权重（得分 {score}）：',
+  // Training page: the probe checked against its expected output, the run button's labels, the snapshot of the fixed context's failure (issue 46, item 7)
+  'train.finishedButton': '已完成',
+  'train.expectedLabel': '应为：',
+  'train.expectedUnknown': '期望输出：未知（这个任务的规则读不懂这个输入）。',
+  'train.allRight': '{total} 个{unit}全部正确',
+  'train.wrongCount': '{total} 个{unit}中错了 {wrong} 个',
+  'train.wrongCountExtra': '{total} 个{unit}中错了 {wrong} 个，另外多写了 {extra} 个',
+  'train.symbolWrong': '错误：这个位置不是应有的符号',
+  'train.symbolMissed': '模型没有在这个位置写出这个符号',
+  'train.snapshotHeading': '固定上下文失败的那一刻',
+  'train.snapshotWaiting': '一旦出现就保留在这里：有注意力的模型第一次把 {long} 个或更多{unit}的探针完全写对、而固定上下文的模型在同一步没有写对的那一步。',
+  'train.snapshotStep': '第 {steps} 步：两个模型读的都是“{input}”（{length} 个{unit}）。',
+  'train.snapshotHeld': '第 {steps} 步，{long} 个或更多{unit}的留出输入完全正确的比例：有注意力 {attention}，固定上下文 {fixed}。',
+  'train.snapshotHeatmapLabel': '模型在第 {steps} 步的注意力权重，保留自那一刻：行是输出词元，列是输入词元。',
 };
