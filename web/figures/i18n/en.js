@@ -378,4 +378,7 @@ export default {
   'beam.nodeKept': '{token} {score} (step {step}, “{full}”, kept)',
   'beam.nodePruned': '{token} {score} (step {step}, “{full}”, pruned)',
   'beam.nodeAttention': 'Attention with which “{token}” was chosen at step {step} (score {score}):',
+  // Keyboard (issue 46, item 5): names of the groups that are one tab stop each (web/demo/keys.js).
+  'keys.switches': 'The figure',
+  'keys.stepNav': 'Move between steps',
 };

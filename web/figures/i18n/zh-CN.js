@@ -364,4 +364,7 @@ export default {
   'beam.nodeKept': '{token} {score}（第 {step} 步，“{full}”，保留）',
   'beam.nodePruned': '{token} {score}（第 {step} 步，“{full}”，剪掉）',
   'beam.nodeAttention': '第 {step} 步选中“{token}”时的注意力权重（得分 {score}）：',
+  // Keyboard (issue 46, item 5): names of the groups that are one tab stop each (web/demo/keys.js).
+  'keys.switches': '图的显示方式',
+  'keys.stepNav': '在各步之间移动',
 };
