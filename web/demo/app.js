@@ -25,9 +25,9 @@ import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
 import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
-import { wireKeys } from './keys.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
 import { applyStatic, speakDocument, formatCount, lang, onLangChange, setLang, setRich, t } from '../figures/i18n/index.js';
+import { wireKeys } from './keys.js';
 
 // ---------------------------------------------------------------------------
 // Controls that come from the package: the models (its list) and the beam
