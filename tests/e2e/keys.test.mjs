@@ -43,9 +43,14 @@ const focused = (page) => page.evaluate(() => {
   const e = document.activeElement;
   const group = e.closest('[role="toolbar"], [role="group"]:not(svg), ol, #coverage');
   const style = getComputedStyle(e);
+  // An outline outside the element is cut off by a box around it that
+  // clips (overflow other than visible): there it must be drawn inside.
+  const clips = [];
+  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflow !== 'visible') clips.push(a);
+  const inside = parseFloat(style.outlineOffset) <= -parseFloat(style.outlineWidth);
   const ring = e instanceof SVGElement
     ? style.stroke !== 'none' && parseFloat(style.strokeWidth) >= 2
-    : style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+    : style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 && (clips.length === 0 || inside);
   return {
     tag: e.tagName.toLowerCase(), id: e.id, testid: e.dataset?.testid ?? null, index: e.dataset?.index ?? null,
     row: e.dataset?.row ?? null, col: e.dataset?.col ?? null, cell: e.classList.contains('cell'),
