@@ -110,10 +110,15 @@ const GROUPS = [
   ['coverage row', '#coverage .coverage-cell'],
   ['downloads', '.actions button'],
   ['beam translations', '#hypotheses button.hypothesis'],
+  ['"what if" choices', '#whatif .alternative'],
+  ['beam tree', '#beam-tree .beam-node[role="button"]'],
 ];
 
 test('in each group: one item is the tab stop; ←/→ move, Home and End go to the first and last; Tab leaves and Shift+Tab comes back to the same item', async () => {
   const page = await open();
+  // The "what if" choices of the second output word, opened as a reader would.
+  await page.locator('#target-tokens .chip').nth(1).click();
+  await page.locator('#whatif .alternative').first().waitFor();
   for (const [name, selector] of GROUPS) {
     const items = page.locator(selector);
     const count = await items.count();
