@@ -27,6 +27,7 @@ import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './c
 import { showAbout } from './about.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
 import { applyStatic, speakDocument, formatCount, lang, onLangChange, setLang, setRich, t } from '../figures/i18n/index.js';
+import { wireKeys } from './keys.js';
 
 // ---------------------------------------------------------------------------
 // Controls that come from the package: the models (its list) and the beam
@@ -471,6 +472,7 @@ async function start() {
   page.translator = getTranslator();
   wire();
   wireStep({ retranslate: translateNow, writeUrl });
+  wireKeys();
   watchCompare();
   translateNow();
 }

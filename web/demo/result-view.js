@@ -83,7 +83,7 @@ function chip(unit, { index, testid, title, button = false }) {
   return h(button ? 'button' : 'span', {
     class: `chip ${kind}${unit.continuation ? ' cont' : ''}`,
     type: button ? 'button' : null,
-    tabindex: button ? null : 0,
+    tabindex: '-1', // the row is one tab stop (keys.js)
     'data-testid': testid,
     'data-index': index,
     'data-token': unit.token,

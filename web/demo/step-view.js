@@ -3,8 +3,9 @@
 // step state.step, the comparison of contexts with the fixed-context twin,
 // and the beam tree (beam-tree.js). It reads the last translation's trace
 // (app.js asks for it: decodeOptions' trace and beamTree) and answers the
-// reader: a click on an output word or on a heatmap row opens that step,
-// ←/→ (with the panel focused) or the buttons move between steps, the
+// reader: a click on an output word or on a heatmap row opens that step
+// (Enter or Space on a cell or an output word also moves the focus to the
+// panel), ←/→ (with the panel focused) or the buttons move between steps, the
 // slider re-decodes with another τ, a kept beam node shows its attention.
 import { bindStepKeys, renderStepPanel, STEP_CSS } from '../figures/step-panel.js';
 import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from '../figures/beam-tree.js';
@@ -181,12 +182,15 @@ export function wireStep({ retranslate, writeUrl }) {
   bindStepKeys(parts, moveStep);
   // A click on an output word (the chips) or on a heatmap row opens its step;
   // in the words view, a word opens the step of its first piece.
+  // Pressed with Enter or Space (a click of detail 0), the step also takes
+  // the focus: the panel is far below, and the reader's keys go there.
   view.targetTokens.addEventListener('click', (event) => {
     const chip = event.target.closest?.('.chip');
-    if (chip) openStep(Number(chip.dataset.start) + 1, { focus: false });
+    if (chip) openStep(Number(chip.dataset.start) + 1, { focus: event.detail === 0 });
   });
-  // A row label opens the step and brings the panel into view; a cell (a
-  // click, or Enter on a focused cell) opens it where it is, below.
+  // A row label opens the step and brings the panel into view, as Enter or
+  // Space on a focused cell does (with the focus on the panel); a click on a
+  // cell opens it where it is, below.
   // In the words view a row is a word: it opens the step of its first piece.
   const heatmapRow = (event) => {
     if (state.view !== 'heatmap') return null;
@@ -200,8 +204,10 @@ export function wireStep({ retranslate, writeUrl }) {
     if (picked) openStep(picked.row + 1, { focus: picked.focus });
   });
   view.heatmap.addEventListener('keydown', (event) => {
-    const picked = event.key === 'Enter' ? heatmapRow(event) : null;
-    if (picked) openStep(picked.row + 1, { focus: false });
+    const picked = event.key === 'Enter' || event.key === ' ' ? heatmapRow(event) : null;
+    if (!picked) return;
+    event.preventDefault(); // Space would scroll the page
+    openStep(picked.row + 1, { focus: true });
   });
   watchSection();
 }

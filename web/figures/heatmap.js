@@ -230,18 +230,23 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   }
 
   // Keyboard: one tab stop for the whole grid (roving tabindex); the arrow
-  // keys, Home and End move between cells.
+  // keys move between cells, Home and End to the first and last cell of the
+  // row, Ctrl+Home and Ctrl+End (⌘ on a Mac) to the first and last cell of
+  // the grid, Page Up and Page Down to the first and last row (as an ARIA grid).
   grid.addEventListener('keydown', (event) => {
     const at = cellOf(event.target);
-    if (!at) return;
+    if (!at || event.altKey) return;
     let { row, col } = at;
+    const whole = event.ctrlKey || event.metaKey;
     switch (event.key) {
       case 'ArrowLeft': col = Math.max(0, col - 1); break;
       case 'ArrowRight': col = Math.min(S - 1, col + 1); break;
       case 'ArrowUp': row = Math.max(0, row - 1); break;
       case 'ArrowDown': row = Math.min(T - 1, row + 1); break;
-      case 'Home': col = 0; break;
-      case 'End': col = S - 1; break;
+      case 'Home': col = 0; if (whole) row = 0; break;
+      case 'End': col = S - 1; if (whole) row = T - 1; break;
+      case 'PageUp': row = 0; break;
+      case 'PageDown': row = T - 1; break;
       default: return;
     }
     event.preventDefault();

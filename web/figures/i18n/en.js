@@ -392,4 +392,7 @@ export default {
   'train.snapshotStep': 'Step {steps}: both models read “{input}” ({length} {unit}).',
   'train.snapshotHeld': 'Held-out inputs of {long} or more {unit}, exactly right at step {steps}: with attention {attention}, fixed context {fixed}.',
   'train.snapshotHeatmapLabel': 'Attention of the model at step {steps}, kept from that moment: rows are output tokens, columns input tokens.',
+  // Keyboard (issue 46, item 5): names of the groups that are one tab stop each (web/demo/keys.js).
+  'keys.switches': 'The figure',
+  'keys.stepNav': 'Move between steps',
 };

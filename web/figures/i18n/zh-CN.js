@@ -378,4 +378,7 @@ export default {
   'train.snapshotStep': '第 {steps} 步：两个模型读的都是“{input}”（{length} 个{unit}）。',
   'train.snapshotHeld': '第 {steps} 步，{long} 个或更多{unit}的留出输入完全正确的比例：有注意力 {attention}，固定上下文 {fixed}。',
   'train.snapshotHeatmapLabel': '模型在第 {steps} 步的注意力权重，保留自那一刻：行是输出词元，列是输入词元。',
+  // Keyboard (issue 46, item 5): names of the groups that are one tab stop each (web/demo/keys.js).
+  'keys.switches': '图的显示方式',
+  'keys.stepNav': '在各步之间移动',
 };
