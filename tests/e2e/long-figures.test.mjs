@@ -236,9 +236,27 @@ for (const [lang, model] of [['en', 'en-fr'], ['zh-CN', 'en-zh']]) {
     await pngDownload.saveAs(join(artifacts, `long-heatmap-export-${lang}.png`));
     const axes = lang === 'en' ? ['Source (English): the columns', `Translation (${model === 'en-zh' ? 'Chinese' : 'French'}): the rows`]
       : ['源句（英语）：列', `译文（${model === 'en-zh' ? '中文' : '法语'}）：行`];
-    for (const wanted of [LONG, translation, ...axes, model]) {
-      assert.ok(svgText.includes(wanted.replace(/&/g, '&amp;')), `the SVG says "${wanted}"`);
+    // The title, wrapped into lines no wider than the grid: the sentence and its translation, whole.
+    const title = [...svgText.matchAll(/<text class="title"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(' ');
+    const titleWidth = Number(svgText.match(/<svg[^>]*\swidth="([\d.]+)"/)[1]);
+    for (const wanted of [LONG, translation]) {
+      const words = wanted.split(/\s+/).join(' ');
+      assert.ok(title.includes(words) || title.replace(/ /g, '').includes(words.replace(/ /g, '')), `the SVG's title says "${wanted}": ${title}`);
     }
+    for (const wanted of [...axes, model]) assert.ok(svgText.includes(wanted), `the SVG says "${wanted}"`);
+    // Each title line, measured in the browser, ends inside the figure.
+    const overflowing = await page.evaluate((text) => {
+      const holder = document.createElement('div');
+      holder.innerHTML = text.replace(/^<\?xml[^>]*>/, '');
+      document.body.append(holder);
+      const svg = holder.querySelector('svg');
+      const width = Number(svg.getAttribute('width'));
+      const cut = [...svg.querySelectorAll('text.title')].filter((line) => Number(line.getAttribute('x')) + line.getComputedTextLength() > width)
+        .map((line) => `${line.textContent} (${line.getComputedTextLength().toFixed(0)} px in ${width})`);
+      holder.remove();
+      return cut;
+    }, svgText);
+    assert.deepEqual(overflowing, [], `title lines cut at the figure's edge (${titleWidth} px)`);
     // The PNG is drawn from that SVG: the same size (×2), taller and wider
     // than the page's figure to hold the title, axes and footer.
     const svgSize = { width: Number(svgText.match(/<svg[^>]*\swidth="([\d.]+)"/)[1]), height: Number(svgText.match(/<svg[^>]*\sheight="([\d.]+)"/)[1]) };
