@@ -91,11 +91,37 @@ const element = (tag, attrs, content = null) => (content === null ? `<${tag}${at
 
 const isSpecial = (unit) => unit === '<eos>' || unit === '<unk>' || unit === '<bos>';
 
+// The title's lines: the whole title when it fits `maxWidth`, else the
+// sentence and (from " → ") its translation on lines of their own, each
+// wrapped between words (between characters for Han and other wide
+// script), so that a long sentence's figure is no wider than its grid.
+const TITLE_SIZE = 15;
+const titleWidth = (text) => textWidth(text, TITLE_SIZE) * 1.1;  // bold runs wider than textWidth's average
+function titleLines(title, maxWidth) {
+  if (!title) return [];
+  if (titleWidth(title) <= maxWidth) return [title];
+  const lines = [];
+  for (const part of title.split(/(?= → )/)) {
+    let line = '';
+    for (const piece of part.trim().match(/[\u2e80-\uffff]|[^\s\u2e80-\uffff]+\s*|\s+/g) ?? []) {
+      if (line.trim() && titleWidth(line + piece) > maxWidth) {
+        lines.push(line.trimEnd());
+        line = piece.trimStart();
+      } else {
+        line += piece;
+      }
+    }
+    if (line.trim()) lines.push(line.trimEnd());
+  }
+  return lines;
+}
+
 /**
  * The heatmap of `data` ({ sourceTokens: string[S], targetTokens: string[T],
  * attention: number[T][S] (arrays or Float32Arrays) }) as an SVG document
  * (a string). Options, all text shown as given (the caller's language):
- * title (a line above, such as the sentence and its translation), cols and
+ * title (above, such as the sentence and its translation; wrapped when
+ * wider than the grid, see titleLines), cols and
  * rows (the axes' titles), legend (the colour bar's caption), footer (a
  * line under, such as the model and its data's licence), lang (the
  * document's language, for fonts and screen readers). Labels are written
@@ -110,7 +136,6 @@ export function heatmapSvg(data, options = {}) {
   const { title = '', cols = '', rows = '', legend = 'attention weight', footer = '', lang = 'en' } = options;
 
   const margin = 12;
-  const titleHeight = title ? 24 : 0;
   const rowLabelWidth = Math.max(24, ...targetTokens.map((t) => textWidth(t))) + 16;
   const colLabelWidth = Math.max(24, ...sourceTokens.map((t) => textWidth(t))) + 8;
   // Column labels are rotated -45°: their height and their overhang to the
@@ -119,19 +144,23 @@ export function heatmapSvg(data, options = {}) {
   const rowsTitleWidth = rows ? SMALL + 10 : 0;
   const left = margin + rowsTitleWidth + rowLabelWidth;
   const colsTitleHeight = cols ? SMALL + 8 : 0;
+  const gridRight = Math.max(left + S * CELL + diagonal, left + LEGEND_BAR + 10 + textWidth(legend, SMALL) + 4);
+  const lines = titleLines(title, Math.max(640, gridRight - margin * 2));
+  const titleHeight = lines.length ? 20 * lines.length + 4 : 0;
   const top = margin + titleHeight + colsTitleHeight + diagonal + 14;
   const gridWidth = S * CELL;
   const gridHeight = T * CELL;
   const legendTop = top + gridHeight + 14;
   const legendWidth = LEGEND_BAR + 10 + textWidth(legend, SMALL) + 4;
   const footerTop = legendTop + 40;
-  const width = Math.ceil(Math.max(left + gridWidth + diagonal, left + legendWidth, margin * 2 + textWidth(title, 15),
+  const width = Math.ceil(Math.max(left + gridWidth + diagonal, left + legendWidth, margin * 2 + Math.max(0, ...lines.map(titleWidth)),
     margin * 2 + textWidth(footer, SMALL)) + margin);
   const height = Math.ceil(footerTop + (footer ? 18 : 0) + margin);
 
   const parts = [];
   parts.push(element('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }));
-  if (title) parts.push(element('text', { x: margin, y: margin + 16, 'font-size': 15, 'font-weight': 600, fill: TEXT_COLOR }, escape(title)));
+  lines.forEach((line, k) => parts.push(element('text', { class: 'title', x: margin, y: margin + 16 + 20 * k, 'font-size': TITLE_SIZE,
+    'font-weight': 600, fill: TEXT_COLOR }, escape(line))));
   if (cols) {
     parts.push(element('text', { x: left + gridWidth / 2, y: margin + titleHeight + SMALL + 2, 'font-size': SMALL, fill: MUTED,
       'text-anchor': 'middle' }, escape(cols)));

@@ -286,11 +286,12 @@ async function exportFigure(kind) {
     return;
   }
   try {
-    // The heatmap's SVG is the package's static figure (heatmapSvg, as the
-    // bin's `figure` draws it); the lines view's is the page's drawing.
-    const standalone = kind === 'svg' ? figureSvg() : null;
-    const blob = standalone !== null ? new Blob([standalone], { type: 'image/svg+xml' })
-      : kind === 'svg' ? svgBlob(element) : await pngBlob(element);
+    // The heatmap's SVG and PNG are the package's static figure (heatmapSvg,
+    // as the bin's `figure` draws it: the sentence, its translation, the
+    // axes' titles and the model); the lines view's are the page's drawing.
+    const standalone = figureSvg();
+    const blob = kind === 'png' ? await pngBlob(standalone ?? element)
+      : standalone !== null ? new Blob([standalone], { type: 'image/svg+xml' }) : svgBlob(element);
     download(blob, `${fileStem()}.${kind}`);
   } catch (error) {
     showError(error);

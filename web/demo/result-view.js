@@ -19,6 +19,7 @@ import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
 import { formatLog } from '../figures/step-math.js';
 import { applyStatic, lang, rich, t } from '../figures/i18n/index.js';
 import { figureLabels, heatmapSvg } from '../../dist/figure.js';
+import { drawHeatmap, figureRoom, followFigure, hideFitToggle, watchFigureScroll } from './figure-scroll.js';
 
 let figure = null; // { element, highlight, clear } of the shown figure (heatmap or lines)
 let shown = null; // what the figure and the chips show: { source: Unit[], target: Unit[], attention } (see figureData)
@@ -62,6 +63,8 @@ export function clearResult(key) {
   replaceChildren(view.sourceTokens);
   replaceChildren(view.targetTokens);
   replaceChildren(view.heatmap);
+  hideFitToggle();
+  followFigure();
   replaceChildren(view.hypotheses);
   replaceChildren(view.readout, '\u00a0');
   view.whatIf.hidden = true;
@@ -272,15 +275,20 @@ export function renderFigure() {
   if (shown.attention.length) {
     const data = { sourceTokens: shown.source.map((u) => u.label), targetTokens: shown.target.map((u) => u.label), attention: shown.attention };
     const onLabel = (axis, index) => (index === null ? clearHighlights() : axis === 'row' ? showRow(index) : showColumn(index));
+    // Both fit their room (figure-scroll.js): the lines stand when a
+    // sentence is too long for one line; the heatmap shrinks if asked.
     figure = state.view === 'lines'
-      ? renderAlignment(data, { onLabel })
-      : renderHeatmap(data, {
+      ? renderAlignment(data, { onLabel, width: figureRoom() })
+      : drawHeatmap((extra) => renderHeatmap(data, {
         onHover: (cell) => (cell ? showCell(cell) : clearHighlights()),
         onLabel,
         label: t('figure.label', { unit: t(`switch.${state.unit}`), rows: data.targetTokens.length, cols: data.sourceTokens.length }),
-      });
+        ...extra,
+      }));
+    if (state.view === 'lines') hideFitToggle();
     figure.element.dataset.unit = state.unit;
     replaceChildren(view.heatmap, figure.element);
+    followFigure();
     // The lines have nothing to focus: their box, which scrolls sideways on
     // a narrow screen, is itself a named stop for the keyboard. (The
     // heatmap's cells are its stop: the box is not one more.)
@@ -294,7 +302,9 @@ export function renderFigure() {
     showStep();
   } else {
     figure = null;
+    hideFitToggle();
     replaceChildren(view.heatmap, h('p', { class: 'hint' }, t('figure.noAttention')));
+    followFigure();
   }
 }
 
@@ -451,6 +461,7 @@ export function relabelResult() {
 
 /** Pointing at (or focusing) a chip highlights its row or column; clicking an output chip opens its "what if". */
 export function wireFigure() {
+  watchFigureScroll({ redraw: () => { if (state.result) renderFigure(); } });
   const chipIndex = (event) => {
     const element = event.target.closest?.('.chip');
     return element ? Number(element.dataset.index) : null;

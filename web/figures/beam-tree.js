@@ -51,11 +51,55 @@ const COLUMN = 100;
 const LABEL_SPACE = 62; // a node's circle and label, before its edges to the next step
 const ROW = 34;
 
+// Which folds of pruned candidates the reader opened, per tree (a result's);
+// ALL: every pruned candidate shown, no folds (the "show every candidate" switch).
+const opened = new WeakMap();
+const ALL = 'all';
+
+// The rows of each step: a parent's children together, in the order of
+// their parents' rows (so that edges seldom cross), each group's kept
+// candidates first, then its pruned ones folded into one row "+N pruned"
+// (unless the reader opened it, or there is just one). A beam of 8 weighs
+// 64 candidates a step, 56 of them pruned: folded, a step takes about 16
+// rows instead of 64. Returns per step { rows: [{ index } | { fold }], at:
+// Map(index → row) }.
+function layoutRows(tree, open) {
+  const steps = [];
+  tree.forEach((column, step) => {
+    const parentRow = (parent) => (parent < 0 ? 0 : steps[step - 1].at.get(parent) ?? Infinity);
+    const groups = new Map();
+    column.forEach((node, index) => {
+      if (!groups.has(node.parent)) groups.set(node.parent, { kept: [], pruned: [] });
+      groups.get(node.parent)[node.kept ? 'kept' : 'pruned'].push(index);
+    });
+    const rows = [];
+    const at = new Map();
+    const place = (index) => {
+      at.set(index, rows.length);
+      rows.push({ index });
+    };
+    for (const [parent, { kept, pruned }] of [...groups].sort((a, b) => parentRow(a[0]) - parentRow(b[0]))) {
+      kept.forEach(place);
+      if (pruned.length < 2 || open.has(ALL)) {
+        pruned.forEach(place);
+        continue;
+      }
+      const key = `${step}:${parent}`;
+      const isOpen = open.has(key);
+      rows.push({ fold: { key, parent, nodes: pruned, open: isOpen } });
+      if (isOpen) pruned.forEach(place);
+    }
+    steps.push({ rows, at });
+  });
+  return steps;
+}
+
 /**
  * The beam tree: `tree` is the API's beamTree (one array of candidates per
  * step; each { token, parent, score, kept, attention? }). Kept nodes are
  * buttons: onPick(step, index, node) when chosen. `selected` is the
- * [step, index] shown.
+ * [step, index] shown. Pruned siblings are folded (layoutRows): their row
+ * is a button that opens (and closes) the fold.
  */
 export function renderBeamTree(container, tree, { onPick, selected = null }) {
   if (!tree?.length) {
@@ -64,21 +108,58 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
     return;
   }
   container.hidden = false;
-  const rows = Math.max(...tree.map((column) => column.length));
+  if (!opened.has(tree)) opened.set(tree, new Set());
+  const open = opened.get(tree);
+  const layout = layoutRows(tree, open);
+  const rows = Math.max(...layout.map((step) => step.rows.length));
   const width = COLUMN * (tree.length + 1) + 20;
   const height = ROW * rows + 20;
-  const y = (index) => 16 + index * ROW;
+  const y = (row) => 16 + row * ROW;
   const x = (step) => 10 + COLUMN * (step + 1);
   const edges = [];
   const nodes = [svg('g', { class: 'beam-root' }, svg('circle', { cx: 10, cy: y(0), r: 5 }),
     svg('text', { x: 18, y: y(0) + 4 }, '<bos>'))];
-  tree.forEach((column, step) => column.forEach((node, index) => {
-    const parentY = node.parent < 0 ? y(0) : y(node.parent);
-    const parentX = node.parent < 0 ? 10 : x(step - 1);
+  const parentPoint = (step, parent) => (parent < 0 ? [10, y(0)] : [x(step - 1), y(layout[step - 1].at.get(parent))]);
+  const drawFold = (step, rowIndex, row) => {
+    const { key, parent, nodes: folded, open: isOpen } = row.fold;
+    const [parentX, parentY] = parentPoint(step, parent);
+    if (!isOpen) edges.push(svg('path', { d: `M${parentX + LABEL_SPACE} ${parentY} L${x(step) - 6} ${y(rowIndex)}`, fill: 'none', class: 'pruned' }));
+    const tokens = folded.slice(0, 4).map((index) => pieceLabel(tree[step][index].token)).join(', ') + (folded.length > 4 ? ', …' : '');
+    // The name starts with the words on screen (axe-core's label-content-name-mismatch).
+    const shown = t(isOpen ? 'beam.foldOpen' : 'beam.fold', { count: folded.length });
+    const label = `${shown}: ${t('beam.foldLabel', { step: step + 1, tokens })}`;
+    const toggle = () => {
+      if (isOpen) open.delete(key);
+      else open.add(key);
+      renderBeamTree(container, tree, { onPick, selected }); // keeps the focus on this fold
+    };
+    const group = svg('g', {
+      // The page's words (the count), unlike the nodes around it.
+      translate: 'yes',
+      class: `beam-fold${isOpen ? ' open' : ''}`, 'data-testid': 'beam-fold', 'data-fold': key, 'data-count': String(folded.length),
+      tabindex: '0', role: 'button', 'aria-expanded': String(isOpen), 'aria-label': label,
+    },
+    svg('title', {}, label),
+    svg('rect', { x: x(step) - 6, y: y(rowIndex) - 9, width: 12, height: 12, rx: 2 }),
+    // A plus (folded) or a minus (open) drawn in the box.
+    svg('path', { class: 'beam-fold-mark', d: `M${x(step) - 3} ${y(rowIndex) - 3}h6${isOpen ? '' : `M${x(step)} ${y(rowIndex) - 6}v6`}` }),
+    svg('text', { x: x(step) + 10, y: y(rowIndex) + 4 }, shown));
+    group.addEventListener('click', toggle);
+    group.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        toggle();
+      }
+    });
+    return group;
+  };
+  const drawNode = (step, rowIndex, index) => {
+    const node = tree[step][index];
+    const [parentX, parentY] = parentPoint(step, node.parent);
     // From the right of the parent's label (tokens are cut to 9 characters) to the node, clear of the text.
     const start = parentX + LABEL_SPACE;
     edges.push(svg('path', {
-      d: `M${start} ${parentY} L${x(step) - 6} ${y(index)}`, fill: 'none', class: node.kept ? 'kept' : 'pruned',
+      d: `M${start} ${parentY} L${x(step) - 6} ${y(rowIndex)}`, fill: 'none', class: node.kept ? 'kept' : 'pruned',
     }));
     const isSelected = selected && selected[0] === step && selected[1] === index;
     const shown = pieceLabel(node.token);
@@ -94,9 +175,9 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
       tabindex: node.kept && node.attention ? '0' : null, role: node.kept && node.attention ? 'button' : null, 'aria-label': label,
     },
     svg('title', {}, label),
-    svg('circle', { cx: x(step), cy: y(index), r: 5 }),
-    svg('text', { x: x(step) + 8, y: y(index) + 4 }, visible),
-    svg('text', { x: x(step) + 8, y: y(index) + 15, class: 'beam-score' }, formatLog(node.score, 2)));
+    svg('circle', { cx: x(step), cy: y(rowIndex), r: 5 }),
+    svg('text', { x: x(step) + 8, y: y(rowIndex) + 4 }, visible),
+    svg('text', { x: x(step) + 8, y: y(rowIndex) + 15, class: 'beam-score' }, formatLog(node.score, 2)));
     if (node.kept && node.attention) {
       const pick = () => onPick(step, index, node);
       group.addEventListener('click', pick);
@@ -107,16 +188,34 @@ export function renderBeamTree(container, tree, { onPick, selected = null }) {
         }
       });
     }
-    nodes.push(group);
+    return group;
+  };
+  // Step by step, row by row: the keyboard meets them in the order they are seen.
+  layout.forEach(({ rows: stepRows }, step) => stepRows.forEach((row, rowIndex) => {
+    nodes.push(row.fold ? drawFold(step, rowIndex, row) : drawNode(step, rowIndex, row.index));
   }));
   const figure = svg('svg', {
     class: 'beam-tree', width, height, viewBox: `0 0 ${width} ${height}`, role: 'group', 'aria-label': t('beam.treeLabel', { steps: tree.length }),
-    'data-testid': 'beam-tree',
+    'data-testid': 'beam-tree', 'data-rows': String(rows),
   },
   // The tokens are the model's output (translate="no"); the nodes' titles say what they are.
   svg('g', { class: 'edges' }, edges), svg('g', { translate: 'no' }, nodes));
-  replaceChildren(container, h('h4', {}, t('beam.heading')), h('p', { class: 'hint' }, t('beam.explain')),
+  // Drawn again (a fold opened, the twin's arrival, a pick): a reader on a
+  // fold or a node keeps the focus there.
+  const active = container.contains(document.activeElement) ? document.activeElement : null;
+  const focused = active?.dataset?.fold ? `[data-fold="${active.dataset.fold}"]`
+    : active?.dataset?.step ? `[data-step="${active.dataset.step}"][data-index="${active.dataset.index}"]` : null;
+  const all = open.has(ALL);
+  const showAll = h('button', { type: 'button', class: 'beam-all', 'data-testid': 'beam-show-all', 'aria-pressed': String(all) }, t('beam.showAll'));
+  showAll.addEventListener('click', () => {
+    if (all) open.clear();
+    else open.add(ALL);
+    renderBeamTree(container, tree, { onPick, selected });
+    container.querySelector('[data-testid="beam-show-all"]')?.focus();
+  });
+  replaceChildren(container, h('h4', {}, t('beam.heading')), h('p', { class: 'hint' }, t('beam.explain')), showAll,
     h('div', { class: 'beam-scroll' }, figure));
+  if (focused) container.querySelector(focused)?.focus({ preventScroll: true });
 }
 
 /** The attention row of one beam node, as bars over the source tokens. */
@@ -153,6 +252,13 @@ export const BEAM_CSS = `
 .beam-node.pruned text { fill: #9ca3af; }
 .beam-node[role="button"] { cursor: pointer; }
 .beam-node.selected circle { stroke: #111827; stroke-width: 3; }
+.beam-fold { cursor: pointer; }
+.beam-all { font-size: 13px; margin: 0 0 6px; }
+.beam-all[aria-pressed="true"] { background: #1d4ed8; color: #fff; }
+.beam-fold rect { fill: #fff; stroke: #64748b; }
+.beam-fold text { fill: #475569; }
+.beam-fold .beam-fold-mark { fill: none; stroke: #475569; stroke-width: 1.5; }
+.beam-fold:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
 .node-attention { list-style: none; padding: 0; }
 .node-attention li { display: flex; align-items: center; gap: .4rem; }
 `;

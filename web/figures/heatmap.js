@@ -20,6 +20,14 @@ const MIN_SCALE = 0.6; // a figure wider than its box shrinks to fit down to thi
 const SYNC_CELLS = 3000; // cells drawn at once (a 50 x 60 matrix, beyond most sentences)
 const CHUNK_CELLS = 2000; // then this many per animation frame
 const UNKNOWN_COLOR = '#b45309';
+// "Fit to width" (options.fitWidth): cells shrink to this, no smaller (past
+// it the box scrolls again); rows keep a readable height; labels longer
+// than FIT_CHARS are cut with "…" (the whole token in their tooltip).
+const MIN_FIT_CELL = 6.5;
+const MIN_FIT_FONT = 7; // px, the column labels' smallest
+const INK = 0.85; // the height of a line's ink (capitals and descenders), in ems: upright labels this wide fit their column
+const FIT_ROW = 18;
+const FIT_CHARS = 8;
 
 // The colour scale is the package's (dist/figure.js, which also draws the
 // static figure the "Download SVG" button saves), so the page and the
@@ -42,9 +50,9 @@ function textWidth(text) {
 
 // A token label: text plus, for <unk>, a dashed box so it stands out even in
 // an exported grey-scale image, and a <title> tooltip explaining it.
-function tokenLabel(token, { anchor, index, axis, language }) {
+function tokenLabel(token, { anchor, index, axis, language, shown = token, fontSize = null }) {
   const { kind, title } = tokenKind(token, language);
-  const width = textWidth(token);
+  const width = textWidth(shown) * ((fontSize ?? FONT_SIZE) / FONT_SIZE);
   const group = svg('g', { class: `label ${axis}-label ${kind}`, [`data-${axis}-label`]: index });
   if (kind === 'unk') {
     const x = anchor === 'end' ? -width - 3 : -3;
@@ -57,8 +65,11 @@ function tokenLabel(token, { anchor, index, axis, language }) {
     'text-anchor': anchor,
     fill: kind === 'unk' ? UNKNOWN_COLOR : kind === 'eos' ? SPECIAL_COLOR : TEXT_COLOR,
     'font-style': kind ? 'italic' : null,
-  }, token));
-  if (title) group.append(svg('title', {}, title));
+    'font-size': fontSize,
+  }, shown));
+  // A shortened label (fit to width) says its whole token in its tooltip.
+  const tooltip = [shown !== token ? token : null, title].filter(Boolean).join(' · ');
+  if (tooltip) group.append(svg('title', {}, tooltip));
   return group;
 }
 
@@ -71,26 +82,45 @@ function tokenLabel(token, { anchor, index, axis, language }) {
  *   onLabel(axis, index | null): a row or column label is hovered,
  *   testid: data-testid of the <svg> (default 'attention-heatmap'),
  *   language: of its own words (legend, tooltips; default the page's, web/figures/i18n/),
+ *   fitWidth: px; when given, the cells shrink so the whole matrix fits this
+ *     width (down to MIN_FIT_CELL), the column labels stand upright and long
+ *     labels are shortened, their whole token in a tooltip ("fit to width"),
  * }
+ * The label groups are drawn over the cells, each on a white backdrop, so
+ * that they can be kept in sight while the figure scrolls (figure-scroll.js
+ * moves them; the svg's data-grid-* attributes give it the geometry).
  * Returns { element, highlight({row, col}) , clear() }.
  */
 export function renderHeatmap({ sourceTokens, targetTokens, attention }, options = {}) {
   const S = sourceTokens.length;
   const T = targetTokens.length;
   const language = options.language ?? lang();
-  const rowLabelWidth = Math.max(24, ...targetTokens.map(textWidth)) + LABEL_GAP + 8;
-  const colLabelWidth = Math.max(24, ...sourceTokens.map(textWidth)) + 8;
-  // Column labels are rotated -45°: their height and their overhang to the
-  // right are both width / √2.
-  // (plus the glyphs' own height, which the rotation tips up and right too).
-  const diagonal = colLabelWidth / Math.SQRT2 + FONT_SIZE * 0.7;
-  const left = rowLabelWidth;
-  const top = diagonal + LABEL_GAP + 6;
-  const gridWidth = S * CELL;
-  const gridHeight = T * CELL;
+  const fit = Number.isFinite(options.fitWidth) && options.fitWidth > 0;
+  const short = (token) => (fit && [...token].length > FIT_CHARS ? `${[...token].slice(0, FIT_CHARS - 1).join('')}…` : token);
+  const sourceShown = sourceTokens.map(short);
+  const targetShown = targetTokens.map(short);
+  const rowLabelWidth = Math.max(24, ...targetShown.map(textWidth)) + (fit ? LABEL_GAP : LABEL_GAP + 8);
   const legendTitle = tIn(language, 'heatmap.legend');
   const legendWidth = LEGEND_BAR + 10 + textWidth(legendTitle) * (LEGEND_CAPTION_SIZE / FONT_SIZE) + 4;
-  const width = Math.ceil(Math.max(left + gridWidth + diagonal, left + legendWidth) + 8);
+  const left = rowLabelWidth;
+  // Cells: CELL square, or (fit) as wide as the box allows and FIT_ROW tall.
+  const cellW = fit ? Math.max(MIN_FIT_CELL, Math.min(CELL, Math.floor((8 * (options.fitWidth - left - 4)) / Math.max(1, S)) / 8)) : CELL;
+  const cellH = fit ? Math.max(cellW, FIT_ROW) : CELL;
+  // Column labels are rotated -45°: their height and their overhang to the
+  // right are both width / √2 (plus the glyphs' own height, which the
+  // rotation tips up and right too). Fitted, they stand upright (-90°), in
+  // a font no taller than a column is wide, and overhang nothing.
+  const colFont = fit ? Math.max(MIN_FIT_FONT, Math.min(FONT_SIZE, Math.floor(cellW / INK))) : null;
+  const colLabelWidth = Math.max(24, ...sourceShown.map(textWidth)) * ((colFont ?? FONT_SIZE) / FONT_SIZE) + 8;
+  const diagonal = fit ? colLabelWidth : colLabelWidth / Math.SQRT2 + FONT_SIZE * 0.7;
+  const overhang = fit ? 2 : diagonal;
+  const top = diagonal + LABEL_GAP + 6;
+  const gridWidth = S * cellW;
+  const gridHeight = T * cellH;
+  // The colour bar starts under the grid, or further left when a fitted
+  // figure would otherwise be wider than its box.
+  const legendX = fit ? Math.max(4, Math.min(left, options.fitWidth - legendWidth - 4)) : left;
+  const width = Math.ceil(Math.max(left + gridWidth + overhang, legendX + legendWidth) + (fit ? 0 : 8));
   const height = Math.ceil(top + gridHeight + LEGEND_HEIGHT + 8);
 
   const root = svg('svg', {
@@ -103,7 +133,10 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
     // Natural size, or the box's width when narrower (a phone), down to
     // MIN_SCALE; past that the box scrolls, so a long sentence's cells stay
     // readable.
-    style: `width: min(100%, ${width}px); min-width: ${Math.ceil(width * MIN_SCALE)}px; height: auto;`,
+    style: `width: min(100%, ${width}px); min-width: ${Math.ceil(width * (fit ? 1 : MIN_SCALE))}px; height: auto;`,
+    'data-fit': String(fit),
+    'data-grid-left': left, 'data-grid-top': top, 'data-grid-width': gridWidth, 'data-grid-height': gridHeight,
+    'data-cell-width': cellW, 'data-cell-height': cellH,
     'font-family': FONT_FAMILY,
     'font-size': FONT_SIZE,
     role: 'group',
@@ -112,17 +145,24 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   root.append(svg('rect', { class: 'background', x: 0, y: 0, width, height, fill: '#ffffff' }));
 
   const columnLabels = sourceTokens.map((token, j) => {
-    const label = tokenLabel(token, { anchor: 'start', index: j, axis: 'col', language });
-    label.setAttribute('transform', `translate(${left + j * CELL + CELL / 2 + 4}, ${top - LABEL_GAP}) rotate(-45)`);
+    const label = tokenLabel(token, { anchor: 'start', index: j, axis: 'col', language, shown: sourceShown[j], fontSize: colFont });
+    label.setAttribute('transform', fit
+      ? `translate(${left + j * cellW + cellW / 2 + colFont * 0.35}, ${top - LABEL_GAP}) rotate(-90)`
+      : `translate(${left + j * cellW + cellW / 2 + 4}, ${top - LABEL_GAP}) rotate(-45)`);
     return label;
   });
   const rowLabels = targetTokens.map((token, i) => {
-    const label = tokenLabel(token, { anchor: 'end', index: i, axis: 'row', language });
-    label.setAttribute('transform', `translate(${left - LABEL_GAP}, ${top + i * CELL + CELL / 2 + FONT_SIZE * 0.35})`);
+    const label = tokenLabel(token, { anchor: 'end', index: i, axis: 'row', language, shown: targetShown[i] });
+    label.setAttribute('transform', `translate(${left - LABEL_GAP}, ${top + i * cellH + cellH / 2 + FONT_SIZE * 0.35})`);
     return label;
   });
-  // The tokens are the model's and the reader's: translate="no" (the i18n tests skip them).
-  root.append(svg('g', { class: 'col-labels', translate: 'no' }, columnLabels), svg('g', { class: 'row-labels', translate: 'no' }, rowLabels));
+  // The tokens are the model's and the reader's: translate="no" (the i18n
+  // tests skip them). Each group on a white backdrop, drawn over the cells
+  // below (appended after them), with a corner over both.
+  const backdrop = (x, y, w, hgt) => svg('rect', { class: 'label-backdrop', x, y, width: w, height: hgt, fill: '#ffffff' });
+  const rowGroup = svg('g', { class: 'row-labels', translate: 'no' }, [backdrop(0, top - 1, left - 1, gridHeight + 2), ...rowLabels]);
+  const colGroup = svg('g', { class: 'col-labels', translate: 'no' }, [backdrop(0, 0, width, top - 2), ...columnLabels]);
+  const corner = svg('rect', { class: 'label-corner', x: 0, y: 0, width: left - 1, height: top - 2, fill: '#ffffff' });
 
   // Cells, row by row. Few attributes per cell, since a long input makes tens
   // of thousands; the tab stop and the spoken label are added as focus moves.
@@ -138,7 +178,7 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
       const weight = attention[i]?.[j] ?? 0;
       const cell = svg('rect', {
         class: 'cell',
-        x: left + j * CELL, y: top + i * CELL, width: CELL - 1, height: CELL - 1,
+        x: left + j * cellW, y: top + i * cellH, width: cellW - 1, height: cellH - 1,
         fill: colorFor(weight),
         'data-row': i, 'data-col': j, 'data-weight': weight,
       });
@@ -177,12 +217,13 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
 
   // Highlight overlays: a translucent band over the row and the column and a
   // ring around the cell. They ignore the pointer so hovering still hits cells.
-  const rowBand = svg('rect', { class: 'band', x: left - 2, width: gridWidth + 3, height: CELL + 1, visibility: 'hidden' });
-  const colBand = svg('rect', { class: 'band', y: top - 2, width: CELL + 1, height: gridHeight + 3, visibility: 'hidden' });
-  const ring = svg('rect', { class: 'ring', width: CELL + 1, height: CELL + 1, visibility: 'hidden' });
+  const rowBand = svg('rect', { class: 'band', x: left - 2, width: gridWidth + 3, height: cellH + 1, visibility: 'hidden' });
+  const colBand = svg('rect', { class: 'band', y: top - 2, width: cellW + 1, height: gridHeight + 3, visibility: 'hidden' });
+  const ring = svg('rect', { class: 'ring', width: cellW + 1, height: cellH + 1, visibility: 'hidden' });
   root.append(rowBand, colBand, ring);
+  root.append(rowGroup, colGroup, corner);
 
-  root.append(legend(left, top + gridHeight + 14, legendTitle));
+  root.append(legend(legendX, top + gridHeight + 14, legendTitle));
 
   function clear() {
     for (const element of [rowBand, colBand, ring]) element.setAttribute('visibility', 'hidden');
@@ -193,18 +234,18 @@ export function renderHeatmap({ sourceTokens, targetTokens, attention }, options
   function highlight({ row = null, col = null } = {}) {
     clear();
     if (row !== null && row < T) {
-      rowBand.setAttribute('y', top + row * CELL - 1);
+      rowBand.setAttribute('y', top + row * cellH - 1);
       rowBand.setAttribute('visibility', 'visible');
       rowLabels[row].classList.add('active');
     }
     if (col !== null && col < S) {
-      colBand.setAttribute('x', left + col * CELL - 1);
+      colBand.setAttribute('x', left + col * cellW - 1);
       colBand.setAttribute('visibility', 'visible');
       columnLabels[col].classList.add('active');
     }
     if (row !== null && col !== null && row < T && col < S) {
-      ring.setAttribute('x', left + col * CELL - 1);
-      ring.setAttribute('y', top + row * CELL - 1);
+      ring.setAttribute('x', left + col * cellW - 1);
+      ring.setAttribute('y', top + row * cellH - 1);
       ring.setAttribute('visibility', 'visible');
     }
   }
@@ -290,11 +331,17 @@ export function svgBlob(element) {
   return new Blob([text], { type: 'image/svg+xml' });
 }
 
-/** The heatmap rendered to a PNG Blob at `scale` × its size (sharp on high-DPI screens). */
-export async function pngBlob(element, scale = 2) {
-  const width = Number(element.getAttribute('width'));
-  const height = Number(element.getAttribute('height'));
-  const url = URL.createObjectURL(svgBlob(element));
+/**
+ * A figure rendered to a PNG Blob at `scale` × its size (sharp on high-DPI
+ * screens): `figure` is the page's <svg> element, or a standalone SVG
+ * document as text (the package's heatmapSvg, with its sentence and axes).
+ */
+export async function pngBlob(figure, scale = 2) {
+  const text = typeof figure === 'string' ? figure : null;
+  const size = (name) => Number(text ? text.match(new RegExp(`<svg[^>]*\\s${name}="([0-9.]+)"`))?.[1] : figure.getAttribute(name));
+  const width = size('width');
+  const height = size('height');
+  const url = URL.createObjectURL(text ? new Blob([text], { type: 'image/svg+xml' }) : svgBlob(figure));
   try {
     const image = new Image();
     image.decoding = 'sync';

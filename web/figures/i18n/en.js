@@ -141,7 +141,7 @@ export default {
   'result.hypothesisOf': ' · hypothesis {k} of {n}',
   'result.chosenByYou': ' · {noun} {count} chosen by you, the rest written again from it',
   'notice.truncated': 'Your text is long: the model reads at most {count} {noun}, so only the beginning was translated.',
-  'figure.linesRegion': 'The attention as lines between the two sentences (scrolls sideways)',
+  'figure.linesRegion': 'The attention as lines between the two sentences',
   'notice.unreadable': 'This model reads English. Most of what you typed is in characters it never saw in training (shown as <code>{unk}</code>), so the translation below is made up, not read.',
   'notice.copied': 'Copied from your sentence as you typed it: {words}. The model had no translation for it, so the translation writes it where the attention pointed (the chips show the pieces the model wrote there).',
   'notice.unsure': 'The model was unsure of {count} of its output words ({words}): check them before you trust the translation.',
@@ -395,4 +395,12 @@ export default {
   // Keyboard (issue 46, item 5): names of the groups that are one tab stop each (web/demo/keys.js).
   'keys.switches': 'The figure',
   'keys.stepNav': 'Move between steps',
+  // Issue 46, item 4 (long sentences): the heatmap's fit and scroll cue, the folded beam tree.
+  'figure.fit': 'Fit to width',
+  'figure.scrollHint': 'Wider than its box: scroll sideways for every column (the words stay in sight), or fit it to the width.',
+  'figure.scrollHintPlain': 'Wider than its box: scroll sideways to see all of it.',
+  'beam.fold': '{count} pruned',
+  'beam.foldOpen': 'hide {count} pruned',
+  'beam.foldLabel': 'pruned candidates of step {step} ({tokens}) in one row; Enter shows or hides them',
+  'beam.showAll': 'Show every pruned candidate',
 };

@@ -132,7 +132,7 @@ export default {
   'result.hypothesisOf': ' · 第 {k} 个候选，共 {n} 个',
   'result.chosenByYou': ' · 第 {count} 个{noun}由你选定，其后的部分从它重新解码',
   'notice.truncated': '你的文本太长：模型最多读取 {count} 个{noun}，所以只翻译了开头部分。',
-  'figure.linesRegion': '用两句之间的连线表示的注意力（可以左右滚动）',
+  'figure.linesRegion': '用两句之间的连线表示的注意力',
   'notice.unreadable': '这个模型读的是英语。你输入的内容大多是它在训练中从没见过的字符（显示为 <code>{unk}</code>），所以下面的译文是它编出来的，并不是读懂以后翻译的。',
   'notice.copied': '按你输入的原样照抄：{words}。模型不会翻译它，译文就把它写在注意力权重最大的位置（词元显示的是模型在那里原本写出的内容）。',
   'notice.unsure': '模型对译文中的 {count} 个词没有把握（{words}）：相信这个译文之前，先检查它们。',
@@ -381,4 +381,12 @@ export default {
   // Keyboard (issue 46, item 5): names of the groups that are one tab stop each (web/demo/keys.js).
   'keys.switches': '图的显示方式',
   'keys.stepNav': '在各步之间移动',
+  // 问题 46 第 4 项（长句）：热图的适应宽度与滚动提示，折叠的束搜索树。
+  'figure.fit': '适应宽度',
+  'figure.scrollHint': '图比框宽：左右滑动可看到每一列（词元始终可见），或让它适应宽度。',
+  'figure.scrollHintPlain': '图比框宽：左右滑动可看到全部。',
+  'beam.fold': '另有 {count} 个被剪掉',
+  'beam.foldOpen': '收起 {count} 个被剪掉的候选',
+  'beam.foldLabel': '第 {step} 步被剪掉的候选（{tokens}）折叠为一行；按回车展开或收起',
+  'beam.showAll': '显示所有被剪掉的候选',
 };
