@@ -8,6 +8,7 @@
 // slider re-decodes with another τ, a kept beam node shows its attention.
 import { bindStepKeys, renderStepPanel, STEP_CSS } from '../figures/step-panel.js';
 import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from '../figures/beam-tree.js';
+import { MODEL_MAP_CSS, modelMapBox, renderModelMap } from '../figures/model-map.js';
 import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from '../figures/step-math.js';
 import { baselineOf, MAX_OUTPUT_TOKENS } from '../figures/page-models.js';
 import { infos, page, shownText, state, view } from './page-state.js';
@@ -28,6 +29,7 @@ const parts = {
   beamNode: $('beam-node'),
   note: $('step-note'),
 };
+parts.map = modelMapBox(parts.section); // the model map (model-map.js), above the step buttons
 
 let callbacks = { retranslate: () => {}, writeUrl: () => {} };
 let twin = { key: null, similarities: null }; // the fixed twin's cos(c_1, c_t), per sentence
@@ -36,7 +38,7 @@ let pickedNode = null; // [step, index] of the beam node shown
 const TAU_DEBOUNCE_MS = 200;
 
 /** The CSS of the section's figures (app.js adds it to the page). */
-export const STEP_VIEW_CSS = STEP_CSS + BEAM_CSS;
+export const STEP_VIEW_CSS = STEP_CSS + BEAM_CSS + MODEL_MAP_CSS;
 
 /** The translation options this section needs: the trace, the beam tree, τ. */
 export function stepOptions() {
@@ -66,6 +68,9 @@ export function renderStep({ focus = false } = {}) {
   const shortlist = Boolean(infos.get(state.model)?.shortlist) && state.shortlist;
   renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens,
     tokenProbabilities: result.tokenProbabilities, step, similarities, shortlist });
+  // A part of the map opens its stage of the panel: the step view is then open (view=step).
+  renderModelMap(parts.map, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, step, panel: parts.panel,
+    onOpen: () => { state.stepView = true; callbacks.writeUrl(); } });
   parts.position.textContent = t('step.position', { step: step + 1, steps: trace.steps.length });
   parts.prev.disabled = step === 0;
   parts.next.disabled = step === trace.steps.length - 1;
