@@ -8,7 +8,7 @@
 // slider re-decodes with another τ, a kept beam node shows its attention.
 import { bindStepKeys, renderStepPanel, STEP_CSS } from '../figures/step-panel.js';
 import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from '../figures/beam-tree.js';
-import { MODEL_MAP_CSS, modelMapBox, renderModelMap } from '../figures/model-map.js';
+import { MODEL_MAP_CSS, keepOpenedStage, modelMapBox, renderModelMap } from '../figures/model-map.js';
 import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from '../figures/step-math.js';
 import { baselineOf, MAX_OUTPUT_TOKENS } from '../figures/page-models.js';
 import { infos, page, shownText, state, view } from './page-state.js';
@@ -66,8 +66,10 @@ export function renderStep({ focus = false } = {}) {
   if (trace.scoring === 'none') similarities.fixed = contextSimilarities(trace.steps.map((s) => Array.from(s.context)));
   else if (twin.key === twinKey()) similarities.fixed = twin.similarities;
   const shortlist = Boolean(infos.get(state.model)?.shortlist) && state.shortlist;
+  const keepStage = keepOpenedStage(parts.panel);
   renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens,
     tokenProbabilities: result.tokenProbabilities, step, similarities, shortlist });
+  keepStage();
   // A part of the map opens its stage of the panel: the step view is then open (view=step).
   renderModelMap(parts.map, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, step, panel: parts.panel,
     onOpen: () => { state.stepView = true; callbacks.writeUrl(); } });

@@ -145,25 +145,34 @@ const link = (href, hreflang, text) => h('a', { href, hreflang, 'data-edition': 
 // One part: a box with its title, its note and its per-token cells, as one button.
 function drawPart(part, t, { step, steps, focus, fixed }) {
   const { box, lines, cellRow } = part;
-  const label = [part.titleText, part.noteText].filter(Boolean).join(': ');
   const perToken = part.name === 'source' || part.name === 'states' || part.name === 'weights';
   const detail = perToken && focus ? t(fixed ? 'map.lastState' : 'map.strongest', focus)
     : part.lit ? t('map.thisStep', { step: step + 1, steps }) : '';
+  const cells = cellRow ? drawCells(part.cells, cellRow) : null;
+  // The accessible name starts with the text as shown, line by line (each
+  // line ends with a space, so that the lines read as words), then says more.
+  const shown = [...lines.map((line) => line.text), ...(cells?.words ?? [])].join(' ');
   return svg('g', {
     class: `map-part${part.lit ? ' lit' : ''}`, role: 'button', tabindex: '-1', 'data-part': part.name, 'data-stage': part.stage,
     'data-lit': part.lit ? 'true' : null,
-    'aria-label': `${label}. ${detail ? `${detail}. ` : ''}${t('map.opens')}`,
+    'aria-label': `${shown}. ${detail ? `${detail}. ` : ''}${t('map.opens')}`,
   },
   svg('rect', { class: 'map-box', x: box.x, y: box.y, width: box.width, height: box.height, rx: 6 }),
   lines.map((line) => svg('text', {
     class: line.title ? 'map-title' : 'map-note', x: line.x, y: line.y, translate: line.formula ? 'no' : null,
-  }, line.text)),
-  cellRow ? drawCells(part.cells, cellRow) : null);
+  }, `${line.text} `)),
+  cells?.group);
 }
 
+// The cells of a part (chips, squares or bars), and the words they show.
 function drawCells({ kind, items, name }, row) {
-  return svg('g', { class: `map-cells map-${kind} map-${name}`, translate: 'no', 'aria-hidden': 'true' }, row.cells.map((cell) => {
-    if (cell.gap) return svg('text', { class: 'map-chip-text', x: cell.x + cell.width / 2, y: cell.y + cell.height - 4, 'text-anchor': 'middle' }, '…');
+  const words = [];
+  const group = svg('g', { class: `map-cells map-${kind} map-${name}`, translate: 'no' }, row.cells.map((cell) => {
+    const chipText = (text) => {
+      words.push(text);
+      return svg('text', { class: 'map-chip-text', x: cell.x + cell.width / 2, y: cell.y + cell.height - 4, 'text-anchor': 'middle' }, `${text} `);
+    };
+    if (cell.gap) return chipText('…');
     const item = items[cell.index];
     const attrs = { 'data-cell': '', 'data-index': String(cell.index), 'data-weight': item.weight ?? null, 'data-lit': item.lit ? 'true' : null };
     const shade = item.weight === null || item.weight === undefined ? null : Math.sqrt(Math.max(0, item.weight));
@@ -179,8 +188,9 @@ function drawCells({ kind, items, name }, row) {
     return svg('g', { ...attrs, class: `map-chip${item.lit ? ' lit' : ''}${item.current ? ' current' : ''}` },
       svg('rect', { x: cell.x, y: cell.y, width: cell.width, height: cell.height, rx: 3,
         style: shade === null ? null : `fill-opacity:${(0.04 + 0.3 * shade).toFixed(3)}` }),
-      svg('text', { class: 'map-chip-text', x: cell.x + cell.width / 2, y: cell.y + cell.height - 4, 'text-anchor': 'middle' }, item.label));
+      chipText(item.label));
   }));
+  return { group, words };
 }
 
 // One tab stop for the map: the parts form a roving group; ↑/← and ↓/→ move,
@@ -234,6 +244,26 @@ function openStage(memory, stage) {
   if (section !== panel) section.setAttribute('tabindex', '-1');
   section.scrollIntoView({ block: 'start', behavior: 'instant' });
   section.focus({ preventScroll: true });
+}
+
+/**
+ * Call before the step panel is drawn again (a new step, the fixed twin's
+ * numbers arriving): the stage a part opened stays marked after it, and
+ * focused if it was, instead of focus falling back to the page. Returns the
+ * function to call once the panel is drawn.
+ */
+export function keepOpenedStage(panel) {
+  const opened = panel.querySelector('[data-opened]');
+  if (!opened || opened === panel) return () => {};
+  const { stage } = opened.dataset;
+  const focused = opened === document.activeElement;
+  return () => {
+    const section = panel.querySelector(`[data-stage="${stage}"]`);
+    if (!section) return;
+    section.setAttribute('data-opened', 'true');
+    section.setAttribute('tabindex', '-1');
+    if (focused) section.focus({ preventScroll: true });
+  };
 }
 
 /** A container for the map in the page's step section: before its step buttons (or its panel). */
