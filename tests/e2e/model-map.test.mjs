@@ -73,6 +73,10 @@ for (const [lang, terms, first] of [
     assert.deepEqual(shown.links, lang === 'en' ? [D2L_EN, D2L_ZH] : [D2L_ZH, D2L_EN]);
     assert.equal(shown.links[0], first);
     assert.equal(shown.tabStops, 1, 'the map is one tab stop');
+    // The language switch draws the map again in the other language.
+    await page.locator('[data-testid="lang-toggle"]').click();
+    await page.waitForFunction((wanted) => document.querySelector('[data-testid="model-map"]').textContent.includes(wanted),
+      lang === 'en' ? '键和值都是编码器隐状态' : 'the keys and the values are both');
   });
 }
 
@@ -165,6 +169,29 @@ test("the fixed-context model's map shows its one vector c feeding every step, n
   }
 });
 
+test("the twin switch draws the attention model's fixed-context twin (the comparison's en-fr-fixed) on the same sentence, and back", async () => {
+  const page = await open({ step: '2' });
+  assert.equal(await map(page).locator('[data-map-model]').count(), 0, 'no switch before the twin has decoded the sentence');
+  await map(page).scrollIntoViewIfNeeded();
+  await page.locator('[data-testid="similarity-fixed"]').waitFor({ timeout: 30_000 });
+  await map(page).locator('[data-map-model="fixed"]').click();
+  let shown = await readMap(page);
+  assert.equal(shown.kind, 'fixed');
+  assert.deepEqual(shown.parts, FIXED_PARTS);
+  assert.equal(await map(page).getAttribute('data-twin'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.mapModel), 'fixed', 'focus stays on the switch');
+  const twinSteps = await page.locator('[data-testid="similarity-fixed"] [data-cosine]').count();
+  assert.equal(await map(page).locator('[data-part="fixed"] [data-cell]').count(), twinSteps, "one c per step of the twin's own translation");
+  assert.match(await map(page).locator('[data-testid="model-map-bottleneck"]').textContent(), /bottleneck/);
+  // The panel shows the attention model: the twin's parts open its comparison of contexts.
+  await map(page).locator('[data-part="decoder"]').click();
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.stage), 'similarity');
+  await map(page).locator('[data-map-model="attention"]').click();
+  shown = await readMap(page);
+  assert.equal(shown.kind, 'attention');
+  assert.deepEqual(shown.parts, ATTENTION_PARTS);
+});
+
 // Every text of the map inside its part's box, the map inside its section,
 // and the page no wider than the window.
 const overflow = (page) => page.evaluate(() => {
@@ -206,12 +233,20 @@ test('axe-core: no violation in the map, in both languages, at 375 and 1280 px',
       for (const extra of [{}, { 'model-url': '/models/en-fr-fixed.s2s' }]) {
         const page = await open({ lang, step: '2', ...extra }, { width, height: 850 });
         await page.addScriptTag({ path: AXE });
-        const violations = await page.evaluate(async () => {
+        const violations = () => page.evaluate(async () => {
           // eslint-disable-next-line no-undef
           const result = await axe.run('[data-testid="model-map"]', { resultTypes: ['violations'] });
           return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
         });
-        assert.deepEqual(violations, [], `${lang}, ${width} px, ${extra['model-url'] ?? 'en-fr'}`);
+        assert.deepEqual(await violations(), [], `${lang}, ${width} px, ${extra['model-url'] ?? 'en-fr'}`);
+        if (!extra['model-url']) {
+          // With the twin's switch, and showing the twin.
+          await map(page).scrollIntoViewIfNeeded();
+          await map(page).locator('[data-map-model="fixed"]').click();
+          assert.deepEqual(await violations(), [], `${lang}, ${width} px, the twin`);
+          assert.deepEqual(await overflow(page), [], `${lang}, ${width} px, the twin`);
+          await map(page).screenshot({ path: join(artifacts, `model-map-${width}-${lang}-twin.png`) });
+        }
         assert.deepEqual(page.problems, []);
         await page.close();
       }

@@ -32,7 +32,7 @@ const parts = {
 parts.map = modelMapBox(parts.section); // the model map (model-map.js), above the step buttons
 
 let callbacks = { retranslate: () => {}, writeUrl: () => {} };
-let twin = { key: null, similarities: null }; // the fixed twin's cos(c_1, c_t), per sentence
+let twin = { key: null, similarities: null, map: null }; // the fixed twin's cos(c_1, c_t) and its trace (the model map's), per sentence
 let pickedNode = null; // [step, index] of the beam node shown
 
 const TAU_DEBOUNCE_MS = 200;
@@ -72,7 +72,7 @@ export function renderStep({ focus = false } = {}) {
   keepStage();
   // A part of the map opens its stage of the panel: the step view is then open (view=step).
   renderModelMap(parts.map, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, step, panel: parts.panel,
-    onOpen: () => { state.stepView = true; callbacks.writeUrl(); } });
+    twin: twin.key === twinKey() ? twin.map : null, onOpen: () => { state.stepView = true; callbacks.writeUrl(); } });
   parts.position.textContent = t('step.position', { step: step + 1, steps: trace.steps.length });
   parts.prev.disabled = step === 0;
   parts.next.disabled = step === trace.steps.length - 1;
@@ -130,7 +130,8 @@ async function fetchTwin() {
   try {
     const { value } = await page.translator.translate(fixed, shownText(), { trace: true, maxLength: MAX_OUTPUT_TOKENS });
     if (!value.trace || key !== twinKey()) return;
-    twin = { key, similarities: contextSimilarities(value.trace.steps.map((s) => Array.from(s.context))) };
+    twin = { key, similarities: contextSimilarities(value.trace.steps.map((s) => Array.from(s.context))),
+      map: { trace: value.trace, sourceTokens: value.sourceTokens, targetTokens: value.targetTokens } };
     if (state.result?.trace) renderStep();
   } catch {
     // the comparison is optional: without the twin the panel shows the attention model alone

@@ -62,6 +62,9 @@ const maps = new WeakMap(); // container → { args, width, focused part }
  * element of its own, above the step panel). panel: the step panel, whose
  * section [data-stage] a part opens; onOpen(): called first (the page marks
  * the step view open). language: 'en' or 'zh-CN' (default the page's).
+ * twin: the fixed-context twin's { trace, sourceTokens, targetTokens } for
+ * the same sentence, or null: a switch then draws its map instead (its own
+ * translation, its parts opening the panel's comparison of contexts).
  */
 export function renderModelMap(container, args) {
   const memory = maps.get(container) ?? { part: null };
@@ -77,13 +80,17 @@ export function renderModelMap(container, args) {
 }
 
 function draw(container, memory) {
-  const { trace, sourceTokens, targetTokens, step, language = lang() } = memory.args;
+  const { twin = null, language = lang() } = memory.args;
   const t = (key, params) => tIn(language, key, params);
+  const canSwitch = Boolean(twin) && memory.args.trace.scoring !== 'none';
+  const showTwin = canSwitch && memory.showTwin;
+  const shown = showTwin ? { ...twin, step: Math.min(memory.args.step, twin.trace.steps.length - 1) } : memory.args;
+  const { trace, sourceTokens, targetTokens, step } = shown;
   const fixed = trace.scoring === 'none';
   const record = trace.steps[step];
   const weights = fixed ? null : Array.from(record.weights);
   const strongest = weights ? weights.indexOf(Math.max(...weights)) : sourceTokens.length - 1;
-  const hadFocus = container.contains(document.activeElement);
+  const hadFocus = Boolean(document.activeElement?.closest?.('[data-part]') && container.contains(document.activeElement));
   memory.width = container.clientWidth;
 
   const source = sourceTokens.map((token, i) => ({ label: pieceLabel(token), weight: weights?.[i] ?? null, lit: i === strongest }));
@@ -100,6 +107,7 @@ function draw(container, memory) {
   const top = record.top?.[0];
   const parts = (fixed ? FIXED_PARTS : ATTENTION_PARTS).map((part) => ({
     ...part,
+    stage: showTwin ? 'similarity' : part.stage,  // the panel draws the attention model: its comparison of contexts has the twin
     titleText: t(part.title),
     noteText: part.formula ? SCORE_FORMULA[trace.scoring] ?? null
       : part.note ? t(part.note, { token: top ? pieceLabel(top.token) : '', p: top ? top.probability.toFixed(2) : '' }) : null,
@@ -126,18 +134,34 @@ function draw(container, memory) {
       ? [link(D2L_ZH, 'zh', t('map.bookZh')), ' · ', link(D2L_EN, 'en', t('map.bookEn'))]
       : [link(D2L_EN, 'en', t('map.bookEn')), ' · ', link(D2L_ZH, 'zh', t('map.bookZh'))]));
   container.className = 'model-map';
-  container.dataset.testid = 'model-map';
   container.setAttribute('data-testid', 'model-map');
   container.dataset.kind = fixed ? 'fixed' : 'attention';
+  container.dataset.twin = String(showTwin);
   container.dataset.step = String(step + 1);
+  const hint = showTwin ? 'map.hintTwin' : fixed ? 'map.hintFixed' : 'map.hint';
   replaceChildren(container,
     h('h3', { class: 'model-map-heading', id: 'model-map-heading' }, t('map.heading')),
-    h('p', { class: 'hint' }, t(fixed ? 'map.hintFixed' : 'map.hint', { step: step + 1, steps: trace.steps.length })),
+    canSwitch ? modelSwitch(container, memory, t, showTwin) : null,
+    h('p', { class: 'hint' }, t(hint, { step: step + 1, steps: trace.steps.length })),
     h('div', { class: 'model-map-box' }, chart),
     fixed ? h('p', { class: 'model-map-bottleneck', 'data-testid': 'model-map-bottleneck' },
       t('map.bottleneck', { size: record.context.length })) : null,
     read);
   rovingParts(container, chart, memory, hadFocus);
+}
+
+// With attention, or its fixed-context twin: two buttons, the one shown pressed.
+function modelSwitch(container, memory, t, showTwin) {
+  const button = (twin, key) => h('button', {
+    type: 'button', 'data-map-model': twin ? 'fixed' : 'attention', 'aria-pressed': String(twin === showTwin),
+    onclick: () => {
+      memory.showTwin = twin;
+      draw(container, memory);
+      container.querySelector(`[data-map-model="${twin ? 'fixed' : 'attention'}"]`)?.focus();
+    },
+  }, t(key));
+  return h('div', { class: 'view-switch model-map-switch', role: 'group', 'aria-label': t('map.switchLabel') },
+    button(false, 'compare.withAttention'), button(true, 'compare.fixed'));
 }
 
 const link = (href, hreflang, text) => h('a', { href, hreflang, 'data-edition': hreflang, rel: 'noopener' }, text);
@@ -280,6 +304,7 @@ export const MODEL_MAP_CSS = `
   --map-line: var(--panel-line, #94a3b8); --map-paper: var(--paper, #fff); --map-accent: var(--panel-bar, var(--accent, #4338ca));
   --map-soft: var(--accent-soft, #eef2ff); --map-lit: var(--highlight, #f59e0b); }
 .model-map-heading { margin: .4rem 0 .2rem; }
+.model-map-switch { margin: .3rem 0; }
 .model-map-box { max-width: 100%; overflow: hidden; }
 .model-map-svg { display: block; max-width: 100%; height: auto; font-family: inherit; }
 .map-part { cursor: pointer; outline: none; }
