@@ -169,9 +169,8 @@ test("the fixed-context model's map shows its one vector c feeding every step, n
   }
 });
 
-test("the twin switch draws the attention model's fixed-context twin (the comparison's en-fr-fixed) on the same sentence, and back", async () => {
+test("the twin's toggle draws the attention model's fixed-context twin (the comparison's en-fr-fixed) on the same sentence, and back", async () => {
   const page = await open({ step: '2' });
-  assert.equal(await map(page).locator('[data-map-model]').count(), 0, 'no switch before the twin has decoded the sentence');
   await map(page).scrollIntoViewIfNeeded();
   await page.locator('[data-testid="similarity-fixed"]').waitFor({ timeout: 30_000 });
   await map(page).locator('[data-map-model="fixed"]').click();
@@ -179,14 +178,16 @@ test("the twin switch draws the attention model's fixed-context twin (the compar
   assert.equal(shown.kind, 'fixed');
   assert.deepEqual(shown.parts, FIXED_PARTS);
   assert.equal(await map(page).getAttribute('data-twin'), 'true');
-  assert.equal(await page.evaluate(() => document.activeElement?.dataset.mapModel), 'fixed', 'focus stays on the switch');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.mapModel), 'fixed', 'focus stays on the toggle');
   const twinSteps = await page.locator('[data-testid="similarity-fixed"] [data-cosine]').count();
   assert.equal(await map(page).locator('[data-part="fixed"] [data-cell]').count(), twinSteps, "one c per step of the twin's own translation");
   assert.match(await map(page).locator('[data-testid="model-map-bottleneck"]').textContent(), /bottleneck/);
   // The panel shows the attention model: the twin's parts open its comparison of contexts.
   await map(page).locator('[data-part="decoder"]').click();
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.stage), 'similarity');
-  await map(page).locator('[data-map-model="attention"]').click();
+  assert.equal(await map(page).locator('[data-map-model="fixed"]').getAttribute('aria-pressed'), 'true');
+  await map(page).locator('[data-map-model="fixed"]').click();
+  assert.equal(await map(page).locator('[data-map-model="fixed"]').getAttribute('aria-pressed'), 'false');
   shown = await readMap(page);
   assert.equal(shown.kind, 'attention');
   assert.deepEqual(shown.parts, ATTENTION_PARTS);
@@ -240,7 +241,7 @@ test('axe-core: no violation in the map, in both languages, at 375 and 1280 px',
         });
         assert.deepEqual(await violations(), [], `${lang}, ${width} px, ${extra['model-url'] ?? 'en-fr'}`);
         if (!extra['model-url']) {
-          // With the twin's switch, and showing the twin.
+          // With the twin's toggle, and showing the twin.
           await map(page).scrollIntoViewIfNeeded();
           await map(page).locator('[data-map-model="fixed"]').click();
           assert.deepEqual(await violations(), [], `${lang}, ${width} px, the twin`);

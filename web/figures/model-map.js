@@ -150,18 +150,17 @@ function draw(container, memory) {
   rovingParts(container, chart, memory, hadFocus);
 }
 
-// With attention, or its fixed-context twin: two buttons, the one shown pressed.
+// The switch to the fixed-context twin's map and back: one toggle button
+// (one tab stop), pressed while the twin is shown.
 function modelSwitch(container, memory, t, showTwin) {
-  const button = (twin, key) => h('button', {
-    type: 'button', 'data-map-model': twin ? 'fixed' : 'attention', 'aria-pressed': String(twin === showTwin),
+  return h('button', {
+    type: 'button', class: 'model-map-switch', 'data-map-model': 'fixed', 'aria-pressed': String(showTwin),
     onclick: () => {
-      memory.showTwin = twin;
+      memory.showTwin = !showTwin;
       draw(container, memory);
-      container.querySelector(`[data-map-model="${twin ? 'fixed' : 'attention'}"]`)?.focus();
+      container.querySelector('[data-map-model]')?.focus();
     },
-  }, t(key));
-  return h('div', { class: 'view-switch model-map-switch', role: 'group', 'aria-label': t('map.switchLabel') },
-    button(false, 'compare.withAttention'), button(true, 'compare.fixed'));
+  }, t('map.showTwin'));
 }
 
 const link = (href, hreflang, text) => h('a', { href, hreflang, 'data-edition': hreflang, rel: 'noopener' }, text);
@@ -304,7 +303,8 @@ export const MODEL_MAP_CSS = `
   --map-line: var(--panel-line, #94a3b8); --map-paper: var(--paper, #fff); --map-accent: var(--panel-bar, var(--accent, #4338ca));
   --map-soft: var(--accent-soft, #eef2ff); --map-lit: var(--highlight, #f59e0b); }
 .model-map-heading { margin: .4rem 0 .2rem; }
-.model-map-switch { margin: .3rem 0; }
+.model-map-switch { margin: .3rem 0; min-height: 30px; font-size: 14px; padding: 3px 14px; }
+.model-map-switch[aria-pressed="true"] { background: var(--map-accent); border-color: var(--map-accent); color: var(--map-paper); }
 .model-map-box { max-width: 100%; overflow: hidden; }
 .model-map-svg { display: block; max-width: 100%; height: auto; font-family: inherit; }
 .map-part { cursor: pointer; outline: none; }

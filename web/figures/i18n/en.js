@@ -416,5 +416,5 @@ export default {
   'map.thisStep': 'computed again at step {step} of {steps}',
   'map.opens': 'Opens its stage in the step panel below.',
   'map.hintTwin': 'The fixed-context twin, on the same sentence: it wrote its own translation (step {step} of its {steps}). The encoder runs once per sentence; the lit parts are what the decoder computes again at each step. Its parts open the comparison of contexts below.',
-  'map.switchLabel': 'Draw the map of',
+  'map.showTwin': 'Show its fixed-context twin',
 };

@@ -402,5 +402,5 @@ export default {
   'map.thisStep': '在第 {step} 步（共 {steps} 步）重新计算',
   'map.opens': '在下方的单步面板中打开它的那一段。',
   'map.hintTwin': '固定上下文的对照模型，同一个句子：它写出的是自己的译文（第 {step} 步，共 {steps} 步）。编码器每个句子只运行一次；亮起的部分是解码器每一步重新计算的。点击它的部分会打开下方对上下文变化的比较。',
-  'map.switchLabel': '画出哪个模型的图',
+  'map.showTwin': '显示固定上下文的对照模型',
 };
