@@ -1,8 +1,8 @@
 // Where the model map's parts go (model-map.js draws them): one column of
 // boxes from the source tokens down to the output token, the query beside
-// the score, a lane on the left for the values (the encoder states again,
-// into the context) and one on the right for the decoder's state, which
-// becomes the next step's query. Text is measured and wrapped to the width
+// the score (on a phone: above it), a lane on the left for the values (the
+// encoder states again, into the context; on a phone the keys too) and one
+// on the right for the decoder's state, which becomes the next step's query. Text is measured and wrapped to the width
 // given, so the map fits a phone (about 320 px) as well as a desktop.
 // Pure geometry: no DOM except the measuring canvas of measureWith().
 
@@ -153,9 +153,12 @@ function placePart(part, x, y, width, measure) {
  * cellRow), arrows: [{ d, dashed }] }.
  */
 export function layoutMap(parts, { width, measure, fixed }) {
-  const narrow = width < 520;
-  const sideWidth = fixed ? 0 : Math.round(Math.max(narrow ? 90 : 140, Math.min(narrow ? 130 : 210, width * (narrow ? 0.3 : 0.24))));
-  const gap = fixed ? 0 : narrow ? 22 : 32;
+  // Wide: the query beside the score. Narrow (a phone): every part in the
+  // column, full width, and the decoder's state back to the query in a lane
+  // on the right.
+  const beside = !fixed && width >= 520;
+  const sideWidth = beside ? Math.round(Math.max(140, Math.min(210, width * 0.24))) : 0;
+  const gap = beside ? 32 : fixed ? 0 : LANE;
   const mainX = fixed ? 1 : LANE;
   const mainWidth = width - 1 - mainX - sideWidth - gap;
   const sideX = width - 1 - sideWidth;
@@ -163,16 +166,16 @@ export function layoutMap(parts, { width, measure, fixed }) {
   let y = 1;
   let side = null;
   for (const part of parts) {
-    if (part.side) {
+    if (part.side && beside) {
       side = part;
       continue;
     }
-    let main = placePart(part, mainX, y, mainWidth, measure);
+    const main = { ...placePart(part, mainX, y, mainWidth, measure), side: false };
     if (side) {
-      let beside = placePart(side, sideX, y, sideWidth, measure);
-      const height = Math.max(main.box.height, beside.box.height);
-      main.box.height = beside.box.height = height;
-      placed.push(beside);
+      const next = placePart(side, sideX, y, sideWidth, measure);
+      const height = Math.max(main.box.height, next.box.height);
+      main.box.height = next.box.height = height;
+      placed.push(next);
       side = null;
     }
     placed.push(main);
@@ -184,13 +187,19 @@ export function layoutMap(parts, { width, measure, fixed }) {
   const column = placed.filter((p) => !p.side);
   const centre = mainX + mainWidth / 2;
   for (let k = 1; k < column.length; ++k) {
+    if (column[k].name === 'query') continue; // the query comes from the decoder, not from the part above it
     arrows.push({ d: `M${centre},${column[k - 1].box.y + column[k - 1].box.height} L${centre},${column[k].box.y - 1}` });
   }
   const { query, score, decoder, states, context } = byName;
-  if (query && score) {
-    arrows.push({ d: `M${sideX},${mid(score)} L${mainX + mainWidth + 1},${mid(score)}` });
+  const right = mainX + mainWidth;
+  if (query && beside) {
+    arrows.push({ d: `M${sideX},${mid(score)} L${right + 1},${mid(score)}` });
     const lane = sideX + sideWidth / 2;
-    arrows.push({ d: `M${mainX + mainWidth},${mid(decoder)} L${lane},${mid(decoder)} L${lane},${query.box.y + query.box.height + 1}`, dashed: true });
+    arrows.push({ d: `M${right},${mid(decoder)} L${lane},${mid(decoder)} L${lane},${query.box.y + query.box.height + 1}`, dashed: true });
+  } else if (query) {
+    const lane = width - 1 - LANE / 2;
+    arrows.push({ d: `M${right},${mid(decoder)} L${lane},${mid(decoder)} L${lane},${mid(query)} L${right + 1},${mid(query)}`, dashed: true });
+    arrows.push({ d: `M5,${mid(score)} L${mainX - 1},${mid(score)}` }); // the keys, from the lane of the states
   }
   if (states && context) {
     arrows.push({ d: `M${mainX},${mid(states)} L5,${mid(states)} L5,${mid(context)} L${mainX - 1},${mid(context)}` });
