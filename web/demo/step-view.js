@@ -9,6 +9,7 @@
 // slider re-decodes with another τ, a kept beam node shows its attention.
 import { bindStepKeys, renderStepPanel, STEP_CSS } from '../figures/step-panel.js';
 import { renderBeamTree, renderCoverage, renderNodeAttention, BEAM_CSS } from '../figures/beam-tree.js';
+import { MODEL_MAP_CSS, keepOpenedStage, modelMapBox, renderModelMap } from '../figures/model-map.js';
 import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from '../figures/step-math.js';
 import { baselineOf, MAX_OUTPUT_TOKENS } from '../figures/page-models.js';
 import { infos, page, shownText, state, view } from './page-state.js';
@@ -29,15 +30,16 @@ const parts = {
   beamNode: $('beam-node'),
   note: $('step-note'),
 };
+parts.map = modelMapBox(parts.section); // the model map (model-map.js), above the step buttons
 
 let callbacks = { retranslate: () => {}, writeUrl: () => {} };
-let twin = { key: null, similarities: null }; // the fixed twin's cos(c_1, c_t), per sentence
+let twin = { key: null, similarities: null, map: null }; // the fixed twin's cos(c_1, c_t) and its trace (the model map's), per sentence
 let pickedNode = null; // [step, index] of the beam node shown
 
 const TAU_DEBOUNCE_MS = 200;
 
 /** The CSS of the section's figures (app.js adds it to the page). */
-export const STEP_VIEW_CSS = STEP_CSS + BEAM_CSS;
+export const STEP_VIEW_CSS = STEP_CSS + BEAM_CSS + MODEL_MAP_CSS;
 
 /** The translation options this section needs: the trace, the beam tree, τ. */
 export function stepOptions() {
@@ -70,8 +72,13 @@ export function renderStep({ focus = false } = {}) {
   // the viewport or a step is opened).
   parts.section.dataset.twin = trace.scoring === 'none' || !baselineOf(state.model) ? 'none' : similarities.fixed ? 'ready' : 'waiting';
   const shortlist = Boolean(infos.get(state.model)?.shortlist) && state.shortlist;
+  const keepStage = keepOpenedStage(parts.panel);
   renderStepPanel(parts.panel, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens,
     tokenProbabilities: result.tokenProbabilities, step, similarities, shortlist });
+  keepStage();
+  // A part of the map opens its stage of the panel: the step view is then open (view=step).
+  renderModelMap(parts.map, { trace, sourceTokens: result.sourceTokens, targetTokens: result.targetTokens, step, panel: parts.panel,
+    twin: twin.key === twinKey() ? twin.map : null, onOpen: () => { state.stepView = true; callbacks.writeUrl(); } });
   parts.position.textContent = t('step.position', { step: step + 1, steps: trace.steps.length });
   parts.prev.disabled = step === 0;
   parts.next.disabled = step === trace.steps.length - 1;
@@ -130,7 +137,8 @@ async function fetchTwin() {
   try {
     const { value } = await page.translator.translate(fixed, shownText(), { trace: true, maxLength: MAX_OUTPUT_TOKENS });
     if (!value.trace || key !== twinKey()) return;
-    twin = { key, similarities: contextSimilarities(value.trace.steps.map((s) => Array.from(s.context))) };
+    twin = { key, similarities: contextSimilarities(value.trace.steps.map((s) => Array.from(s.context))),
+      map: { trace: value.trace, sourceTokens: value.sourceTokens, targetTokens: value.targetTokens } };
     if (state.result?.trace) renderStep();
   } catch {
     // the comparison is optional: without the twin the panel shows the attention model alone
