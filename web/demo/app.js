@@ -25,6 +25,7 @@ import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
 import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
+import { acceptPenalty, openOptionsForBeam, optionsFromUrl, refusePenalty, relabelOptions, showOptionValues } from './options-view.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
 import { applyStatic, speakDocument, formatCount, lang, onLangChange, setLang, setRich, t } from '../figures/i18n/index.js';
 
@@ -109,6 +110,7 @@ function showPenalties() {
     input.disabled = greedy;
     input.title = greedy ? t('controls.penaltyTitle') : '';
   }
+  showOptionValues(state.alpha ?? penaltyDefault('lengthPenalty'), state.beta ?? penaltyDefault('coveragePenalty'));
 }
 
 // `problem` is a message, or { key, params } of the catalogue (redrawn in the
@@ -332,6 +334,7 @@ function relabel() {
   showPenaltyHint();
   showPenalties();
   showShortlist();
+  relabelOptions();
   relabelStatus();
   relabelResult();
   relabelCompare();
@@ -387,22 +390,24 @@ function wire() {
     state.beam = Number(view.beam.value);
     resetPicks();
     showPenalties();
+    openOptionsForBeam();  // the options matter now
     translateNow();
   });
   view.shortlist.addEventListener('change', () => {
     state.shortlist = view.shortlist.checked;
     resetPicks();
+    showPenalties();
     translateNow();
   });
   for (const [input, key, name, symbol] of [[view.alpha, 'alpha', 'lengthPenalty', 'α'], [view.beta, 'beta', 'coveragePenalty', 'β']]) {
     input.addEventListener('change', () => {
-      const range = page.optionRanges[name];
       const value = penaltyFromText(input.value, name);
       if (value === null && input.value.trim() !== '') {
-        setStatus('controls.penaltyRange', { symbol, min: range.min, max: range.max, value: formatPenalty(state[key] ?? penaltyDefault(name)) });
+        refusePenalty(name, symbol, state[key] ?? penaltyDefault(name));
         showPenalties();
         return;
       }
+      acceptPenalty(name);
       state[key] = value === penaltyDefault(name) ? null : value;
       resetPicks();
       showPenalties();
@@ -461,6 +466,7 @@ async function start() {
   setUpPenalties();
   state.model = defaultModel();
   const text = readUrl();
+  optionsFromUrl(new URLSearchParams(location.search));
   view.source.value = text ?? EXAMPLES[0];
   addModelOption(state.model);
   view.model.value = state.model;

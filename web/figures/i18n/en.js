@@ -32,7 +32,6 @@ export default {
   'controls.penaltyTitle': 'Used by beam search: choose a beam size above 1',
   'controls.penaltyRange': '{symbol} must be a number from {min} to {max}; it is back to {value}.',
   'shortlist.hint': 'Shortlist: for each sentence the decoder computes probabilities only for the {target} pieces it is likely to need (the {always} most frequent ones, plus those that the sentence’s English pieces suggest), which is faster; every other piece gets probability 0. Unchecked, it scores all {vocabulary}.',
-  'decoding.notes': 'How the beam ranks its translations',
   'penalty.hint': 'Beam search ranks finished translations by log P / ((5 + length) / 6)<sup>α</sup> + β × Σ<sub><i>i</i></sub> log min(attention on word <i>i</i>, 1) (<a href="https://arxiv.org/abs/1609.08144">Wu et al. 2016</a>): α (default {alpha}) offsets its taste for short outputs, 0 = probability alone; β (default {beta}) penalizes leaving source words unread, 0 = off. Each from {min} to {max}; greedy decoding (beam 1) uses neither.',
   'examples.region': 'Example sentences',
   'examples.label': 'Try',
@@ -378,4 +377,11 @@ export default {
   'beam.nodeKept': '{token} {score} (step {step}, “{full}”, kept)',
   'beam.nodePruned': '{token} {score} (step {step}, “{full}”, pruned)',
   'beam.nodeAttention': 'Attention with which “{token}” was chosen at step {step} (score {score}):',
+  // Issue 46, the figure first and labels that say what happens (web/index.html, web/demo/options-view.js, result-view.js, about.js)
+  'decoding.options': 'Beam search options',
+  'decoding.values': '(α {alpha} · β {beta}{shortlist})',
+  'decoding.valuesGreedy': '(not used by greedy decoding, beam 1)',
+  'decoding.shortlistOn': ' · shortlist on',
+  'decoding.shortlistOff': ' · shortlist off',
+  'controls.penaltyRangeUrl': '{parameter}={given} in the link is outside the allowed range of {symbol}, {min} to {max}: the model’s default is used instead.',
 };

@@ -29,7 +29,6 @@ export default {
   'controls.penaltyTitle': '仅用于束搜索：请把束宽设为大于 1',
   'controls.penaltyRange': '{symbol} 必须是 {min} 到 {max} 之间的数，已恢复为 {value}。',
   'shortlist.hint': '候选词表：对每个句子，解码器只为它可能用到的{target}子词计算概率（最常用的 {always} 个，加上句中英语子词提示的那些），所以更快；其余子词的概率为 0。取消勾选，则对全部 {vocabulary} 个子词计算概率。',
-  'decoding.notes': '束搜索如何给候选译文排序',
   'penalty.hint': '束搜索按 log P / ((5 + 长度) / 6)<sup>α</sup> + β × Σ<sub><i>i</i></sub> log min(词 <i>i</i> 得到的注意力, 1) 给已完成的译文排序（<a href="https://arxiv.org/abs/1609.08144">Wu 等，2016</a>）：α（默认 {alpha}）抵消它偏爱短译文的倾向，0 表示只看概率；β（默认 {beta}）惩罚没被读到的源词，0 表示关闭。两者的取值范围都是 {min} 到 {max}；贪心解码（束宽 1）两者都不用。',
   'examples.region': '例句',
   'examples.label': '试试',
@@ -364,4 +363,11 @@ export default {
   'beam.nodeKept': '{token} {score}（第 {step} 步，“{full}”，保留）',
   'beam.nodePruned': '{token} {score}（第 {step} 步，“{full}”，剪掉）',
   'beam.nodeAttention': '第 {step} 步选中“{token}”时的注意力权重（得分 {score}）：',
+  // Issue 46, the figure first and labels that say what happens (web/index.html, web/demo/options-view.js, result-view.js, about.js)
+  'decoding.options': '束搜索选项',
+  'decoding.values': '（α {alpha} · β {beta}{shortlist}）',
+  'decoding.valuesGreedy': '（贪心解码，即束宽 1，不使用这些选项）',
+  'decoding.shortlistOn': ' · 候选词表已打开',
+  'decoding.shortlistOff': ' · 候选词表已关闭',
+  'controls.penaltyRangeUrl': '链接中的 {parameter}={given} 超出了 {symbol} 允许的范围（{min} 到 {max}），已改用模型的默认值。',
 };
