@@ -69,7 +69,7 @@ test('write it step by step: the line above shows only what is written so far, t
 
 for (const [lang, range, back] of [['en', /from 0 to 5/, /back to 0\.6/], ['zh-CN', /0 到 5/, /已恢复为 0\.6/]]) {
   test(`${lang}: α out of range is refused with the allowed range named beside the inputs, until a good value`, async () => {
-    const page = await browser.newPage(`/web/?lang=${lang}&text=${encodeURIComponent(TEXT)}`, { width: 1280, height: 900 });
+    const page = await browser.newPage(`/web/?lang=${lang}&model=en-fr&text=${encodeURIComponent(TEXT)}`, { width: 1280, height: 900 });
     await waitForTranslation(page, TEXT);
     await byTestId(page, 'decoding-notes').locator('summary').click();
     const alpha = byTestId(page, 'length-penalty');

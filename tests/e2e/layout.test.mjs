@@ -19,7 +19,11 @@ after(async () => { await browser?.close(); });
 const topOf = (page, id) => page.evaluate((id) =>
   document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect().top + scrollY, id);
 
-for (const lang of ['en', 'zh-CN']) {
+// Each language on the model it opens with: en-fr (α 0.6, β 0.2, a shortlist) and en-zh (α 2.0, β 0.0, none).
+for (const [lang, values, controls] of [
+  ['en', /α 0\.6 · β 0\.2 · shortlist on/, ['length-penalty', 'coverage-penalty', 'shortlist-control']],
+  ['zh-CN', /α 2\.0 · β 0\.0）/, ['length-penalty', 'coverage-penalty']],
+]) {
   for (const [width, height, limit] of [[1280, 900, 700], [375, 812, 1000]]) {
     test(`${lang} at ${width}×${height}: the heatmap's top is at most ${limit} px down, the options folded`, async () => {
       const page = await browser.newPage(`/web/?lang=${lang}&text=${encodeURIComponent(TEXT)}`, { width, height });
@@ -32,10 +36,10 @@ for (const lang of ['en', 'zh-CN']) {
       // Folded on a first visit, its summary naming what is in use; every option reachable by opening it.
       const options = byTestId(page, 'decoding-notes');
       assert.equal(await options.evaluate((d) => d.open), false);
-      assert.match(await byTestId(page, 'option-values').textContent(), /α 0\.6 · β 0\.2/);
+      assert.match(await byTestId(page, 'option-values').textContent(), values);
       assert.equal(await byTestId(page, 'length-penalty').isVisible(), false);
       await options.locator('summary').click();
-      for (const id of ['length-penalty', 'coverage-penalty', 'shortlist-control']) assert.equal(await byTestId(page, id).isVisible(), true, id);
+      for (const id of controls) assert.equal(await byTestId(page, id).isVisible(), true, id);
       assert.equal(await page.locator('#penalty-hint').isVisible(), true);
       assert.deepEqual(page.problems, []);
     });

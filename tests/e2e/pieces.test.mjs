@@ -213,7 +213,7 @@ test('"About this model" labels the scores: sacreBLEU-compatible, with chrF2 whe
   const page = await openSubword();
   // The fixture's report comes from the sacreBLEU-compatible scorer (it has a signature and chrF2).
   const about = byTestId(page, 'about-bleu');
-  await about.waitFor();
+  await about.waitFor({ state: 'attached' });  // in the folded record
   const text = await about.textContent();
   assert.match(text, /sacreBLEU-compatible \(13a, or zh for Chinese\), lowercased/);
   assert.match(text, /chrF2 \d/);

@@ -115,7 +115,7 @@ test('the Shortlist switch shows for en-fr, checked, with a hint; not for en-zh 
   assert.equal(await byTestId(fixed, 'shortlist-control').isVisible(), false);
   await fixed.close();
 
-  const chinese = await open(pageUrl({ lang: 'zh-CN' }));
+  const chinese = await open(pageUrl({ lang: 'zh-CN', model: 'en-fr' }));  // the Chinese page opens on en-zh otherwise
   await waitForTranslation(chinese, SENTENCE, { shortlist: 'on' });
   assert.equal((await byTestId(chinese, 'shortlist-control').textContent()).trim(), '候选词表');
   assert.match(await byTestId(chinese, 'shortlist-hint').textContent(), /法语子词.*2,000.*10,000/);

@@ -14,12 +14,12 @@ import { ALIGNMENT_CSS } from '../figures/alignment.js';
 import { missingFeature } from '../figures/features.js';
 import { getTranslator } from '../figures/translator.js';
 import { loadPackage } from '../figures/load-api.js';
-import { DEBOUNCE_MS, PAGE_MAX_BEAM, defaultModel, isShipped, loadModelList, modelLabel, pickableModels } from '../figures/page-models.js';
+import { DEBOUNCE_MS, PAGE_MAX_BEAM, isShipped, loadModelList, modelLabel, pickableModels } from '../figures/page-models.js';
 import {
-  ALTERNATIVES, EXAMPLES, decodeOptions, describeModel, fileName, infos, modelInfo, page, penaltyDefault, resetPicks, setStatus,
+  ALTERNATIVES, EXAMPLES, decodeOptions, examplesFor, describeModel, fileName, infos, modelInfo, page, penaltyDefault, resetPicks, setStatus,
   relabelStatus, showError, showNotices, shownText, state, view,
 } from './page-state.js';
-import { penaltyFromText, readUrl, writeUrl } from './page-url.js';
+import { penaltyFromText, readUrl, startModel, writeUrl } from './page-url.js';
 import { clearResult, figureElement, figureSvg, relabelResult, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
 import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
@@ -81,6 +81,20 @@ function showPenaltyHint() {
 }
 
 const formatPenalty = (value) => value.toFixed(1);
+
+// The example sentences, for the chosen model (examplesFor: into Chinese, ones a reader of d2l-zh knows).
+function showExamples() {
+  const label = view.examples.querySelector('.examples-label');
+  replaceChildren(view.examples, label, examplesFor(state.model).map((sentence) => h('button', {
+    type: 'button', class: 'example', 'data-testid': 'example', translate: 'no', title: sentence.length > 40 ? sentence : null,
+    onclick: () => {
+      view.source.value = sentence;
+      resetPicks({ prefix: [], step: null });
+      resetStepPicks();
+      translateNow();
+    },
+  }, sentence.length > 40 ? `${sentence.slice(0, 38)}…` : sentence)));
+}
 
 // The shortlist switch: shown only for a model whose file has a lexical
 // shortlist (its info, once loaded); checked = the API's default, the
@@ -384,6 +398,7 @@ function wire() {
     resetPicks({ prefix: [], step: null });
     resetStepPicks();
     showShortlist();  // hidden until the new model's info says it has one
+    showExamples();
     translateNow();
   });
   view.beam.addEventListener('change', () => {
@@ -414,17 +429,7 @@ function wire() {
       translateNow();
     });
   }
-  for (const sentence of EXAMPLES) {
-    view.examples.append(h('button', {
-      type: 'button', class: 'example', 'data-testid': 'example', translate: 'no', title: sentence.length > 40 ? sentence : null,
-      onclick: () => {
-        view.source.value = sentence;
-        resetPicks({ prefix: [], step: null });
-    resetStepPicks();
-        translateNow();
-      },
-    }, sentence.length > 40 ? `${sentence.slice(0, 38)}…` : sentence));
-  }
+  showExamples();
 
   wireFigure();
   for (const [selector, key] of [['.view-switch [data-view]', 'view'], ['.unit-switch [data-unit]', 'unit']]) {
@@ -464,7 +469,7 @@ async function start() {
   setUpModelMenu();
   setUpBeamMenu();
   setUpPenalties();
-  state.model = defaultModel();
+  state.model = startModel();
   const text = readUrl();
   optionsFromUrl(new URLSearchParams(location.search));
   view.source.value = text ?? EXAMPLES[0];
