@@ -30,7 +30,8 @@ for (const [lang, caveat, notice] of [
   ['zh-CN', /这是一个小模型，主要用短句训练/, /模型对译文中的 \d+ 个词没有把握/],
 ]) {
   test(`${lang}: unsure words marked with their probability, a notice naming them, the caveat`, async () => {
-    const page = await browser.newPage(`/web/?text=${encodeURIComponent(NONSENSE)}&lang=${lang}`);
+    // en-fr in both languages (the Chinese page would open on en-zh).
+    const page = await browser.newPage(`/web/?text=${encodeURIComponent(NONSENSE)}&model=en-fr&lang=${lang}`);
     try {
       await waitForTranslation(page, NONSENSE);
       const { threshold, marked, unmarked } = await doubtOf(page);

@@ -213,7 +213,7 @@ test('"About this model" labels the scores: sacreBLEU-compatible, with chrF2 whe
   const page = await openSubword();
   // The fixture's report comes from the sacreBLEU-compatible scorer (it has a signature and chrF2).
   const about = byTestId(page, 'about-bleu');
-  await about.waitFor();
+  await about.waitFor({ state: 'attached' });  // in the folded record
   const text = await about.textContent();
   assert.match(text, /sacreBLEU-compatible \(13a, or zh for Chinese\), lowercased/);
   assert.match(text, /chrF2 \d/);
@@ -290,10 +290,10 @@ test('beam search penalties: alpha and beta beside the beam size, used with a be
     // alpha = beta = 0: the raw log probability, lower than the length-normalized default.
     await p.waitForFunction((before) => !document.getElementById('meta').textContent.includes(`Score ${before.toFixed(3)}`), withDefaults);
     assert.ok(await scoreOf() < withDefaults, `raw ${await scoreOf()} vs normalized ${withDefaults}`);
-    // Out of range: refused with the range named, the value restored.
+    // Out of range: refused with the range named beside the inputs, the value restored.
     await alpha.fill('7');
     await alpha.press('Enter');
-    await p.waitForFunction(() => /must be a number from 0 to 5/.test(document.querySelector('[data-testid="status"]').textContent));
+    await p.waitForFunction(() => /must be a number from 0 to 5/.test(document.querySelector('[data-testid="penalty-error"]').textContent));
     assert.equal(await alpha.inputValue(), '0.0');
     // The URL reopens the same options.
     const again = await browser.newPage(new URL(p.url()).pathname + new URL(p.url()).search);

@@ -90,10 +90,10 @@ test('the Shortlist switch shows for en-fr, checked, with a hint; not for en-zh 
   const page = await open(pageUrl());
   await waitForTranslation(page, SENTENCE, { model: 'en-fr', shortlist: 'on' });
   const control = byTestId(page, 'shortlist-control');
+  // The switch and its hint live in the folded beam search options: open them, so that their visibility means something.
+  await byTestId(page, 'decoding-notes').locator('summary').click();
   assert.ok(await control.isVisible());
   assert.equal(await byTestId(page, 'shortlist-toggle').isChecked(), true);
-  // The hint lives in the folded decoding notes: open them, so that its visibility means something.
-  await byTestId(page, 'decoding-notes').locator('summary').click();
   assert.ok(await byTestId(page, 'shortlist-hint').isVisible());
   const hint = await byTestId(page, 'shortlist-hint').textContent();
   assert.match(hint, /French pieces .*2,000 most frequent .*all 10,000/);
@@ -115,7 +115,7 @@ test('the Shortlist switch shows for en-fr, checked, with a hint; not for en-zh 
   assert.equal(await byTestId(fixed, 'shortlist-control').isVisible(), false);
   await fixed.close();
 
-  const chinese = await open(pageUrl({ lang: 'zh-CN' }));
+  const chinese = await open(pageUrl({ lang: 'zh-CN', model: 'en-fr' }));  // the Chinese page opens on en-zh otherwise
   await waitForTranslation(chinese, SENTENCE, { shortlist: 'on' });
   assert.equal((await byTestId(chinese, 'shortlist-control').textContent()).trim(), '候选词表');
   assert.match(await byTestId(chinese, 'shortlist-hint').textContent(), /法语子词.*2,000.*10,000/);
@@ -145,6 +145,7 @@ test('unchecking it translates again over every piece and writes shortlist=off; 
   assert.equal(before.translation, api.on.text);
   assert.deepEqual(await whatIfAt(page, 0), api.on.alternatives);
 
+  await byTestId(page, 'decoding-notes').locator('summary').click();  // the switch is among the folded options
   await byTestId(page, 'shortlist-toggle').uncheck();
   await waitForTranslation(page, SENTENCE, { shortlist: 'off' });
   assert.match(page.url(), /[?&]shortlist=off(&|$)/);

@@ -1,14 +1,49 @@
-// "About this model": what the model file says about itself (its network,
-// vocabularies, training, development scores and data: provenance.js),
-// asked of the worker once per model.
+// "About this model": first in plain sentences, in the page's language,
+// what the model is, what it learned from and how well it translates
+// (issue 46, item 9); then, folded, what the model file says about itself
+// (its network, vocabularies, training, development scores and data, with
+// file names and hashes: provenance.js). Asked of the worker once per model.
 import { h, replaceChildren } from '../figures/dom.js';
 import { languageName } from '../figures/page-models.js';
-import { formatCount, t } from '../figures/i18n/index.js';
+import { formatCount, setRich, t } from '../figures/i18n/index.js';
 import { describeModel, modelInfo, view } from './page-state.js';
 import { dataText, licenceText, trainingText } from './provenance.js';
 import { recordedScores, scorerLabel } from '../figures/scores.js';
 
 let aboutModel = null; // the model the section describes (or is loading)
+const summary = document.getElementById('about-summary');
+
+// Three plain sentences: what it is, what it learned from, its scores.
+function showSummary(info) {
+  const { provenance = {} } = info;
+  const language = (code) => (code ? languageName(code) : t('model.output').toLowerCase());
+  const what = h('p', {}, t('about.plainModel', {
+    source: language(info.sourceLanguage), target: language(info.targetLanguage),
+    how: t(info.hasAttention ? 'about.plainAttention' : 'about.plainFixed'),
+  }));
+  const pairs = provenance.split?.train_pairs;
+  const source = provenance.data?.source;
+  const learned = Number.isFinite(pairs) && typeof source === 'string'
+    ? setRich(h('p'), 'about.plainData', {
+      pairs: formatCount(pairs),
+      data: h('span', { translate: 'no' }, source),  // as the file records it
+      more: Array.isArray(provenance.extra_data) && provenance.extra_data.length
+        ? t('about.plainMore', { count: provenance.extra_data.length }) : '',
+    })
+    : h('p', {}, t('about.plainDataMissing'));
+  const best = recordedScores(info);
+  const buckets = best?.byLength.filter((b) => b.sentences > 0) ?? [];
+  const scores = best
+    ? h('p', { 'data-testid': 'about-plain-scores' }, t('about.plainScores', {
+      sentences: formatCount(best.sentences), bleu: best.overall.toFixed(1), decoding: best.decoding,
+      byLength: buckets.length >= 2 ? t('about.plainByLength', {
+        shortBucket: buckets[0].bucket, shortBleu: buckets[0].bleu.toFixed(1),
+        longBucket: buckets.at(-1).bucket, longBleu: buckets.at(-1).bleu.toFixed(1),
+      }) : '',
+    }))
+    : h('p', {}, t('about.plainNotMeasured'));
+  replaceChildren(summary, what, learned, scores);
+}
 
 /** Describes `model` (again only when it changed, or when `again`: the language changed). */
 export async function showAbout(model, { again = false } = {}) {
@@ -19,10 +54,12 @@ export async function showAbout(model, { again = false } = {}) {
     info = await modelInfo(model);
   } catch (error) {
     aboutModel = null;
+    replaceChildren(summary);
     replaceChildren(view.about, h('dd', {}, t('about.failed', { message: error.message })));
     return;
   }
   if (aboutModel !== model) return;
+  showSummary(info);
   const { config = {}, provenance = {} } = info;
   const tokens = (kind) => t(kind === 'bpe' ? 'about.tokens.bpe' : kind === 'characters' ? 'about.tokens.characters' : 'about.tokens.words');
   const language = (code) => (code ? languageName(code) : '');

@@ -14,17 +14,18 @@ import { ALIGNMENT_CSS } from '../figures/alignment.js';
 import { missingFeature } from '../figures/features.js';
 import { getTranslator } from '../figures/translator.js';
 import { loadPackage } from '../figures/load-api.js';
-import { DEBOUNCE_MS, PAGE_MAX_BEAM, defaultModel, isShipped, loadModelList, modelLabel, pickableModels } from '../figures/page-models.js';
+import { DEBOUNCE_MS, PAGE_MAX_BEAM, isShipped, loadModelList, modelLabel, pickableModels } from '../figures/page-models.js';
 import {
-  ALTERNATIVES, EXAMPLES, decodeOptions, describeModel, fileName, infos, modelInfo, page, penaltyDefault, resetPicks, setStatus,
+  ALTERNATIVES, EXAMPLES, decodeOptions, examplesFor, describeModel, fileName, infos, modelInfo, page, penaltyDefault, resetPicks, setStatus,
   relabelStatus, showError, showNotices, shownText, state, view,
 } from './page-state.js';
-import { penaltyFromText, readUrl, writeUrl } from './page-url.js';
+import { penaltyFromText, readUrl, startModel, writeUrl } from './page-url.js';
 import { clearResult, figureElement, figureSvg, relabelResult, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
 import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
 import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
+import { acceptPenalty, openOptionsForBeam, optionsFromUrl, refusePenalty, relabelOptions, showOptionValues } from './options-view.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
 import { applyStatic, speakDocument, formatCount, lang, onLangChange, setLang, setRich, t } from '../figures/i18n/index.js';
 import { wireKeys } from './keys.js';
@@ -82,6 +83,20 @@ function showPenaltyHint() {
 
 const formatPenalty = (value) => value.toFixed(1);
 
+// The example sentences, for the chosen model (examplesFor: into Chinese, ones a reader of d2l-zh knows).
+function showExamples() {
+  const label = view.examples.querySelector('.examples-label');
+  replaceChildren(view.examples, label, examplesFor(state.model).map((sentence) => h('button', {
+    type: 'button', class: 'example', 'data-testid': 'example', translate: 'no', title: sentence.length > 40 ? sentence : null,
+    onclick: () => {
+      view.source.value = sentence;
+      resetPicks({ prefix: [], step: null });
+      resetStepPicks();
+      translateNow();
+    },
+  }, sentence.length > 40 ? `${sentence.slice(0, 38)}…` : sentence)));
+}
+
 // The shortlist switch: shown only for a model whose file has a lexical
 // shortlist (its info, once loaded); checked = the API's default, the
 // shortlist on; unchecked sends { shortlist: false } (decodeOptions).
@@ -110,6 +125,7 @@ function showPenalties() {
     input.disabled = greedy;
     input.title = greedy ? t('controls.penaltyTitle') : '';
   }
+  showOptionValues(state.alpha ?? penaltyDefault('lengthPenalty'), state.beta ?? penaltyDefault('coveragePenalty'));
 }
 
 // `problem` is a message, or { key, params } of the catalogue (redrawn in the
@@ -334,6 +350,7 @@ function relabel() {
   showPenaltyHint();
   showPenalties();
   showShortlist();
+  relabelOptions();
   relabelStatus();
   relabelResult();
   relabelCompare();
@@ -383,45 +400,38 @@ function wire() {
     resetPicks({ prefix: [], step: null });
     resetStepPicks();
     showShortlist();  // hidden until the new model's info says it has one
+    showExamples();
     translateNow();
   });
   view.beam.addEventListener('change', () => {
     state.beam = Number(view.beam.value);
     resetPicks();
     showPenalties();
+    openOptionsForBeam();  // the options matter now
     translateNow();
   });
   view.shortlist.addEventListener('change', () => {
     state.shortlist = view.shortlist.checked;
     resetPicks();
+    showPenalties();
     translateNow();
   });
   for (const [input, key, name, symbol] of [[view.alpha, 'alpha', 'lengthPenalty', 'α'], [view.beta, 'beta', 'coveragePenalty', 'β']]) {
     input.addEventListener('change', () => {
-      const range = page.optionRanges[name];
       const value = penaltyFromText(input.value, name);
       if (value === null && input.value.trim() !== '') {
-        setStatus('controls.penaltyRange', { symbol, min: range.min, max: range.max, value: formatPenalty(state[key] ?? penaltyDefault(name)) });
+        refusePenalty(name, symbol, state[key] ?? penaltyDefault(name));
         showPenalties();
         return;
       }
+      acceptPenalty(name);
       state[key] = value === penaltyDefault(name) ? null : value;
       resetPicks();
       showPenalties();
       translateNow();
     });
   }
-  for (const sentence of EXAMPLES) {
-    view.examples.append(h('button', {
-      type: 'button', class: 'example', 'data-testid': 'example', translate: 'no', title: sentence.length > 40 ? sentence : null,
-      onclick: () => {
-        view.source.value = sentence;
-        resetPicks({ prefix: [], step: null });
-    resetStepPicks();
-        translateNow();
-      },
-    }, sentence.length > 40 ? `${sentence.slice(0, 38)}…` : sentence));
-  }
+  showExamples();
 
   wireFigure();
   for (const [selector, key] of [['.view-switch [data-view]', 'view'], ['.unit-switch [data-unit]', 'unit']]) {
@@ -461,8 +471,9 @@ async function start() {
   setUpModelMenu();
   setUpBeamMenu();
   setUpPenalties();
-  state.model = defaultModel();
+  state.model = startModel();
   const text = readUrl();
+  optionsFromUrl(new URLSearchParams(location.search));
   view.source.value = text ?? EXAMPLES[0];
   addModelOption(state.model);
   view.model.value = state.model;

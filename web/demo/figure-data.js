@@ -2,7 +2,7 @@
 // selected hypothesis, and its rows and columns as units, pieces or words
 // (the unit switch, state.unit), with the words the reader typed for the
 // source's unknown tokens. Data only: nothing here touches the page.
-import { continuesWord, pieceLabel } from '../figures/dom.js';
+import { WORD_MARKER, continuesWord, pieceLabel } from '../figures/dom.js';
 import { page, state } from './page-state.js';
 
 /** The hypothesis the reader picked (state.hyp), or the best one. */
@@ -42,4 +42,33 @@ export function figureData() {
     return { source: wordUnits(words.sourceWords), target: wordUnits(words.targetWords), attention: words.attention };
   }
   return { source: pieceUnits(result.sourceTokens, sourceWords), target: pieceUnits(hypothesis.targetTokens, targetWords), attention };
+}
+
+/**
+ * The part of the hypothesis's text written by its first `tokens` tokens
+ * ("write it step by step" shows only that much, never the translation to
+ * come): each word found in the text in turn, a word cut short after the
+ * pieces written so far. The whole text once every word is written.
+ */
+export function writtenText(hypothesis, tokens) {
+  const text = hypothesis.text ?? '';
+  const words = hypothesis.targetWords ?? tokensAsWords(hypothesis.targetTokens);
+  if (words.every((word) => word.end <= tokens)) return text;
+  const lower = text.toLowerCase();
+  let cursor = 0;
+  let end = 0;
+  for (const word of words) {
+    if (word.start >= tokens) break;
+    const at = lower.indexOf(word.text.toLowerCase(), cursor);
+    if (at < 0) break;  // a word the text writes otherwise (a name kept as typed): stop before it
+    if (word.end <= tokens) {
+      end = at + word.text.length;
+      cursor = end;
+      continue;
+    }
+    const written = hypothesis.targetTokens.slice(word.start, tokens).join('').replaceAll(WORD_MARKER, '').length;
+    end = at + Math.min(written, word.text.length);
+    break;
+  }
+  return text.slice(0, end);
 }

@@ -15,6 +15,17 @@ export const EXAMPLES = [
   "I'm home.",
   'I think that the weather will be better tomorrow, so we can go to the beach with our friends.',
 ];
+// Into Chinese, sentences whose translations a reader of d2l-zh knows at a
+// glance (I love deep learning. → 我爱深度学习。, Hi. → 你好。).
+export const EXAMPLES_ZH = [
+  'I love deep learning.',
+  'Hi.',
+  'Thank you.',
+  "I'm home.",
+  'I think that the weather will be better tomorrow, so we can go to the beach with our friends.',
+];
+/** The example sentences offered for `model`: the Chinese ones for a shipped model into Chinese. */
+export const examplesFor = (model) => (isShipped(model) && languagesOf(model).targetLanguage === 'zh' ? EXAMPLES_ZH : EXAMPLES);
 // What the URL leaves out; the default model and beam are the package's (page-models.js).
 export const DEFAULTS = { beam: DEFAULT_BEAM, view: 'heatmap', unit: 'pieces' };
 export const ALTERNATIVES = 8; // top-k words offered at each output position

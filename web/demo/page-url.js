@@ -17,10 +17,20 @@
 // `seq2seq train`, served next to the page. Only URLs on the page's own
 // origin are accepted, so a link can never make the page fetch another
 // site's file. The browser tests open a small subword model this way.
-import { defaultModel, isShipped, pageBeam, pickableModels, stepFromText, PAGE_MAX_BEAM } from '../figures/page-models.js';
+import { defaultModel, isShipped, languagesOf, pageBeam, pickableModels, stepFromText, PAGE_MAX_BEAM } from '../figures/page-models.js';
 import { DEFAULTS, page, state } from './page-state.js';
 import { browserLang, lang } from '../figures/i18n/index.js';
 import { tauFromText } from '../figures/step-math.js';
+
+/**
+ * The model the page opens with when the URL names none: the package's
+ * default, but in the Chinese interface the first model into Chinese (en-zh),
+ * which a reader of d2l-zh can check by eye.
+ */
+export function startModel() {
+  const chinese = lang() === 'zh-CN' ? pickableModels().find((model) => languagesOf(model).targetLanguage === 'zh') : null;
+  return chinese ?? defaultModel();
+}
 
 /** Sets `state` from the URL; returns its text, or null when it has none. */
 export function readUrl() {
@@ -64,7 +74,8 @@ export function writeUrl() {
   const params = new URLSearchParams();
   if (state.text) params.set('text', state.text);
   if (!isShipped(state.model)) params.set('model-url', relativeUrl(state.model));
-  else if (state.model !== defaultModel()) params.set('model', state.model);
+  // Named whenever the language picks another start (in Chinese), so that the link opens the same model for everyone.
+  else if (state.model !== defaultModel() || startModel() !== defaultModel()) params.set('model', state.model);
   if (state.beam !== DEFAULTS.beam) params.set('beam', String(state.beam));
   if (state.alpha !== null) params.set('alpha', String(state.alpha));
   if (state.beta !== null) params.set('beta', String(state.beta));

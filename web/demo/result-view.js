@@ -13,9 +13,9 @@
 import { h, replaceChildren, tokenKind, UNKNOWN_TOKEN } from '../figures/dom.js';
 import { renderHeatmap, colorFor, needsLightText } from '../figures/heatmap.js';
 import { renderAlignment } from '../figures/alignment.js';
-import { figureData, selectedHypothesis } from './figure-data.js';
+import { figureData, selectedHypothesis, writtenText } from './figure-data.js';
 import { describeModel, infos, page, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
-import { openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
+import { backButton, openWhatIf, renderHypotheses, renderWhatIf } from './what-if.js';
 import { formatLog } from '../figures/step-math.js';
 import { applyStatic, lang, rich, t } from '../figures/i18n/index.js';
 import { figureLabels, heatmapSvg } from '../../dist/figure.js';
@@ -123,7 +123,8 @@ export function render() {
     result.hypotheses.length > 1 ? t('result.hypothesisOf', { k: state.hyp + 1, n: result.hypotheses.length }) : '',
     // The reader chose one token, the last of the prefix; those before it
     // are the model's own, kept as it wrote them.
-    state.prefix.length ? t('result.chosenByYou', { count: state.prefix.length, noun: tokenNoun(false) }) : '');
+    state.prefix.length ? t('result.chosenByYou', { count: state.prefix.length, noun: tokenNoun(false) }) : '',
+    state.prefix.length ? ' ' : '', state.prefix.length ? backButton() : '');
 
   const notices = [];
   if (state.urlWarning) notices.push({ testid: 'notice-url', ...state.urlWarning });
@@ -327,6 +328,8 @@ function playStep(row) {
     element.classList.toggle('unwritten', r > row);
   }
   [...view.targetTokens.children].forEach((chipElement, k) => chipElement.classList.toggle('unwritten', k > row));
+  // The line above shows what is written so far, not the translation to come.
+  view.translation.textContent = writtenText(selectedHypothesis(), shown.target[row]?.end ?? row + 1);
   showRow(row);
   describeStep(row);
   playTimer = setTimeout(() => playStep(row + 1), PLAY_STEP_MS);
@@ -334,6 +337,11 @@ function playStep(row) {
 
 function stopPlaying() {
   clearTimeout(playTimer);
+  if (view.heatmap.dataset.playStep !== undefined && state.result) {
+    view.translation.textContent = selectedHypothesis().text || t('result.empty');
+    view.translation.style.minHeight = '';
+    view.translation.removeAttribute('aria-busy');
+  }
   playTimer = 0;
   delete view.heatmap.dataset.playStep;
   for (const element of document.querySelectorAll('.unwritten')) element.classList.remove('unwritten');
@@ -352,6 +360,8 @@ function togglePlay() {
   if (!figure || !shown?.attention.length) return;
   view.play.setAttribute('aria-pressed', 'true');
   view.play.textContent = t('figure.stop');
+  view.translation.style.minHeight = `${view.translation.offsetHeight}px`;  // the line keeps its height as it fills
+  view.translation.setAttribute('aria-busy', 'true');  // read out once written, not piece by piece
   playStep(0);
 }
 

@@ -20,6 +20,15 @@ export function onPicks(handlers) {
   picks = handlers;
 }
 
+/**
+ * The way back after a "what if" pick, shown at once beside the result
+ * line (result-view.js), not only in the alternatives, which close when the
+ * pick is decoded.
+ */
+export function backButton() {
+  return h('button', { type: 'button', class: 'back-to-model', 'data-testid': 'whatif-back', onclick: () => picks.alternative(null) }, t('whatif.reset'));
+}
+
 function alternativesAt(position) {
   const hypothesis = selectedHypothesis();
   const alternatives = hypothesis.alternatives ?? (state.hyp === 0 ? state.result.alternatives : null);
