@@ -23,7 +23,9 @@ Reads English sentences from stdin, one per line, and writes one line per
 input line to stdout: the translation, or with --json a JSON object with
 text, sourceTokens, targetTokens, attention (rows = target tokens, columns =
 source tokens, each row sums to 1), coverage (attention received by each
-source token) and possiblyDropped (source tokens with coverage under 0.1),
+source token) and possiblyDropped (source tokens with coverage under 0.1,
+except words the target language leaves untranslated, and numbers of the
+source the translation does not write),
 the model's doubt (tokenProbabilities: each target token's probability;
 wordProbabilities: each target word's; unsureWords: the words under )" +
            std::to_string(kUnsureWordProbability).substr(0, 4) + R"(;

@@ -27,9 +27,7 @@ void describe_doubt(const std::vector<float>& token_log_probs, TranslationHypoth
     }
 }
 
-// never_dropped: source tokens that are no candidates for a dropped word
-// however little attention they got (one flag per source token).
-TranslationHypothesis describe(const Model& model, Hypothesis&& h, const std::vector<bool>& never_dropped) {
+TranslationHypothesis describe(const Model& model, Hypothesis&& h) {
     TranslationHypothesis out;
     std::vector<std::string> words;
     for (int id : h.tokens) {
@@ -45,11 +43,6 @@ TranslationHypothesis describe(const Model& model, Hypothesis&& h, const std::ve
         out.coverage.assign(S, 0.0f);
         for (const auto& row : out.attention) {
             for (size_t i = 0; i < S; ++i) out.coverage[i] += row[i];
-        }
-        for (size_t i = 0; i + 1 < S; ++i) {  // the source's <eos> is no word to drop
-            if (out.coverage[i] < kPossiblyDroppedCoverage && !(i < never_dropped.size() && never_dropped[i])) {
-                out.possibly_dropped.push_back(static_cast<int>(i));
-            }
         }
     }
     for (const auto& position : h.alternatives) {
@@ -125,19 +118,13 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
         result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,
                                   model.target_vocabulary, trace_numbers);
     }
-    // English articles have no counterpart in Chinese: a Chinese
-    // translation that gave "the" no attention dropped nothing.
-    std::vector<bool> never_dropped(result.source_tokens.size(), false);
-    if (model.target_tokenizer.language == "zh") {
-        for (const WordSpan& word : result.source_words) {
-            if (word.end - word.start != 1) continue;
-            const std::string lower = to_lower_utf8(word.text);
-            if (lower == "the" || lower == "a" || lower == "an") never_dropped[word.start] = true;
-        }
-    }
     const size_t forced = options.forced_prefix.size();
-    for (Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, std::move(h), never_dropped));
+    for (Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, std::move(h)));
     if (options.keep_names) keep_source_names(text, forced, result);
+    // After the names and numbers are copied through: the text as shown.
+    for (TranslationHypothesis& h : result.hypotheses) {
+        h.possibly_dropped = possibly_dropped(h.coverage, result.source_words, h.text, model.target_tokenizer.language);
+    }
     for (TranslationHypothesis& h : result.hypotheses) mark_unsure(h, forced);
     if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);
     return result;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/limits.h"
+#include "decode/dropped.h"
 #include "decode/search.h"
 #include "model/model.h"
 
@@ -14,13 +15,7 @@
 
 namespace s2s {
 
-// A source token whose attention, summed over all output tokens, stays
-// under this was barely looked at: a translation that skipped it may have
-// dropped it. A token translated by one output token gets about 1; 0.1 is a
-// tenth of a glance (the coverage penalty's idea, Wu et al., 2016, eq. 14).
-// JavaScript reads it from dist/options.js (possiblyDroppedCoverage, written
-// from limits(): src/wasm/envelope.h).
-inline constexpr float kPossiblyDroppedCoverage = 0.1f;
+// kPossiblyDroppedCoverage and the words never flagged: decode/dropped.h.
 
 // A target word whose probability (the product of its pieces' probabilities
 // as the search chose them) is under this was a guess: the page marks it
@@ -39,9 +34,10 @@ struct TranslationHypothesis {
     std::vector<std::vector<std::pair<std::string, float>>> alternatives;  // per target token, when asked
     // Coverage: the attention each source token received over the whole
     // output, sum_t a_ti (S; empty for the fixed-context baseline), and the
-    // source words (token indices, the final <eos> left out) whose coverage
-    // is under kPossiblyDroppedCoverage: candidates for a dropped word (not
-    // the English articles when the target is Chinese, which has none).
+    // source tokens (the final <eos> left out) the translation may have
+    // dropped: coverage under kPossiblyDroppedCoverage (not the words the
+    // target language leaves untranslated), or a number it does not write
+    // (possibly_dropped, dropped.h).
     std::vector<float> coverage;
     std::vector<int> possibly_dropped;
     // The model's doubt: each target token's probability as the search chose

@@ -410,10 +410,12 @@ export interface Hypothesis {
    */
   coverage: number[];
   /**
-   * Indices of the source tokens (the final `<eos>` left out) whose coverage
-   * is under `possiblyDroppedCoverage` (`seq2seq-attention/data`; a tenth of one
-   * token's attention): words the translation
-   * may have dropped. `[]` for the fixed-context baseline.
+   * Indices of the source tokens (the final `<eos>` left out) the translation
+   * may have dropped: coverage under `possiblyDroppedCoverage`
+   * (`seq2seq-attention/data`; a tenth of one token's attention), unless the
+   * target language leaves the word untranslated ("the" into Chinese), and
+   * the tokens of a source number the translation does not write. `[]` for
+   * the fixed-context baseline.
    */
   possiblyDropped: number[];
   /**

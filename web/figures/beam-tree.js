@@ -19,8 +19,10 @@ export function renderCoverage(container, { sourceTokens, coverage, possiblyDrop
     return;
   }
   container.hidden = false;
-  // The list is C++'s (kPossiblyDroppedCoverage, and no English article
-  // flagged when the target is Chinese): the page has no rule of its own.
+  // The list is C++'s (src/decode/dropped.h: coverage under
+  // kPossiblyDroppedCoverage but for the words the target language leaves
+  // untranslated, and numbers the translation does not write): the page
+  // has no rule of its own.
   const low = new Set(possiblyDropped ?? []);
   const cells = sourceTokens.map((piece, i) => {
     const token = pieceLabel(piece);

@@ -370,7 +370,7 @@ export default {
   'coverage.heading': 'Coverage: total attention each source token received',
   'coverage.cell': '“{token}”: coverage {value}',
   'coverage.cellDropped': '“{token}”: coverage {value}, possibly dropped',
-  'coverage.legend': 'marks a source token with coverage under 0.1 (Σ over the steps of its attention weights): the translation may have dropped it.',
+  'coverage.legend': 'marks a source token with coverage under 0.1 (Σ over the steps of its attention weights), unless the target language leaves that word untranslated (into Chinese “the”, “is”), and a number of the source that the translation does not write: the translation may have dropped it.',
   'beam.heading': 'The beam search tree',
   'beam.explain': 'Every candidate beam search considered, step by step (left to right), with its cumulative log probability. Filled nodes were kept, hollow ones pruned. Click or press Enter on a kept node to see the attention with which it was chosen.',
   'beam.treeLabel': 'Beam search tree, {steps} steps',

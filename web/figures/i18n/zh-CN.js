@@ -356,7 +356,7 @@ export default {
   'coverage.heading': '覆盖度：每个源词元得到的注意力总和',
   'coverage.cell': '“{token}”：覆盖度 {value}',
   'coverage.cellDropped': '“{token}”：覆盖度 {value}，可能被漏译',
-  'coverage.legend': '标出覆盖度低于 0.1 的源词元（它在各步注意力权重之和）：译文可能漏掉了它。',
+  'coverage.legend': '标出覆盖度低于 0.1 的源词元（它在各步注意力权重之和；目标语言本来不译的词除外，例如译成中文时的“the”“is”），以及译文里没有写出的源句数字：译文可能漏掉了它。',
   'beam.heading': '束搜索树',
   'beam.explain': '束搜索逐步（从左到右）考虑过的每个候选，以及它的累计对数概率。实心节点被保留，空心节点被剪掉。点击保留的节点（或按回车）可看选中它时的注意力权重。',
   'beam.treeLabel': '束搜索树，共 {steps} 步',
