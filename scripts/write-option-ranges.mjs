@@ -103,7 +103,7 @@ export function trainerOptionsModule(limits) {
 //
 // The ranges and defaults of the trainer's options (createTrainer, train):
 // the module checks options against them; trainer.js checks step(count)
-// with trainerLimits and re-exports both, as does index.js.
+// with trainerLimits and re-exports both ('seq2seq-attention/trainer').
 
 /**
  * Each numeric option of createTrainer and train: { min, max, default,
