@@ -4,7 +4,9 @@
 #   dist/*.js, dist/*.d.ts                  the hand-written wrapper: a copy of src/wasm/
 #   dist/options.js                         translate's option ranges and defaults, generated
 #                                           from the C++ option table (src/decode/option_ranges.h)
-# The wrapper and options.js are target s2s_wrapper (built after s2s_core).
+#   dist/trainer-options.js                 the trainer's option ranges and defaults, generated
+#                                           from its table (src/wasm/run_options.h)
+# The wrapper, options.js and trainer-options.js are target s2s_wrapper (built after the modules).
 #
 # Both link the libraries CMakeLists.txt defines, compiled with its flags
 # (s2s_settings); only the modules' own link flags are here. s2s-core is
@@ -15,7 +17,7 @@
 set(S2S_DIST_DIR ${CMAKE_SOURCE_DIR}/dist)
 
 set(S2S_WASM_LINK_OPTIONS
-  --bind                     # Embind: Session (bindings.cpp), TrainingRun (train_bindings.cpp)
+  --bind                     # Embind: Session (bindings.cpp), BrowserTrainingRun (train_bindings.cpp)
   # No code generated at run time: Embind's invokers are otherwise built with
   # new Function, which a page's Content Security Policy allows only with
   # 'unsafe-eval'. Without it the element runs under script-src HOST blob:
@@ -78,6 +80,14 @@ add_custom_command(
   DEPENDS s2s_core ${CMAKE_SOURCE_DIR}/scripts/write-option-ranges.mjs
   COMMENT "Writing dist/options.js from the C++ option table (s2s-core's limits())"
 )
+# dist/trainer-options.js, the ranges and defaults of the trainer's options,
+# the same way from s2s-train's table (trainerLimits()).
+add_custom_command(
+  OUTPUT ${S2S_DIST_DIR}/trainer-options.js
+  COMMAND ${S2S_NODE} ${CMAKE_SOURCE_DIR}/scripts/write-option-ranges.mjs ${S2S_DIST_DIR} trainer
+  DEPENDS s2s_train_module ${CMAKE_SOURCE_DIR}/scripts/write-option-ranges.mjs
+  COMMENT "Writing dist/trainer-options.js from the trainer's option table (s2s-train's trainerLimits())"
+)
 # dist/model-worker.bundle.js: the package's translation worker
 # (model-worker.js, createTranslator's) bundled with what it imports into one
 # module (scripts/bundle-worker.mjs, with the project's esbuild), which the
@@ -102,7 +112,8 @@ add_custom_command(
   DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_PAGE_SOURCES} ${CMAKE_SOURCE_DIR}/scripts/write-page-boot.mjs
   COMMENT "Writing the page's start script web/demo/page-boot.js (scripts/write-page-boot.mjs)"
 )
-add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_DIST_DIR}/model-worker.bundle.js
+add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_DIST_DIR}/trainer-options.js
+  ${S2S_DIST_DIR}/model-worker.bundle.js
   ${CMAKE_SOURCE_DIR}/web/demo/page-boot.js)
 
 # The decoder step's kernels in WebAssembly (npm run bench:kernels), with

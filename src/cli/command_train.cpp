@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "common/error.h"
+#include "common/option_names.h"
 #include "eval/evaluate.h"
 #include "train/training_run.h"
 
@@ -191,7 +192,10 @@ TrainingRunOptions run_options(const Args& args) {
     return o;
 }
 
-void print_line(const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); }
+// The run's messages name options by marker ({init-model}): printed as flags.
+void print_line(const std::string& line) {
+    std::fprintf(stderr, "%s\n", spell_options(line, OptionStyle::kCli).c_str());
+}
 
 }  // namespace
 
@@ -221,7 +225,7 @@ int run_train(const std::vector<std::string>& argv) {
     hooks.on_step = [&](long done, const StepReport& report) {
         progress.update(done, report.loss_per_token, report.target_tokens + report.source_tokens);
     };
-    hooks.on_message = [&](const std::string& line) { progress.message(line); };
+    hooks.on_message = [&](const std::string& line) { progress.message(spell_options(line, OptionStyle::kCli)); };
     const bool finished = run.train(hooks);
     progress.finish();
     if (!finished) {

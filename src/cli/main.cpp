@@ -1,6 +1,7 @@
 // seq2seq: the native command line (translate, eval, train, split, info, convert, shortlist, pieces, bench).
 #include "cli/commands.h"
 #include "common/error.h"
+#include "common/option_names.h"
 
 #include <cstdio>
 #include <exception>
@@ -52,7 +53,9 @@ int main(int argc, char** argv) {
                      command.c_str());
         return 2;
     } catch (const s2s::Error& e) {
-        std::fprintf(stderr, "seq2seq %s: error: %s\n", command.c_str(), e.what());
+        // A library message names options by marker ({init-model}): here they become flags (--init-model).
+        std::fprintf(stderr, "seq2seq %s: error: %s\n", command.c_str(),
+                     s2s::spell_options(e.what(), s2s::OptionStyle::kCli).c_str());
         return 2;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "seq2seq %s: error: out of memory\n", command.c_str());

@@ -117,7 +117,7 @@ void Trainer::load_checkpoint(const std::string& path) {
     if (saved_step == saved.provenance.end() || !saved_step->is_number_integer() || saved_step->get<long>() != step) {
         throw ModelFileError("the checkpoint files " + path + " and " + path +
                              ".optimizer are from different steps (the run was stopped while writing them); "
-                             "start over with a new --checkpoint-dir");
+                             "start over with a new {checkpoint-dir}");
     }
     const nlohmann::json expected = run_identity(options_, model_, data_fingerprint_);
     const auto run = header.find("run");
@@ -127,12 +127,12 @@ void Trainer::load_checkpoint(const std::string& path) {
         if (it == run->end() || *it != value) {
             throw ModelFileError("cannot resume from " + path + ": it was made with " + what + " = " +
                                  (it == run->end() ? std::string("(none)") : it->dump()) + " but this run has " +
-                                 value.dump() + "; resume with the same data and flags, or use a new --checkpoint-dir");
+                                 value.dump() + "; resume with the same data and {flags}, or use a new {checkpoint-dir}");
         }
     }
     if (run->contains("teacher") && !expected.contains("teacher")) {
-        throw ModelFileError("cannot resume from " + path + ": it was trained with a teacher (--teacher), this run has "
-                             "none; resume with the same --teacher and --teacher-weight, or use a new --checkpoint-dir");
+        throw ModelFileError("cannot resume from " + path + ": it was trained with a teacher ({teacher}), this run has "
+                             "none; resume with the same {teacher} and {teacher-weight}, or use a new {checkpoint-dir}");
     }
     if (batch_index >= schedule_.batches_per_epoch()) {
         throw ModelFileError(path + ".optimizer has a data position outside this data set");
@@ -158,7 +158,7 @@ void Trainer::load_checkpoint(const std::string& path) {
     if (saved_moments == saved.provenance.end() || !saved_moments->is_string() ||
         saved_moments->get<std::string>() != to_hex64(moments_fingerprint(adam))) {
         throw ModelFileError("the checkpoint files " + path + " and " + path +
-                             ".optimizer come from different saves; start over with a new --checkpoint-dir");
+                             ".optimizer come from different saves; start over with a new {checkpoint-dir}");
     }
     // The run identity above covers the configuration and vocabularies, but
     // check the model file itself too: it is what gets loaded.
@@ -166,7 +166,7 @@ void Trainer::load_checkpoint(const std::string& path) {
         saved.source_vocabulary.tokens() != model_.source_vocabulary.tokens() ||
         saved.target_vocabulary.tokens() != model_.target_vocabulary.tokens()) {
         throw ModelFileError("checkpoint " + path + " holds a model of another configuration or vocabulary than this run; "
-                             "use a new --checkpoint-dir");
+                             "use a new {checkpoint-dir}");
     }
     model_.params = std::move(saved.params);
     model_.provenance = std::move(saved.provenance);  // what the run recorded so far

@@ -17,11 +17,11 @@ TargetShortlist build_target_shortlist(const std::vector<std::vector<int>>& sour
                                        const std::vector<std::vector<int>>& targets, int source_vocab_size,
                                        int target_vocab_size, int always, int per_target, const ShortlistScore& score) {
     if (always < kSpecials || always > target_vocab_size) {
-        throw UsageError("--always must be " + std::to_string(kSpecials) + " to the target vocabulary size (" +
+        throw UsageError("{always} must be " + std::to_string(kSpecials) + " to the target vocabulary size (" +
                          std::to_string(target_vocab_size) + "), not " + std::to_string(always));
     }
     if (per_target < 1 || per_target > kMaxShortlistTriggers) {
-        throw UsageError("--per-target must be 1 to " + std::to_string(kMaxShortlistTriggers) + ", not " +
+        throw UsageError("{per-target} must be 1 to " + std::to_string(kMaxShortlistTriggers) + ", not " +
                          std::to_string(per_target));
     }
     if (sources.size() != targets.size()) throw UsageError("build_target_shortlist: sources and targets differ in count");

@@ -75,7 +75,7 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     // A model whose encoder starts from --init-encoder reads English as
     // that model does: its source pieces and vocabulary come along.
     if (!options_.init_encoder_path.empty() && !options_.init_model_path.empty()) {
-        throw UsageError("--init-model already starts the encoder; drop --init-encoder");
+        throw UsageError("{init-model} already starts the encoder; drop {init-encoder}");
     }
     const std::string& init_path =
         options_.init_model_path.empty() ? options_.init_encoder_path : options_.init_model_path;
@@ -85,8 +85,8 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
         donor = load_model(init_path);
         if (donor.source_tokenizer.kind == TokenizerKind::kSubwords) {
             if (data.source_pieces > 0) {
-                throw UsageError(std::string(options_.init_model_path.empty() ? "--init-encoder " : "--init-model ") +
-                                 init_path + " brings its own English pieces; drop --source-pieces");
+                throw UsageError(std::string(options_.init_model_path.empty() ? "{init-encoder} " : "{init-model} ") +
+                                 init_path + " brings its own English pieces; drop {source-pieces}");
             }
             model_.source_tokenizer = donor.source_tokenizer;
             model_.source_vocabulary = donor.source_vocabulary;
@@ -97,11 +97,11 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     if (!options_.init_model_path.empty()) {
         // A second stage reads and writes the tokens of the first.
         if (donor.target_tokenizer.language != data.target_language) {
-            throw UsageError("--init-model " + init_path + " writes '" + donor.target_tokenizer.language +
-                             "', this run's --target-language is '" + data.target_language + "'; give the same");
+            throw UsageError("{init-model} " + init_path + " writes '" + donor.target_tokenizer.language +
+                             "', this run's {target-language} is '" + data.target_language + "'; give the same");
         }
         if (data.target_pieces > 0) {
-            throw UsageError("--init-model " + init_path + " brings its own target tokens; drop --target-pieces");
+            throw UsageError("{init-model} " + init_path + " brings its own target tokens; drop {target-pieces}");
         }
         model_.source_tokenizer = donor.source_tokenizer;
         model_.source_vocabulary = donor.source_vocabulary;
@@ -120,9 +120,9 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     extra_used_ = prepared.extra_used;
     if (options_.trainer.piece_dropout > 0.0f) {
         if (model_.source_tokenizer.kind != TokenizerKind::kSubwords) {
-            throw UsageError("--piece-dropout draws English subword pieces, and this model reads English as " +
+            throw UsageError("{piece-dropout} draws English subword pieces, and this model reads English as " +
                              std::string(model_.source_tokenizer.kind == TokenizerKind::kWords ? "words" : "characters") +
-                             ": add --source-pieces N (or start from a model that has them), or drop --piece-dropout");
+                             ": add {source-pieces} N (or start from a model that has them), or drop {piece-dropout}");
         }
         train_sources_ = std::move(prepared.train_sources);
         options_.trainer.resegment_source = [this](size_t example, float dropout, Random& random) {
@@ -134,12 +134,12 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     if (!data.export_dev_path.empty()) write_sentence_pairs(prepared.dev, data.export_dev_path);
     if (prepared.train.empty()) {
         throw DataError("no usable training pairs in " + data.path + " (" + std::to_string(pairs.size()) +
-                        " pairs read); check the file and --dev-fraction / --max-source-words");
+                        " pairs read); check the file and {dev-fraction} / {max-source-words}");
     }
     if (model_.source_vocabulary.size() <= Vocabulary::kNumSpecial ||
         model_.target_vocabulary.size() <= Vocabulary::kNumSpecial) {
-        throw DataError("no token of " + data.path + " occurs --min-frequency " + std::to_string(data.min_frequency) +
-                        " times on one side; lower --min-frequency or use more data");
+        throw DataError("no token of " + data.path + " occurs {min-frequency} " + std::to_string(data.min_frequency) +
+                        " times on one side; lower {min-frequency} or use more data");
     }
     initialize_model(model_, options_.trainer.seed);
     if (!options_.init_model_path.empty()) {
@@ -164,7 +164,7 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     char line[512];
     std::snprintf(line, sizeof line,
                   "%zu pairs: %ld for training (%ld skipped as empty or too long, %ld as development sources, "
-                  "%ld by --exclude-sources), %zu development sentences; vocabularies %d / %d; %ld parameters",
+                  "%ld by {exclude-sources}), %zu development sentences; vocabularies %d / %d; %ld parameters",
                   pairs.size(), prepared.train_pairs, prepared.skipped_pairs, prepared.leaked_pairs,
                   prepared.excluded_pairs, prepared.dev.size(), model_.config.source_vocab_size,
                   model_.config.target_vocab_size, model_.params.count());
@@ -196,12 +196,12 @@ void TrainingRun::load_teacher(const std::function<void(const std::string&)>& lo
         teacher_.target_tokenizer.kind != model_.target_tokenizer.kind ||
         teacher_.source_vocabulary.tokens() != model_.source_vocabulary.tokens() ||
         teacher_.target_vocabulary.tokens() != model_.target_vocabulary.tokens()) {
-        throw UsageError("--teacher " + path + " reads or writes other tokens than this run (its vocabularies have " +
+        throw UsageError("{teacher} " + path + " reads or writes other tokens than this run (its vocabularies have " +
                          std::to_string(teacher_.source_vocabulary.size()) + " and " +
                          std::to_string(teacher_.target_vocabulary.size()) + " entries, this run's " +
                          std::to_string(model_.source_vocabulary.size()) + " and " +
                          std::to_string(model_.target_vocabulary.size()) +
-                         "); a teacher must have been trained on this data with the same vocabulary flags");
+                         "); a teacher must have been trained on this data with the same vocabulary {flags}");
     }
     const std::string hash = file_fnv1a64_hex(path);
     options_.trainer.teacher = &teacher_;
@@ -236,7 +236,7 @@ void TrainingRun::resume(const std::function<void(const std::string&)>& log) {
         created_ = provenance.value("created", created_);
     } catch (const nlohmann::json::exception& e) {
         throw ModelFileError("checkpoint " + checkpoint + " has a damaged provenance record (" + e.what() +
-                             "); use a new --checkpoint-dir");
+                             "); use a new {checkpoint-dir}");
     }
     log("resumed from " + checkpoint + " at step " + std::to_string(trainer_->steps_done()));
 }
@@ -306,13 +306,13 @@ void TrainingRun::average_snapshots() {
     for (long step : steps) {
         const std::string path = snapshot_path(step);
         if (!std::filesystem::exists(path)) {
-            throw IoError("--average-last " + std::to_string(options_.average_last) + " needs the snapshot " + path +
-                          ", which is missing (the run was trained without --average-last, or with another "
-                          "--checkpoint-every); finish with the flags it was trained with, or retrain");
+            throw IoError("{average-last} " + std::to_string(options_.average_last) + " needs the snapshot " + path +
+                          ", which is missing (the run was trained without {average-last}, or with another "
+                          "{checkpoint-every}); finish with the {flags} it was trained with, or retrain");
         }
         Model snapshot = load_model(path);
         if (to_json(snapshot.config) != to_json(model_.config)) {
-            throw ModelFileError("the snapshot " + path + " holds a model of another configuration; use a new --checkpoint-dir");
+            throw ModelFileError("the snapshot " + path + " holds a model of another configuration; use a new {checkpoint-dir}");
         }
         zip_tensors(sum, snapshot.params, [](Matrix& m, const Matrix& s) { m += s; });
     }
@@ -328,7 +328,7 @@ DevScore TrainingRun::finish(const TrainingRunHooks& hooks) {
         average_snapshots();
         if (hooks.on_message) {
             hooks.on_message("weights averaged over the checkpoints of steps " +
-                             averaged_record_.at("steps").dump() + " (--average-last)");
+                             averaged_record_.at("steps").dump() + " ({average-last})");
         }
     }
     const DevScore score = hooks.evaluate(model_, dev_);

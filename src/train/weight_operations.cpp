@@ -23,8 +23,8 @@ long init_encoder_from(Model& model, const Model& donor, const std::string& dono
     const ModelConfig& b = donor.config;
     if (a.embedding_size != b.embedding_size || a.encoder_hidden_size != b.encoder_hidden_size ||
         donor.source_tokenizer.kind != model.source_tokenizer.kind) {
-        throw UsageError("--init-encoder " + donor_path + " has --embedding " + std::to_string(b.embedding_size) +
-                         " --hidden " + std::to_string(b.encoder_hidden_size) +
+        throw UsageError("{init-encoder} " + donor_path + " has {embedding} " + std::to_string(b.embedding_size) +
+                         " {hidden} " + std::to_string(b.encoder_hidden_size) +
                          "; use the same sizes (and the same kind of English tokens: pieces or words)");
     }
     model.params.encoder_forward = donor.params.encoder_forward;
@@ -43,8 +43,8 @@ void init_model_from(Model& model, const Model& donor, const std::string& donor_
     ModelConfig same = model.config;
     same.target_vocab_size = donor.config.target_vocab_size;
     if (to_json(same) != to_json(donor.config) || model.config.target_vocab_size < donor.config.target_vocab_size) {
-        throw UsageError("--init-model " + donor_path + " has other sizes than this run (its " +
-                         to_json(donor.config).dump() + "); train with the size flags it was trained with");
+        throw UsageError("{init-model} " + donor_path + " has other sizes than this run (its " +
+                         to_json(donor.config).dump() + "); train with the size {flags} it was trained with");
     }
     copy_overlap(model.params, donor.params);
 }

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "common/limits.h"
+#include "common/option_names.h"
 #include "decode/option_ranges.h"
 #include "decode/translator.h"
 #include "model/model.h"
@@ -60,7 +61,8 @@ std::string guarded(Body&& body) {
         // its whole provenance).
         return "{\"ok\":true,\"value\":" + dump(body()) + "}";
     } catch (const Error& e) {
-        return failure(kind_name(e.kind()), e.what());
+        // A library message names options by marker ({init-model}): in JavaScript, initModel.
+        return failure(kind_name(e.kind()), spell_options(e.what(), OptionStyle::kJs));
     } catch (const json::exception& e) {
         return failure("usage", std::string("bad options: ") + e.what());
     } catch (const std::bad_alloc&) {

@@ -65,7 +65,7 @@ export function internalError(doing, cause) {
 
 /**
  * An Embind object whose constructor reports failure through loadError()
- * (a Session, a TrainingRun), made by `make()`: returned when it is usable;
+ * (a Session, a BrowserTrainingRun), made by `make()`: returned when it is usable;
  * else deleted, and its failure thrown as an Error prefixed by `context`
  * ('loadModel: '). A throw from make() itself is a bug: an internal error
  * while `doing`.

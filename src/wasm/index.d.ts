@@ -707,7 +707,12 @@ export declare class InternalError extends Seq2SeqError { readonly kind: 'intern
 // Training in the browser (or Node): the project's C++ trainer, compiled to
 // a second WebAssembly module that is fetched only when something trains.
 
-/** Options of {@link createTrainer} and {@link train}. Every field is optional. */
+/**
+ * Options of {@link createTrainer} and {@link train}. Every field is optional.
+ * The numbers below are the C++ trainer's (`trainerOptionRanges` of
+ * 'seq2seq-attention/trainer' has them as data; tests/js/trainer-options.test.mjs
+ * checks this prose against it).
+ */
 export interface TrainerOptions {
   /**
    * The task: `'reversal'` (default: symbols a, b, c, ... separated by spaces,
@@ -721,30 +726,37 @@ export interface TrainerOptions {
   characters?: boolean;
   /** Task `'reversal'`: number of symbols, 2 to 26 (default 8). */
   symbols?: number;
-  /** Task `'reversal'`: shortest and longest sequence (defaults 3 and 12, at most 60). */
+  /** Task `'reversal'`: the shortest sequence, 1 to 60 (default 3). */
   minLength?: number;
+  /** Task `'reversal'`: the longest sequence, 1 to 60 and at least `minLength` (default 12). */
   maxLength?: number;
-  /** Generated tasks: training and held-out examples (defaults 4000 and 200). */
+  /** Generated tasks: training examples, 1 to 100,000 (default 4000). */
   trainSize?: number;
+  /** Generated tasks: held-out examples, 1 to 5000 (default 200). */
   testSize?: number;
   /** `'additive'` (Bahdanau, the default) or `'none'`: the fixed-context baseline. Also `'dot'`, `'scaled-dot'`, `'general'`. */
   attention?: string;
-  /** Sizes (defaults 16, 32 per direction (48 for dates), 64 (for dot and scaled-dot scoring, 2 × hidden: the encoder states' width), 32, 32). */
+  /** Embedding size, 1 to 512 (default 16). */
   embedding?: number;
+  /** Encoder GRU size per direction, 1 to 512 (default 32; 48 for task `'dates'`). */
   hidden?: number;
+  /** Decoder GRU size, 1 to 1024 (default 64; for `'dot'` and `'scaled-dot'` scoring 2 × `hidden`, the encoder states' width). */
   decoderHidden?: number;
+  /** Attention size, 1 to 512 (default 32). */
   attentionSize?: number;
+  /** Deep output layer size, 1 to 1024 (default 32). */
   outputHidden?: number;
-  /** Sentences per batch (default 32). */
+  /** Sentences per batch, 1 to 1024 (default 32). */
   batchSize?: number;
-  /** Peak Adam learning rate (default 0.005), warm-up steps (default 20). */
+  /** Peak Adam learning rate, 0.000001 to 1 (default 0.005). */
   learningRate?: number;
+  /** Warm-up steps, 1 to 100,000 (default 20). */
   warmupSteps?: number;
-  /** Length of the learning-rate schedule (warm-up, then cosine decay), and what {@link train} runs (default 2000). */
+  /** Length of the learning-rate schedule (warm-up, then cosine decay), and what {@link train} runs, 1 to 10,000,000 (default 2000). */
   steps?: number;
-  /** Dropout (default 0). */
+  /** Dropout, 0 to 0.9 (default 0). */
   dropout?: number;
-  /** Seed of the data, the initial weights and the batch order (default 1): runs are repeatable. */
+  /** Seed of the data, the initial weights and the batch order, 0 to 2147483647 (default 1): runs are repeatable. */
   seed?: number;
 }
 

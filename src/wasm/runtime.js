@@ -54,7 +54,7 @@ async function instantiate(loadFactory, defaultUrl, source) {
     // without one, in a fresh instance of the factory.
     try {
       const core = await startFromModule(createModule, source);
-      if (typeof core.Session === 'function' || typeof core.TrainingRun === 'function') return core;
+      if (typeof core.Session === 'function' || typeof core.BrowserTrainingRun === 'function') return core;
     } catch {
       // fall through to the file
     }
@@ -192,7 +192,7 @@ export async function readNodeFile(pathOrFileUrl) {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
-// Frees the C++ side (an Embind Session or TrainingRun) of models and
+// Frees the C++ side (an Embind Session or BrowserTrainingRun) of models and
 // trainers that were never disposed. A safety net only: garbage collection
 // may come late or never, so dispose() is still the way.
 const forgotten = new FinalizationRegistry((handle) => {

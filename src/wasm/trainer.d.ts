@@ -10,3 +10,48 @@ export type { Trainer, TrainerOptions } from './index.js';
  * on the next call.
  */
 export declare function getTrainCore(): Promise<unknown>;
+
+/** The range and default of one numeric option of {@link TrainerOptions}. */
+export interface TrainerOptionRange {
+  min: number;
+  max: number;
+  /** The value used when the option is left out (but see `datesDefault` and `directDefaultPerHidden`). */
+  default: number;
+  /** True when only whole numbers are allowed. */
+  integer: boolean;
+  /** `hidden` only: the default for task `'dates'`. */
+  datesDefault?: number;
+  /** `decoderHidden` only: for `'dot'` and `'scaled-dot'` attention the default is this × `hidden`. */
+  directDefaultPerHidden?: number;
+}
+
+/**
+ * The ranges and defaults of the numeric {@link TrainerOptions} (frozen), as
+ * the C++ trainer defines and checks them (src/wasm/run_options.h), e.g. to
+ * build controls: `trainerOptionRanges.symbols` is `{ min, max, default, integer }`.
+ * (`maxLength` must also be at least `minLength`.)
+ */
+export declare const trainerOptionRanges: Readonly<{
+  symbols: TrainerOptionRange;
+  minLength: TrainerOptionRange;
+  maxLength: TrainerOptionRange;
+  trainSize: TrainerOptionRange;
+  testSize: TrainerOptionRange;
+  embedding: TrainerOptionRange;
+  hidden: TrainerOptionRange;
+  decoderHidden: TrainerOptionRange;
+  attentionSize: TrainerOptionRange;
+  outputHidden: TrainerOptionRange;
+  batchSize: TrainerOptionRange;
+  learningRate: TrainerOptionRange;
+  warmupSteps: TrainerOptionRange;
+  steps: TrainerOptionRange;
+  dropout: TrainerOptionRange;
+  seed: TrainerOptionRange;
+}>;
+
+/** `stepCount`: the range of {@link Trainer.step}'s count; task `'pairs'` holds out every `pairsHeldOutEvery`-th pair. */
+export declare const trainerLimits: Readonly<{
+  stepCount: Readonly<{ min: number; max: number }>;
+  pairsHeldOutEvery: number;
+}>;

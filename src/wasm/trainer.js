@@ -9,10 +9,13 @@
 import { UsageError, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { disposeSymbol, nextTask } from './platform.js';
 import { free, freeWhenForgotten, lazyModule } from './runtime.js';
+import { trainerLimits } from './trainer-options.js';  // generated from the C++ table (src/wasm/run_options.h)
 import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.js';
 
+export { trainerLimits, trainerOptionRanges } from './trainer-options.js';
+
 /**
- * The training runtime (Embind: TrainingRun), imported on first use; its
+ * The training runtime (Embind: BrowserTrainingRun), imported on first use; its
  * .wasm named by one literal URL, which bundlers follow.
  */
 export const getTrainCore = lazyModule(async () => (await import('./s2s-train.js')).default,
@@ -44,11 +47,11 @@ function checkTrainerOptions(core, options, context, extra = []) {
 }
 
 class Trainer {
-  #run;  // the Embind TrainingRun; null once disposed
+  #run;  // the Embind BrowserTrainingRun; null once disposed
   #info;
 
   constructor(core, options) {
-    const run = openHandle(() => new core.TrainingRun(JSON.stringify(options)), 'starting a training run', 'createTrainer: ');
+    const run = openHandle(() => new core.BrowserTrainingRun(JSON.stringify(options)), 'starting a training run', 'createTrainer: ');
     this.#run = run;
     this.#info = deepFreeze(unwrap(run.info(), 'trainer.info: '));
     freeWhenForgotten(this, run);
@@ -63,10 +66,11 @@ class Trainer {
     return this.#run === null;
   }
 
-  /** Trains `count` batches (1 to 10000) and reports their mean loss per target token. */
+  /** Trains `count` batches (trainerLimits.stepCount) and reports their mean loss per target token. */
   step(count = 1) {
-    if (!Number.isInteger(count) || count < 1 || count > 10000) {
-      throw new UsageError(`trainer.step(count): count must be a whole number from 1 to 10000, but got ${describeValue(count)}`);
+    const { min, max } = trainerLimits.stepCount;
+    if (!Number.isInteger(count) || count < min || count > max) {
+      throw new UsageError(`trainer.step(count): count must be a whole number from ${min} to ${max}, but got ${describeValue(count)}`);
     }
     return unwrap(this.#live('step').step(count), 'trainer.step: ');
   }

@@ -135,7 +135,7 @@ TEST_CASE("--init-model and --average-last refuse what would give another model 
         TrainingRunOptions options = tiny_run(folder, "zh", 4);
         options.data.target_language = "zh";
         options.init_model_path = folder / "first/checkpoint.s2s";
-        CHECK_THROWS_WITH_AS(TrainingRun(options, quiet), doctest::Contains("--target-language"), UsageError);
+        CHECK_THROWS_WITH_AS(TrainingRun(options, quiet), doctest::Contains("{target-language}"), UsageError);
     }
     SUBCASE("both initializations") {
         TrainingRunOptions options = tiny_run(folder, "both", 4);
@@ -248,7 +248,7 @@ TEST_CASE("--teacher: word-level distillation from a model of other sizes, recor
         TrainingRunOptions without = stopped;
         without.teacher_path.clear();
         without.resume = true;
-        CHECK_THROWS_WITH_AS(TrainingRun(without, quiet), doctest::Contains("--teacher"), ModelFileError);
+        CHECK_THROWS_WITH_AS(TrainingRun(without, quiet), doctest::Contains("{teacher}"), ModelFileError);
         TrainingRunOptions reweighted = stopped;
         reweighted.trainer.teacher_weight = 0.3f;
         reweighted.resume = true;
