@@ -140,6 +140,17 @@ function showFatal(problem) {
 // ---------------------------------------------------------------------------
 // Translating
 
+// The marks of a translation's steps (bench/report.mjs, bench/page-profile.mjs
+// and tests/e2e/cold-start.test.mjs read them): each name holds the latest
+// translation's only. The browser keeps every performance.mark until the
+// page clears it (user timing has no buffer limit): four a translation, kept
+// for ever, were most of what the page's heap grew by in a long session
+// (tests/e2e/memory.test.mjs).
+function markLatest(name) {
+  performance.clearMarks(name);
+  performance.mark(name);
+}
+
 async function translate() {
   const text = view.source.value;
   if (state.text && text !== state.text) state.part = 0;  // another text: its first sentence
@@ -161,7 +172,7 @@ async function translate() {
     : ['status.loadingYourModel', { file: fileName(model) }];
   setStatus(...(infos.has(model) ? ['status.translating', {}] : loading), { busy: true });
   const options = { ...decodeOptions({ alternatives: ALTERNATIVES }), ...stepOptions() };
-  performance.mark('s2s:translation-asked');
+  markLatest('s2s:translation-asked');
   try {
     // The info says how the model cuts text (words or pieces); asked once.
     const [{ value, sentences, ms }] = await Promise.all([translateParts(model, text, prefix, options), modelInfo(model)]);
@@ -170,7 +181,7 @@ async function translate() {
     state.sentences = sentences;
     state.ms = ms;
     if (state.hyp >= value.hypotheses.length) state.hyp = 0;
-    performance.mark('s2s:result-received');
+    markLatest('s2s:result-received');
     showPenaltyHint();  // the model's own defaults, now that its info is here
     showPenalties();
     showShortlist();  // and whether it has a shortlist
@@ -181,7 +192,7 @@ async function translate() {
     // held back by panels that are not on screen yet.
     const openStep = openStepOnce();
     if (openStep) renderStep({ focus: true });
-    performance.mark('s2s:rendered');
+    markLatest('s2s:rendered');
     writeUrl();
     setStatus('status.translated', { ms: ms < 10 ? ms.toFixed(1) : Math.round(ms) });
     afterPaint(() => {
@@ -189,7 +200,7 @@ async function translate() {
       if (!openStep) renderStep();
       showAbout(model);
       compareIfWanted(shownText(), request);
-      performance.mark('s2s:panels-rendered');
+      markLatest('s2s:panels-rendered');
     });
   } catch (error) {
     if (request !== page.serial) return;
