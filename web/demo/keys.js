@@ -28,4 +28,14 @@ export function wireKeys() {
     [$('beam-tree'), '.beam-node[role="button"]'],
   ];
   for (const [container, selector] of groups) if (container) rovingGroup(container, { selector });
+  // The second skip link: the figure's own tab stop (the heatmap's current
+  // cell, or the lines view), from which Enter opens the step panel. A
+  // link to a box that cannot take focus would only move where the next
+  // Tab starts, so the link focuses the stop itself.
+  $('skip-figure')?.addEventListener('click', (event) => {
+    const stop = $('heatmap')?.querySelector('[tabindex="0"]');
+    if (!stop) return; // no figure yet: the link scrolls to its place
+    event.preventDefault();
+    stop.focus();
+  });
 }

@@ -87,7 +87,9 @@ export function renderStep({ focus = false } = {}) {
   renderBeam();
   if (focus) {
     parts.panel.focus({ preventScroll: true });
-    parts.section.scrollIntoView({ block: 'start', behavior: 'instant' });
+    // The step buttons and the panel at the top of the screen (the model
+    // map above them, scrolled past; it is one Shift+Tab away).
+    (parts.prev.closest('.step-nav') ?? parts.panel).scrollIntoView({ block: 'start', behavior: 'instant' });
   }
   fetchTwin();
 }

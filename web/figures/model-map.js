@@ -118,7 +118,8 @@ function draw(container, memory) {
   const measure = measureWith(getComputedStyle(container).fontFamily);
   const layout = layoutMap(parts, { width: Math.max(260, memory.width || 320), measure, fixed });
   const chart = svg('svg', {
-    class: 'model-map-svg', role: 'group', width: layout.width, height: layout.height,
+    // tabindex -1: Chromium otherwise stops on the svg itself before its parts (one stop: the parts' roving group).
+    class: 'model-map-svg', role: 'group', tabindex: '-1', width: layout.width, height: layout.height,
     viewBox: `0 0 ${layout.width} ${layout.height}`,
     'aria-label': t(fixed ? 'map.labelFixed' : 'map.label', { step: step + 1, steps: trace.steps.length }),
   },

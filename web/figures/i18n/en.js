@@ -11,6 +11,7 @@ export default {
   'page.title': 'Where does a translator look? Seq2Seq with attention, live',
   'page.description': 'A GRU encoder-decoder with Bahdanau attention, running in your browser as WebAssembly: type English and see, for every word it writes, which of your words it looked at.',
   'page.skip': 'Skip to the sentence box',
+  'page.skipFigure': 'Skip to the figure',
   'page.kicker': 'Neural machine translation, in your browser',
   'page.heading': 'Where does a translator look?',
   'page.lede': 'A recurrent encoder–decoder with the attention of <a href="https://arxiv.org/abs/1409.0473">Bahdanau, Cho and Bengio (2015)</a>, compiled to WebAssembly. Type English: for every word it writes, the heatmap shows how much it looked at each of your words.',

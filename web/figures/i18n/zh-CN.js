@@ -9,6 +9,7 @@ export default {
   'page.title': '翻译时模型在看哪里？带注意力机制的序列到序列模型，在线运行',
   'page.description': '一个带 Bahdanau 注意力的 GRU 编码器—解码器，以 WebAssembly 形式在浏览器里运行：输入英文，就能看到它每写出一个词时关注了你的哪些词。',
   'page.skip': '跳到句子输入框',
+  'page.skipFigure': '跳到注意力图',
   'page.kicker': '神经机器翻译，就在你的浏览器里',
   'page.heading': '翻译时，模型在看哪里？',
   'page.lede': '这是一个循环神经网络编码器—解码器，使用 <a href="https://arxiv.org/abs/1409.0473">Bahdanau、Cho 和 Bengio（2015）</a>提出的注意力机制，编译成了 WebAssembly。输入一句英文：解码器每输出一个词，热图就显示它对你输入的每个词分配了多少注意力。',
