@@ -77,7 +77,7 @@ test('compare: the fixed-context twin translates the same sentence beside the at
   await page.screenshot({ path: join(artifacts, 'embed-compare.png'), fullPage: true });
   // In the element's other language, the same comparison in Chinese (the chart's words too).
   await page.evaluate(() => document.querySelector('seq2seq-attention-demo').setAttribute('lang', 'zh-CN'));
-  assert.match(await compare.locator('.compare-label').textContent(), /^固定上下文向量 · en-fr-fixed$/);
+  assert.match(await compare.locator('.compare-label').textContent(), /^固定上下文变量 · en-fr-fixed$/);
   assert.match(await compare.locator('.chart-legend').textContent(), /有注意力（总体 BLEU [\d.]+.*固定上下文（总体 BLEU/);
   assert.match(await compare.locator('.caption').textContent(), /留出的 Tatoeba 句子/);
   await page.evaluate(() => document.querySelector('seq2seq-attention-demo').setAttribute('lang', 'en'));

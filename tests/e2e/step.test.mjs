@@ -309,7 +309,7 @@ test('the custom element opens at a step: view="step" step="3", ←/→ move and
   assert.ok(rows.length >= 9);
   const expected = softmax(rows.map((r) => r.score));
   rows.forEach(({ weight }, i) => assert.ok(Math.abs(weight - expected[i]) < 1e-4));
-  assert.match(await panel.textContent(), /上下文向量/, 'the element speaks its lang attribute');
+  assert.match(await panel.textContent(), /上下文变量/, 'the element speaks its lang attribute');
   await panel.focus();
   await page.keyboard.press('ArrowRight');
   await page.locator('#step-demo [data-testid="step-panel"][data-step="4"]').waitFor();
