@@ -11,7 +11,7 @@
 // switches the figure between pieces and words (the package's wordAttention:
 // a word's columns summed, its rows averaged).
 import { h, replaceChildren, tokenKind, UNKNOWN_TOKEN } from '../figures/dom.js';
-import { renderHeatmap, colorFor, needsLightText } from '../figures/heatmap.js';
+import { renderHeatmap, colorFor, DARK_TEXT, needsLightText } from '../figures/heatmap.js';
 import { renderAlignment } from '../figures/alignment.js';
 import { figureData, selectedHypothesis, writtenText } from './figure-data.js';
 import { describeModel, infos, page, showNotices, shownText, state, tokenNoun, view } from './page-state.js';
@@ -416,7 +416,7 @@ function tint(container, weights, activeIndex = null) {
       return;
     }
     element.style.backgroundColor = colorFor(weight);
-    element.style.color = needsLightText(weight) ? '#fff' : '';
+    element.style.color = needsLightText(weight) ? '#fff' : DARK_TEXT;
     element.dataset.shownWeight = weight.toFixed(2);
   });
 }

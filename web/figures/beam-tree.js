@@ -3,7 +3,7 @@
 // and the beam search tree (kept and pruned candidates per step with their
 // scores; a kept node opens that hypothesis's attention row).
 import { h, pieceLabel, svg, replaceChildren } from './dom.js';
-import { colorFor, needsLightText } from './heatmap.js';
+import { colorFor, DARK_TEXT, needsLightText } from './heatmap.js';
 import { formatLog } from './step-math.js';
 import { t } from './i18n/index.js';
 
@@ -36,7 +36,7 @@ export function renderCoverage(container, { sourceTokens, coverage, possiblyDrop
       'aria-label': t(dropped ? 'coverage.cellDropped' : 'coverage.cell', { token, value: value.toFixed(2) }),
     },
     h('span', { class: 'coverage-token', translate: 'no' }, token),
-    h('span', { class: 'coverage-value', style: `background:${colorFor(shade)};color:${needsLightText(shade) ? '#fff' : '#111'}` }, value.toFixed(2)),
+    h('span', { class: 'coverage-value', style: `background:${colorFor(shade)};color:${needsLightText(shade) ? '#fff' : DARK_TEXT}` }, value.toFixed(2)),
     dropped ? h('span', { class: 'coverage-flag', 'aria-hidden': 'true' }, '⚠') : null);
   });
   // Drawn again (a new result, the fixed-context twin's arrival): a reader

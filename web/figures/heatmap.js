@@ -35,9 +35,27 @@ const FIT_CHARS = 8;
 /** The colour of an attention weight in [0, 1], as a CSS rgb() string. */
 export const colorFor = attentionColor;
 
-/** Whether text on a cell of this weight should be white. */
+// WCAG's relative luminance of an "rgb(r, g, b)" colour.
+function luminance(rgb) {
+  const [r, g, b] = rgb.match(/\d+/g).map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+/** The dark text on a light cell (black: the scale's middle shades need all of its contrast). */
+export const DARK_TEXT = '#000';
+const DARK_TEXT_LUMINANCE = 0;
+
+/**
+ * Whether text on a cell of this weight should be white: whichever of white
+ * and black contrasts more with the cell's own colour (WCAG's ratio; at
+ * least 4.8:1 at every weight, tests/js/figure-contrast.test.mjs), so no
+ * shade in the middle of the scale gets text it cannot carry.
+ */
 export function needsLightText(weight) {
-  return weight > 0.45;
+  const l = luminance(colorFor(weight));
+  return 1.05 / (l + 0.05) > (l + 0.05) / (DARK_TEXT_LUMINANCE + 0.05);
 }
 
 let measureContext = null;
