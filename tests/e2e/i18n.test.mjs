@@ -66,9 +66,14 @@ function englishLeft({ allowed, runName, example, host = null }) {
     }
     for (const element of root.querySelectorAll('*')) {
       if (element.getAttribute('translate') !== 'no') {
+        // Content shown inside the element under translate="no" (a model
+        // map part's tokens) and repeated in its name, as an accessible name
+        // must, is content: its words are not UI strings.
+        const content = new Set();
+        for (const shown of element.querySelectorAll('[translate="no"]')) for (const w of words(shown.textContent)) content.add(w);
         for (const name of ['title', 'aria-label', 'placeholder']) {
           const value = element.getAttribute(name);
-          const english = value ? words(value) : [];
+          const english = value ? words(value).filter((w) => !content.has(w)) : [];
           if (english.length) found.push(`${where}${element.localName}[${name}]: "${value.slice(0, 80)}" (${english.join(', ')})`);
         }
       }

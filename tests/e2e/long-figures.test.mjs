@@ -86,7 +86,10 @@ for (const lang of ['en', 'zh-CN']) {
     await page.evaluate(() => window.scrollBy(0, document.querySelector('#heatmap > svg').getBoundingClientRect().top));
     assert.equal((await labelInSight(page, firstColumn)).onTop, true);
     await page.evaluate(() => window.scrollBy(0, document.querySelector('#heatmap > svg').getBoundingClientRect().top + 400));
-    await page.waitForFunction(() => document.querySelector('#heatmap > svg').dataset.labelsMoved === 'true');
+    // labelsMoved may already be true from the first scroll: wait for this
+    // scroll's move, the label brought back to the window's top.
+    await page.waitForFunction((selector) => document.querySelector('#heatmap > svg').dataset.labelsMoved === 'true'
+      && document.querySelector(selector).getBoundingClientRect().top >= -1, firstColumn);
     const column = await labelInSight(page, firstColumn);
     assert.ok(column.top >= -1 && column.inWindow && column.onTop, `the first column's label after scrolling down: ${JSON.stringify(column)}`);
     // Columns scroll by in the box: the output words stay at its left.
