@@ -241,6 +241,9 @@ test('the probe shows its expected output under each model\'s output, the wrong 
 
   await byTestId(page, 'lang-toggle').click();
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  // The probe's check is drawn again on the next frame (scheduleDraw): wait
+  // for it to speak Chinese, then read it.
+  await page.waitForFunction(() => /个符号/.test(document.querySelector('[data-testid="train-check-attention"]')?.textContent ?? ''));
   const zh = await readCheck(page, 'attention');
   assert.match(zh.summary, new RegExp(`^10 个符号中错了 ${zh.wrong} 个`));
   assert.equal(await page.locator('[data-testid="train-expected-attention"] .expected-label').textContent(), '应为：');
