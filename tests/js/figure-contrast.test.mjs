@@ -8,11 +8,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { colorFor, DARK_TEXT, needsLightText } from '../../web/figures/heatmap.js';
 
+// [r, g, b] of "#rgb", "#rrggbb" or "rgb(r, g, b)".
+function channels(color) {
+  if (!color.startsWith('#')) return color.match(/\d+/g).map(Number);
+  const hex = color.length === 4 ? [...color.slice(1)].map((c) => c + c).join('') : color.slice(1);
+  return [0, 2, 4].map((k) => parseInt(hex.slice(k, k + 2), 16));
+}
+
 function luminance(color) {
-  const hex = color.startsWith('#') ? color.slice(1).padEnd(6, color.slice(1)) : null;
-  const channels = hex ? [0, 2, 4].map((k) => parseInt(hex.length === 3 ? hex[k / 2].repeat(2) : hex.slice(k, k + 2), 16))
-    : color.match(/\d+/g).map(Number);
-  const [r, g, b] = channels.map((v) => {
+  const [r, g, b] = channels(color).map((v) => {
     const c = v / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   });
