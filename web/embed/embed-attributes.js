@@ -5,6 +5,47 @@
 // its query (the element's observedAttributes); tests/js/docs.test.mjs
 // checks that docs/page.md documents each.
 //
+// Attributes (all optional):
+//   sentence  the English sentence (`text` is its older name; sentence wins)
+//   model     a model the page's menu offers, e.g. en-zh (default en-fr: page-models.js)
+//   view      heatmap (default), lines, or step: the heatmap and under it the
+//             step-through panel (web/figures/step-panel.js) at `step` (default 1),
+//             with the model's own numbers; Previous/Next, and ←/→ and
+//             Home/End on the focused panel, move between steps (and set
+//             the step attribute); ↑/↓ move between its vector strips (one
+//             tab stop); Enter on a heatmap cell opens that step's panel
+//   step      output step N (1-based): its row of the figure is selected and
+//             the readout says where the model looked while writing it
+//   unit      pieces (default) or words: the figure between subword pieces,
+//             or between words (the package's wordAttention: a word's
+//             column sums its pieces', its row averages them)
+//   beam      1 to PAGE_MAX_BEAM (default the package's, 4)
+//   tau       the temperature τ of the attention softmax, a_t = softmax(e_t / τ),
+//             as the page's slider: 0.05 to 20 (the package's
+//             optionRanges.temperature), default 1, the model as trained;
+//             small τ nearly hard (one source piece per step), large τ
+//             nearly uniform; the sentence is decoded again with it
+//   compare   (a flag) the fixed-context twin of the model (en-fr-fixed
+//             beside en-fr: the package's catalogue, baselineOf) translates
+//             the same sentence, shown under the attention model's, with
+//             the BLEU by sentence length both model files record (the
+//             page's chart and caption, web/figures/compare-chart.js)
+//   loading   lazy (default): starts when it nears the viewport; eager: at once
+//   lang      en or zh-CN: the element's own words (default: the nearest
+//             ancestor's lang when it is one of these, else the browser's
+//             language; the element never changes the host page's lang);
+//             the model's output is never translated
+//   readonly  hides the sentence box
+//   theme     light, dark or auto (default): auto is dark on a dark host,
+//             judged by the background the element sits on (the nearest
+//             ancestor with one, else the page's color-scheme), and follows
+//             a theme switch of the host (an attribute of <html> or <body>).
+//             The figure keeps its white paper in both, as a printed
+//             figure would, so its colour scale reads the same.
+//             Custom properties set on the element restyle the card:
+//             --s2s-background, --s2s-text, --s2s-muted, --s2s-border,
+//             --s2s-field (the input), --s2s-accent.
+//
 // An entry is one of:
 //   { values, default }   one of a list (values may be a function: the models)
 //   { read, allowed, default }   read(text) gives the value or null (not allowed)
@@ -65,4 +106,31 @@ export function readAttribute(name, text) {
   const value = entry.read(text);
   if (value !== null) return { value, problem: null };
   return { value: fallback, problem: { attribute: name, value: text, allowed: entry.allowed, shown: fallback === null ? '–' : String(fallback) } };
+}
+
+/**
+ * The problems of every attribute (readAttribute's), read with `get(name)`;
+ * a lang the element does not speak names the one it speaks instead
+ * (`language`: the ancestors', the browser's). `skip`: names not checked.
+ */
+export function attributeProblems(get, { language, skip = [] }) {
+  const problems = [];
+  for (const name of Object.keys(ATTRIBUTES)) {
+    if (skip.includes(name)) continue;
+    const { problem } = readAttribute(name, get(name));
+    if (problem) problems.push(name === 'lang' ? { ...problem, shown: language } : problem);
+  }
+  return problems;
+}
+
+/** A console warning for the author, once per attribute value (`warned`: the Set of those already named). */
+export function warnOnce(problems, warned) {
+  for (const p of problems) {
+    const key = `${p.attribute}=${p.value}`;
+    if (warned.has(key)) continue;
+    warned.add(key);
+    console.warn(p.flag
+      ? `<seq2seq-attention-demo>: ${p.attribute}="${p.value}": ${p.attribute} is on whenever it is present; remove it to turn it off`
+      : `<seq2seq-attention-demo>: ${p.attribute}="${p.value}" is not one of ${p.allowed}; showing ${p.shown} instead`);
+  }
 }

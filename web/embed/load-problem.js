@@ -150,3 +150,14 @@ export async function loadProblem(error, { modelUrl, home }) {
   if (failed === true) return { key: 'embed.notFoundNoCors', params: { url, host } };
   return { key: 'embed.crossOrigin', params: { host } };
 }
+
+// loadProblem's answers, as the element's s2s-error event names them.
+const CAUSES = {
+  'embed.csp': 'csp', 'embed.notFound': 'not-found', 'embed.notFoundNoCors': 'not-found', 'embed.httpStatus': 'http',
+  'embed.crossOrigin': 'cross-origin', 'embed.network': 'network',
+};
+
+/** The s2s-error event's cause for loadProblem's `key`: csp, not-found, http, cross-origin or network. */
+export function eventCause(key) {
+  return CAUSES[key] ?? null;
+}
