@@ -88,16 +88,18 @@ add_custom_command(
   DEPENDS s2s_train_module ${CMAKE_SOURCE_DIR}/scripts/write-option-ranges.mjs
   COMMENT "Writing dist/trainer-options.js from the trainer's option table (s2s-train's trainerLimits())"
 )
-# dist/model-worker.bundle.js: the package's translation worker
-# (model-worker.js, createTranslator's) bundled with what it imports into one
-# module (scripts/bundle-worker.mjs, with the project's esbuild), which the
-# demo page starts early and hands to createTranslator; rebuilt when the
+# dist/model-worker.bundle.js and dist/training-worker.bundle.js: the
+# package's translation worker (model-worker.js, createTranslator's, which
+# the demo page starts early) and training worker (training-worker.js,
+# createTrainerWorker's), each bundled with what it imports into one module
+# (scripts/bundle-worker.mjs, with the project's esbuild); rebuilt when the
 # API's modules change.
 add_custom_command(
-  OUTPUT ${S2S_DIST_DIR}/model-worker.bundle.js
+  OUTPUT ${S2S_DIST_DIR}/model-worker.bundle.js ${S2S_DIST_DIR}/training-worker.bundle.js
   COMMAND ${S2S_NODE} ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs ${S2S_DIST_DIR}
-  DEPENDS s2s_core ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs
-  COMMENT "Bundling the translation worker into dist/model-worker.bundle.js (scripts/bundle-worker.mjs)"
+  DEPENDS s2s_core s2s_train_module ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_DIST_DIR}/trainer-options.js
+          ${CMAKE_SOURCE_DIR}/scripts/bundle-worker.mjs
+  COMMENT "Bundling the workers into dist/model-worker.bundle.js and dist/training-worker.bundle.js (scripts/bundle-worker.mjs)"
 )
 # web/demo/page-boot.js (git-ignored): the demo page's start script
 # (web/demo/boot.src.js) with the models it offers and its start-up modules
@@ -113,7 +115,7 @@ add_custom_command(
   COMMENT "Writing the page's start script web/demo/page-boot.js (scripts/write-page-boot.mjs)"
 )
 add_custom_target(s2s_wrapper ALL DEPENDS ${S2S_WRAPPER_OUTPUTS} ${S2S_DIST_DIR}/options.js ${S2S_DIST_DIR}/trainer-options.js
-  ${S2S_DIST_DIR}/model-worker.bundle.js
+  ${S2S_DIST_DIR}/model-worker.bundle.js ${S2S_DIST_DIR}/training-worker.bundle.js
   ${CMAKE_SOURCE_DIR}/web/demo/page-boot.js)
 
 # The decoder step's kernels in WebAssembly (npm run bench:kernels), with

@@ -857,3 +857,111 @@ export declare function train(options?: TrainerOptions & {
   /** Stops training after the current chunk; the result's reason is then 'aborted'. */
   signal?: AbortSignal | null;
 }): Promise<{ trainer: Trainer; evaluation: Evaluation; reason: 'steps' | 'target' | 'aborted'; seconds: number }>;
+
+/** Where a {@link TrainerWorker}'s loop is: running or not, at the end of its schedule or not, and its step. */
+export interface TrainerWorkerState {
+  running: boolean;
+  /** True once the run has trained all of its schedule's `steps`. */
+  finished: boolean;
+  steps: number;
+}
+
+/** Progress of a {@link TrainerWorker}, after every chunk of steps. */
+export interface TrainerWorkerProgress {
+  steps: number;
+  totalSteps: number;
+  /** Mean loss per target token over the last chunk. */
+  loss: number;
+  learningRate: number;
+  /** Over about the last half second (0 until then). */
+  stepsPerSecond: number;
+}
+
+/** The periodic probe: the probe text translated at `steps`, or the error that translating it raised. */
+export type TrainerWorkerProbe =
+  | { steps: number; text: string; result: Translation; error?: undefined }
+  | { steps: number; text: string; result?: undefined; error: Seq2SeqError };
+
+/** How {@link createTrainerWorker} runs the loop and what it reports. */
+export interface TrainerWorkerOptions {
+  /**
+   * `'auto'` (the default): a module Web Worker in a browser (the package's
+   * one-file `training-worker.bundle.js`), a `worker_threads` thread in Node,
+   * falling back to the calling thread, with a console warning, when no
+   * worker can start (see {@link TrainerWorker.backend}); `true`: a worker or
+   * an error; `false`: the calling thread, yielding between chunks; or a
+   * `Worker` you started from `training-worker.js` or
+   * `dist/training-worker.bundle.js` (the trainer owns it from then on).
+   */
+  worker?: boolean | 'auto' | WorkerLike;
+  /** Where `training-worker.bundle.js` is served, when a bundler or a server moved it. */
+  workerUrl?: string | URL;
+  /** Where s2s-train.wasm comes from, as {@link LoadOptions.wasm}, or a Promise of it (by default, beside this module). */
+  wasm?: LoadOptions['wasm'] | Promise<LoadOptions['wasm']>;
+  /** A text translated right after creation, every `probeEvery` steps and on {@link TrainerWorker.setProbe}, for `onProbe` (default '': none). */
+  probe?: string;
+  /** Whether the probe's result carries the decoder's trace (default false). */
+  trace?: boolean;
+  /** Steps between probes (default 10). */
+  probeEvery?: number;
+  /** Steps between held-out evaluations (default 100), also made right after creation and at the end of the schedule. */
+  evaluateEvery?: number;
+  /** Steps per chunk: requests are answered between chunks (default 5). */
+  chunkSize?: number;
+  onProgress?: (progress: TrainerWorkerProgress) => void;
+  onProbe?: (probe: TrainerWorkerProbe) => void;
+  onEvaluation?: (evaluation: Evaluation) => void;
+  /** The loop started or stopped; called before the promise of the run or pause that stopped it settles. */
+  onStateChange?: (state: TrainerWorkerState) => void;
+}
+
+/**
+ * A training run off the caller's thread (see {@link createTrainerWorker}):
+ * run, pause and continue it, and ask it things between its steps.
+ */
+export interface TrainerWorker {
+  /** As {@link Trainer.info}. */
+  readonly info: Trainer['info'];
+  /** Where the loop runs: `'worker'` or `'main-thread'`. */
+  readonly backend: 'worker' | 'main-thread';
+  readonly disposed: boolean;
+  /** The last state the loop reported. */
+  readonly state: TrainerWorkerState;
+  /**
+   * Trains until step `until`, or the first of `pauseAt`'s steps past the
+   * current one, or the end of the schedule, whichever comes first, exactly;
+   * resolves to the state then (also when {@link TrainerWorker.pause} stopped
+   * it). Called while running, it changes where the run stops. A step that
+   * fails rejects it with the error, and the run stops.
+   */
+  run(options?: { until?: number; pauseAt?: number[] }): Promise<TrainerWorkerState>;
+  /** Stops after the chunk of steps under way; resolves to the state then. `run()` continues. */
+  pause(): Promise<TrainerWorkerState>;
+  /** Changes the periodic probe's text or trace, and probes at once (`onProbe`). */
+  setProbe(probe: { text?: string; trace?: boolean }): Promise<void>;
+  /** As {@link Trainer.translate}, with the model as trained so far, answered between two chunks of steps. */
+  translate(text: string, options?: TranslateOptions): Promise<Translation>;
+  evaluate(options?: { limit?: number }): Promise<Evaluation>;
+  probes(count?: number): Promise<{ source: string; target: string; length: number }[]>;
+  toBytes(): Promise<Uint8Array>;
+  /** Frees the run and ends the worker; pending promises reject with a UsageError. Calling it again does nothing. */
+  dispose(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+  [Symbol.dispose](): void;
+}
+
+/**
+ * Starts a training run (the options of {@link createTrainer}) in a worker,
+ * so that the caller's thread never blocks while it trains.
+ * In a bundled app import it from 'seq2seq-attention/trainer-worker'.
+ * @example
+ * const trainer = await createTrainerWorker({ task: 'reversal' }, {
+ *   probe: 'a b c d', onProgress: (p) => console.log(p.steps, p.loss), onProbe: ({ result }) => draw(result),
+ * });
+ * await trainer.run({ until: 300 });   // stops exactly at step 300
+ * trainer.run();                       // continues to the end of the schedule
+ * const r = await trainer.translate('a b c d e');
+ * await trainer.dispose();
+ * @throws {UsageError} on bad options (named), {@link WorkerError} when `worker: true` and no worker could start.
+ */
+export declare function createTrainerWorker(options?: TrainerOptions, how?: TrainerWorkerOptions): Promise<TrainerWorker>;

@@ -13,13 +13,14 @@
 //   await translator.translate(['One.', 'Two.']);
 //
 //   import { train } from 'seq2seq-attention';   // watch attention learn (trainer.js)
+//   const trainer = await createTrainerWorker({ task: 'reversal' }, { onProgress });   // the same, in a worker (trainer-worker.js)
 //
 // Each part lives in its module: load-model.js (loadModel, Model, training's
 // entry points), translator.js (createTranslator), translation.js (results),
 // word-attention.js, models.js (the shipped names), options.js (generated).
 // Hooks for tests and benchmarks (heap statistics, starting the runtime
 // early) are in diagnostics.js, 'seq2seq-attention/diagnostics'.
-export { createTrainer, loadModel, train } from './load-model.js';
+export { createTrainer, createTrainerWorker, loadModel, train } from './load-model.js';
 export { createTranslator } from './translator.js';
 export { shippedModels } from './models.js';
 export { optionRanges, unsureWordProbability } from './options.js';

@@ -11,17 +11,18 @@ import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
 
 
-// Training (trainer.js) is imported on first use, by a path bundlers do not
-// follow: an app that only translates does not carry the trainer's 660 kB
-// of WebAssembly. In a bundled app, import training from its own entry,
-// 'seq2seq-attention/trainer', which bundlers do follow.
-async function trainerModule(what) {
-  const path = ['.', 'trainer.js'].join('/');
+// Training (trainer.js, trainer-worker.js) is imported on first use, by a
+// path bundlers do not follow: an app that only translates does not carry
+// the trainer's 660 kB of WebAssembly. In a bundled app, import training
+// from its own entries, 'seq2seq-attention/trainer' and
+// 'seq2seq-attention/trainer-worker', which bundlers do follow.
+async function trainerModule(what, file = 'trainer.js', entry = 'trainer') {
+  const path = ['.', file].join('/');
   try {
     return await import(/* webpackIgnore: true */ /* @vite-ignore */ inPackage(path).href);
   } catch (cause) {
     throw new LoadError(`${what}: could not load the trainer next to this module (${describe(cause)}); in a bundled app import ` +
-      `it from its own entry: import { ${what} } from 'seq2seq-attention/trainer'`, { cause });
+      `it from its own entry: import { ${what} } from 'seq2seq-attention/${entry}'`, { cause });
   }
 }
 
@@ -33,6 +34,11 @@ export async function createTrainer(options) {
 /** Trains a small model to the end of its schedule: see trainer.js and index.d.ts. */
 export async function train(options) {
   return (await trainerModule('train')).train(options);
+}
+
+/** A training run in a worker: see trainer-worker.js and index.d.ts ('seq2seq-attention/trainer-worker' in a bundle). */
+export async function createTrainerWorker(options, how) {
+  return (await trainerModule('createTrainerWorker', 'trainer-worker.js', 'trainer-worker')).createTrainerWorker(options, how);
 }
 
 // ---------------------------------------------------------------------------

@@ -11,6 +11,13 @@ export type { Trainer, TrainerOptions } from './index.js';
  */
 export declare function getTrainCore(): Promise<unknown>;
 
+/**
+ * Says where s2s-train.wasm comes from (a URL, its bytes, a Blob, a Response
+ * or a WebAssembly.Module) before the trainer's runtime starts; returns
+ * false, changing nothing, once it has.
+ */
+export declare function setTrainRuntimeSource(source: import('./index.js').LoadOptions['wasm']): boolean;
+
 /** The range and default of one numeric option of {@link TrainerOptions}. */
 export interface TrainerOptionRange {
   min: number;

@@ -14,12 +14,26 @@ import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.
 
 export { trainerLimits, trainerOptionRanges } from './trainer-options.js';
 
+let trainSource = null;  // where s2s-train.wasm comes from, when told (setTrainRuntimeSource)
+
 /**
  * The training runtime (Embind: BrowserTrainingRun), imported on first use; its
  * .wasm named by one literal URL, which bundlers follow.
  */
 export const getTrainCore = lazyModule(async () => (await import('./s2s-train.js')).default,
-  new URL('./s2s-train.wasm', import.meta.url), 'training module s2s-train.wasm');
+  new URL('./s2s-train.wasm', import.meta.url), 'training module s2s-train.wasm', () => trainSource);
+
+/**
+ * Says where the training runtime's s2s-train.wasm comes from (a URL, its
+ * bytes, a Blob, a Response or a WebAssembly.Module), before it starts: the
+ * training worker is told where the bundler put it beside the module that
+ * started the worker. Returns false (and changes nothing) once it has started.
+ */
+export function setTrainRuntimeSource(source) {
+  if (getTrainCore.started()) return false;
+  trainSource = source;
+  return true;
+}
 
 // The options of a run are train_bindings.cpp's (trainingOptions(): their
 // names; it checks their values, and names the option in its message);

@@ -11,9 +11,10 @@
 //
 // Results are the synchronous API's Translations (translation.js): from the
 // worker their one buffer is transferred, not copied, and revived here.
-import { EnvironmentError, LoadError, UsageError, WorkerError, describe, describeValue, errorOfKind } from './errors.js';
+import { EnvironmentError, LoadError, UsageError, WorkerError, describeValue, errorOfKind } from './errors.js';
 import { isModelName, modelUrl, shippedModels } from './models.js';
-import { asyncDisposeSymbol, disposeSymbol, inPackage, isNode, isResponse, nextTask, timeSlicer } from './platform.js';
+import { asyncDisposeSymbol, disposeSymbol, isNode, isResponse, nextTask, timeSlicer } from './platform.js';
+import { isWorker, startNodeWorker, started, workerFailed } from './worker-start.js';
 import { reviveTranslation } from './translation.js';
 
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
@@ -58,7 +59,7 @@ export async function createTranslator(model, options = {}) {
   // imports: bundlers that follow `new Worker(new URL(…))` bundle it (Vite,
   // webpack), one that copies `new URL(…)` assets copies it whole (Rollup's
   // import-meta-assets), and esbuild's users copy it (README).
-  const start = given ? () => given : isNode ? startNodeWorker : workerUrl ? () => startWorker(workerUrl) : startPackageWorker;
+  const start = given ? () => given : isNode ? () => startNodeWorker('model', 'createTranslator') : workerUrl ? () => startWorker(workerUrl) : startPackageWorker;
   let backend;
   try {
     backend = new InWorker(await start());
@@ -108,64 +109,17 @@ async function inThread(model, wasm, signal, onProgress) {
   return new Translator(new InThread(loaded), loaded.info, 'main-thread');
 }
 
-// A Worker object (the browser's, or one that behaves like it).
-function isWorker(value) {
-  return value !== null && typeof value === 'object' && typeof value.postMessage === 'function' &&
-    typeof value.addEventListener === 'function' && typeof value.terminate === 'function';
-}
+const START_FIX = 'pass workerUrl, or { worker: false } to translate on this thread';
 
 function startWorker(workerUrl) {
-  return started(() => new Worker(workerUrl, { type: 'module' }), workerUrl);
+  return started(() => new Worker(workerUrl, { type: 'module' }), workerUrl, 'createTranslator', START_FIX);
 }
 
 // The package's one-file worker, written out in full as bundlers recognize
 // it (Vite and webpack 5 bundle it; Rollup's import-meta-assets copies it).
 function startPackageWorker() {
-  return started(() => new Worker(new URL('./model-worker.bundle.js', import.meta.url), { type: 'module' }), 'model-worker.bundle.js');
-}
-
-// Not a literal in `new Worker(new URL(…))`: browser bundlers (Vite,
-// webpack) would take it for a Web Worker to bundle.
-const NODE_WORKER = './node-worker.js';
-
-// Node: a worker_threads Worker running node-worker.js, dressed as a Web
-// Worker for InWorker. It keeps the process alive only while a request is
-// pending (setBusy), so a script that forgets dispose() still exits.
-async function startNodeWorker() {
-  let Worker;
-  try {
-    ({ Worker } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:worker_threads'));
-  } catch (cause) {
-    const error = new WorkerError(`createTranslator: worker_threads is not available here (${describe(cause)}); use { worker: false }`, { cause });
-    error.code = 'S2S_WORKER_FAILED';
-    throw error;
-  }
-  // The process's flags, but --input-type (of `node -e`), which a worker
-  // started from a file refuses.
-  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = started(() => new Worker(inPackage(NODE_WORKER), { execArgv }), NODE_WORKER);
-  worker.unref();
-  return {
-    postMessage: (message, transfer) => worker.postMessage(message, transfer),
-    addEventListener(type, listener) {
-      if (type === 'message') worker.on('message', (data) => listener({ data }));
-      else if (type === 'error') worker.on('error', (error) => listener({ message: error?.message ?? String(error), error }));
-      else if (type === 'messageerror') worker.on('messageerror', () => listener({}));
-    },
-    setBusy: (busy) => (busy ? worker.ref() : worker.unref()),
-    terminate: () => worker.terminate(),
-  };
-}
-
-function started(start, what) {
-  try {
-    return start();
-  } catch (cause) {
-    const error = new WorkerError(`createTranslator: could not start the worker ${String(what)} (${describe(cause)}); ` +
-      'pass workerUrl, or { worker: false } to translate on this thread', { cause });
-    error.code = 'S2S_WORKER_FAILED';
-    throw error;
-  }
+  return started(() => new Worker(new URL('./model-worker.bundle.js', import.meta.url), { type: 'module' }), 'model-worker.bundle.js',
+    'createTranslator', START_FIX);
 }
 
 // What the worker can receive for `model`: names and URLs as absolute URL
@@ -360,10 +314,8 @@ class InWorker {
     worker.addEventListener('message', (event) => this.#receive(event.data ?? {}));
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
-      const error = new WorkerError(`seq2seq-attention: the translation worker failed to start or crashed (${event.message || 'no message'}); ` +
-        'check that model-worker.bundle.js is served next to the package (a bundler must bundle or copy it), or pass workerUrl');
-      error.code = 'S2S_WORKER_FAILED';
-      this.#fail(error);
+      this.#fail(workerFailed(`seq2seq-attention: the translation worker failed to start or crashed (${event.message || 'no message'}); ` +
+        'check that model-worker.bundle.js is served next to the package (a bundler must bundle or copy it), or pass workerUrl'));
     });
     worker.addEventListener('messageerror', () => this.#fail(new WorkerError('seq2seq-attention: a message from the translation worker could not be read')));
   }

@@ -51,10 +51,11 @@ test('training the reversal task in the page: the probe\'s attention becomes the
   await byTestId(page, 'train-start').click();
 
   // Both models train in workers, never on the page's own thread: two
-  // train-worker.js workers run, each has fetched the trainer's WebAssembly,
+  // training workers (the package's training-worker.bundle.js, which
+  // createTrainerWorker starts) run, each has fetched the trainer's WebAssembly,
   // and the page itself never has (where the work runs, not how long a
   // frame took: the gate does not read the clock).
-  const trainers = () => page.workers().filter((w) => w.url().endsWith('/web/train/train-worker.js'));
+  const trainers = () => page.workers().filter((w) => w.url().endsWith('/dist/training-worker.bundle.js'));
   await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state === 'running', null, { timeout: 30_000 });
   assert.equal(trainers().length, 2, `workers: ${page.workers().map((w) => w.url()).join(', ')}`);
   for (const worker of trainers()) {

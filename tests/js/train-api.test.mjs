@@ -3,7 +3,9 @@
 // mirrored diagonal, the fixed-context twin has no attention, a trained
 // model round-trips through loadModel (its checksum computed by the WASM
 // build as JavaScript computes it), runs repeat with a seed, and bad
-// options or pairs are errors that name the problem.
+// options or pairs are errors that name the problem. createTrainerWorker
+// trains in a worker_threads thread: it pauses at exact steps, continues
+// the same run, answers a probe mid-run, and leaves Node's event loop free.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +13,7 @@ import { distIndex, requireDist } from './helpers/models.mjs';
 import { wordHash64 } from '../../bench/model-file.mjs';
 
 requireDist();
-const { createTrainer, loadModel, train } = await import(pathToFileURL(distIndex).href);
+const { createTrainer, createTrainerWorker, loadModel, train, UsageError } = await import(pathToFileURL(distIndex).href);
 
 // Share of rows (the symbols, not <eos>) whose strongest weight is on the
 // mirrored source position: target i looks at source L-1-i.
@@ -159,5 +161,116 @@ test('dot and scaled-dot scoring get a decoder as wide as the encoder states (2 
     } finally {
       trainer.dispose();
     }
+  }
+});
+
+test('createTrainerWorker: one run in a worker pauses at exact steps, continues, reports progress, probes and evaluations, and finishes', async () => {
+  const seen = { progress: [], probes: [], evaluations: [], states: [] };
+  const trainer = await createTrainerWorker({ task: 'reversal', steps: 120 }, {
+    probe: 'a b c d', onProgress: (p) => seen.progress.push(p), onProbe: (p) => seen.probes.push(p),
+    onEvaluation: (e) => seen.evaluations.push(e), onStateChange: (s) => seen.states.push(s),
+  });
+  try {
+    assert.equal(trainer.backend, 'worker');
+    assert.equal(trainer.info.options.steps, 120);
+    assert.deepEqual(await trainer.run({ until: 23 }), { running: false, finished: false, steps: 23 });
+    assert.deepEqual(seen.progress.map((p) => p.steps), [5, 10, 15, 20, 23], 'chunks of 5, cut at the stop');
+    const [first] = seen.progress;
+    assert.equal(first.totalSteps, 120);
+    assert.ok(Number.isFinite(first.loss) && first.loss > 0 && typeof first.stepsPerSecond === 'number');
+    // Continue: the same run, to the first pauseAt step past 23.
+    assert.equal((await trainer.run({ pauseAt: [10, 57, 90] })).steps, 57);
+    assert.equal((await trainer.run({ pauseAt: [10, 57, 90] })).steps, 90);
+    const finished = await trainer.run();
+    assert.deepEqual(finished, { running: false, finished: true, steps: 120 });
+    assert.deepEqual(seen.states.at(-1), finished, 'onStateChange heard before the promise settled');
+    assert.deepEqual(await trainer.run(), finished, 'a finished run stays finished');
+    // The probe right after creation and every 10 steps (also at the end), the evaluation at 0, 100 and the end.
+    assert.deepEqual(seen.probes.map((p) => p.steps), [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120]);
+    assert.ok(seen.probes.every((p) => p.text === 'a b c d' && p.result.targetTokens.length > 0 && p.result.attention.length > 0));
+    assert.deepEqual(seen.evaluations.map((e) => e.steps), [0, 100, 120]);
+    assert.ok(seen.evaluations.every((e) => e.total > 0 && e.byLength.length > 0));
+    await trainer.setProbe({ text: 'a b', trace: true });
+    assert.equal(seen.probes.at(-1).text, 'a b');
+    assert.ok(seen.probes.at(-1).result.trace, 'the probe carries the trace when asked');
+    const model = await loadModel(await trainer.toBytes());
+    try {
+      assert.deepEqual(model.translate('a b c').targetTokens, (await trainer.translate('a b c')).targetTokens);
+    } finally {
+      model.dispose();
+    }
+    assert.equal((await trainer.probes(3)).length, 3);
+  } finally {
+    await trainer.dispose();
+  }
+  await assert.rejects(trainer.run(), /trainer\.run: this trainer was disposed/);
+});
+
+test('createTrainerWorker: translate and pause are answered mid-run, between two chunks of steps', async () => {
+  const trainer = await createTrainerWorker({ task: 'reversal', steps: 5000 });
+  try {
+    const run = trainer.run();
+    await new Promise((resolve) => { const wait = () => (trainer.state.steps >= 10 ? resolve() : setTimeout(wait, 5)); wait(); });
+    const result = await trainer.translate('a b c d e', { trace: true });
+    assert.equal(result.sourceTokens.length, 6);
+    assert.equal(result.attention.length, result.targetTokens.length);
+    assert.ok(result.trace, 'the trace is there');
+    assert.equal(trainer.state.running, true, 'still training when the answer came');
+    const paused = await trainer.pause();
+    assert.equal(paused.running, false);
+    assert.ok(paused.steps > 0 && paused.steps < 5000 && paused.steps % 5 === 0, `paused after a whole chunk, at step ${paused.steps}`);
+    assert.deepEqual(await run, paused, 'the run resolves where the pause stopped it');
+    assert.equal((await trainer.run({ until: paused.steps + 7 })).steps, paused.steps + 7, 'and it continues from there');
+  } finally {
+    await trainer.dispose();
+  }
+});
+
+// Ticks of a 0 ms timer (Node runs it at most once per turn of its event
+// loop) while a 60-step run trains: no clock is read. In the worker the
+// loop turns freely, many times per chunk of steps; on the calling thread
+// (the measure's check: it can fail) each chunk holds it, about one tick per chunk.
+async function ticksWhileTraining(worker) {
+  let progress = 0;
+  const trainer = await createTrainerWorker({ task: 'reversal', steps: 60 }, { worker, onProgress: () => { progress += 1; } });
+  let ticks = 0;
+  let timer;
+  const tick = () => { ticks += 1; timer = setTimeout(tick, 0); };
+  try {
+    tick();
+    await trainer.run();
+  } finally {
+    clearTimeout(timer);
+    await trainer.dispose();
+  }
+  return { ticks, progress, backend: trainer.backend };
+}
+
+test('createTrainerWorker does not block Node\'s event loop while it trains (timer ticks counted, no clock)', async () => {
+  const inWorker = await ticksWhileTraining('auto');
+  const onThread = await ticksWhileTraining(false);
+  assert.equal(inWorker.backend, 'worker');
+  assert.equal(onThread.backend, 'main-thread');
+  assert.equal(inWorker.progress, 12, 'twelve chunks of five steps');
+  assert.ok(onThread.ticks <= onThread.progress + 4, `on the calling thread each chunk holds the loop: ${onThread.ticks} ticks for ${onThread.progress} chunks`);
+  assert.ok(inWorker.ticks >= 4 * inWorker.progress, `in the worker the loop turned ${inWorker.ticks} times during ${inWorker.progress} chunks`);
+});
+
+test('createTrainerWorker: bad options are UsageErrors that name the problem', async () => {
+  await assert.rejects(createTrainerWorker({ task: 'poetry' }), (e) => e instanceof UsageError && /unknown task 'poetry'/.test(e.message));
+  await assert.rejects(createTrainerWorker({}, { probeEach: 3 }), /unknown option 'probeEach' of how; those are worker, workerUrl/);
+  await assert.rejects(createTrainerWorker({}, { worker: 'yes' }), /worker must be true, false, 'auto' or a Worker/);
+  await assert.rejects(createTrainerWorker({}, { chunkSize: 0 }), /chunkSize must be a whole number >= 1/);
+  await assert.rejects(createTrainerWorker({}, { onProgress: 'log' }), /onProgress must be a function/);
+  await assert.rejects(createTrainerWorker('reversal'), /options must be an object/);
+  const trainer = await createTrainerWorker({ steps: 10 });
+  try {
+    await assert.rejects(trainer.run({ until: 0 }), (e) => e instanceof UsageError && /until must be a whole number >= 1/.test(e.message));
+    await assert.rejects(trainer.run({ pauseAt: 5 }), /pauseAt must be an array of whole numbers/);
+    await assert.rejects(trainer.translate(42), /text must be a string/);
+    await assert.rejects(trainer.probes(-1), (e) => e instanceof UsageError && /count must be a whole number >= 0/.test(e.message));
+    assert.equal((await trainer.run({ until: 2 })).steps, 2, 'still usable after errors');
+  } finally {
+    await trainer.dispose();
   }
 });

@@ -26,6 +26,16 @@ import { preloadRuntime } from 'seq2seq-attention/diagnostics';
 import { modelCatalog, optionSwitches, possiblyDroppedCoverage, sourceText, wordAttention as groupWords } from 'seq2seq-attention/data';
 import { CELL, attentionColor, heatmapSvg as drawFigure } from 'seq2seq-attention/figure';
 import { createTranslator as startTranslator, type Translator } from 'seq2seq-attention/translator';
+import { createTrainerWorker, type TrainerWorkerState } from 'seq2seq-attention/trainer-worker';
+export async function trainInWorker(): Promise<number> {
+  const trainer = await createTrainerWorker({ task: 'reversal', steps: 20 }, {
+    probe: 'a b', onProgress: ({ steps, loss }) => console.log(steps, loss), onProbe: (p) => console.log(p.result?.text ?? p.error?.message),
+  });
+  const state: TrainerWorkerState = await trainer.run({ until: 10, pauseAt: [5] });
+  const r = await trainer.translate('a b c');
+  await trainer.dispose();
+  return state.steps + r.attention.length;
+}
 export async function main(): Promise<string> {
   await preloadRuntime({ module: null });
   const model = await loadModel('en-fr');

@@ -1,19 +1,19 @@
 // The package's public entries (dist/, each named by package.json's
-// "exports") for everything in web/: the API (index.js, '.') for the
-// workers (train-worker.js), its plain data (data.js,
-// 'seq2seq-attention/data') for the page and the embeddable element, and
-// createTranslator alone (translator.js, 'seq2seq-attention/translator').
-// tests/js/web-imports.test.mjs fails on any other dist/ file. Each is imported on first use, once per page or
-// worker, with one message saying how to build and serve dist/ when that
-// fails.
+// "exports") for everything in web/: its plain data (data.js,
+// 'seq2seq-attention/data') for the page and the embeddable element,
+// createTranslator alone (translator.js, 'seq2seq-attention/translator')
+// and createTrainerWorker alone (trainer-worker.js,
+// 'seq2seq-attention/trainer-worker') for the Train view.
+// tests/js/web-imports.test.mjs fails on any other dist/ file. Each is imported on first use, once per page,
+// with one message saying how to build and serve dist/ when that fails.
 import { t } from './i18n/index.js';
 
 // One literal import per entry, so that a reader, a bundler or a tool can
 // follow each from web/ to the package (no computed path).
 const ENTRIES = {
-  'index.js': () => import('../../dist/index.js'),
   'data.js': () => import('../../dist/data.js'),
   'translator.js': () => import('../../dist/translator.js'),
+  'trainer-worker.js': () => import('../../dist/trainer-worker.js'),
 };
 
 const loaded = new Map(); // file -> Promise<module>
@@ -30,7 +30,3 @@ export function loadPackage(file, what) {
   return loaded.get(file);
 }
 
-/** The JavaScript API, for a worker; `what` names the worker's job ('translator', 'trainer'). */
-export function getApi(what) {
-  return loadPackage('index.js', what);
-}

@@ -1,26 +1,7 @@
-// Starting a module Web Worker for the page's modules: the translators
-// (translator.js) and the two trainers (train.js). One place for the two
-// things every worker needs: a same-origin start, and a failure to start
-// reported as an Error instead of a silent dead worker.
-
-/**
- * Starts the module worker at `url` (a URL object). `what` names it in the
- * failure's message ('translation', 'training'); onFailure(error) is called
- * when it cannot even start (a syntax error, a module that fails to load, a
- * browser without module workers).
- */
-export function startWorker(url, { name, what, onFailure }) {
-  return watchStart(createWorker(url, name), { what, onFailure });
-}
-
-// Reports a worker that fails to start as an Error.
-function watchStart(worker, { what, onFailure }) {
-  worker.addEventListener('error', (event) => {
-    event.preventDefault();
-    onFailure(new Error(`the ${what} worker failed to start${event.message ? `: ${event.message}` : ''}`));
-  });
-  return worker;
-}
+// Starting a module Web Worker for the page's modules (the translators of
+// translator.js, which hands each to the package's createTranslator): a
+// same-origin start, from a blob when the page's modules come from another
+// origin.
 
 /**
  * Starts the module worker at `url` (a URL object) without watching it

@@ -1,13 +1,13 @@
 // The Train view (train.html): two training runs, attention and fixed
-// context, each in its own Web Worker (train-worker.js), drawn live: the
-// probe's attention heatmap, both outputs for the probe, loss curves and
-// held-out exact match by input length.
+// context, each in its own worker (the package's createTrainerWorker, from
+// 'seq2seq-attention/trainer-worker', as any user of the package would),
+// drawn live: the probe's attention heatmap, both outputs for the probe,
+// loss curves and held-out exact match by input length.
 import { h, replaceChildren } from '../figures/dom.js';
 import { missingFeatures } from '../figures/features.js';
 import { renderHeatmap } from '../figures/heatmap.js';
 import { renderAccuracyChart, renderLossChart } from './train-charts.js';
 import { loadPackage } from '../figures/load-api.js';
-import { startWorker } from '../figures/start-worker.js';
 import { drawTrainStep, openTrainStep, wireTrainStep } from './train-step.js';
 import { expectedSymbols, renderProbeCheck } from './train-expected.js';
 import { drawSnapshot, noteProbe, resetSnapshot } from './train-snapshot.js';
@@ -43,77 +43,73 @@ function emptyRun() {
 }
 
 const runs = { attention: emptyRun(), fixed: emptyRun() };
-const workers = {};
+const trainers = {};    // kind -> Promise of the package's TrainerWorker for runs[kind]
+let traceWanted = false; // the step panel is open: the attention run's probes carry the decoder trace
 let drawPending = false;
 let drawnProbe = null;  // the probe result the heatmap shows
 
-const translationModule = loadPackage('data.js', 'what.results');
-
+// A fresh run of `kind` in its own worker. Its callbacks write into `run`,
+// this run's record; once create() has replaced it (Reset, a new task),
+// the old run's trainer is disposed and nothing it says is drawn.
 function startTrainer(kind) {
-  const worker = startWorker(new URL('./train-worker.js', import.meta.url), {
-    name: `train-${kind}`,
-    what: 'training',
-    onFailure: (error) => {
-      runs[kind].error = error.message;
-      scheduleDraw();
-    },
-  });
-  // A probe's result arrives as a structured clone: revived as the API's
-  // Translation (its accessors) before use, in the order messages came.
-  let inOrder = Promise.resolve();
-  worker.addEventListener('message', (event) => {
-    const message = event.data ?? {};
-    inOrder = inOrder.then(async () => {
-      if (message.type === 'probe') message.result = (await translationModule).reviveTranslation(message.result);
-      receive(kind, message);
-    }).catch((error) => {
-      runs[kind].error = error.message;
-      scheduleDraw();
-    });
-  });
-  return worker;
-}
-
-function receive(kind, message) {
   const run = runs[kind];
-  switch (message.type) {
-    case 'created':
-      run.ready = true;
-      run.info = message.info;
-      run.totalSteps = message.info.options.steps;
-      if (kind === 'attention') showProbeExamples(message.probes);
-      break;
-    case 'progress':
-      run.steps = message.steps;
-      run.loss = message.loss;
-      run.rate = message.stepsPerSecond;
-      run.losses.push([message.steps, message.loss]);
-      break;
-    case 'probe':
-      run.probe = message.result;
-      run.probeSteps = message.steps;
-      run.probeText = message.text;
-      noteProbe(kind, message.steps, message.text, message.result, {
+  const current = () => runs[kind] === run;
+  const noted = (change) => (value) => {
+    change(value);
+    if (current()) scheduleDraw();
+  };
+  const created = loadPackage('trainer-worker.js', 'what.trainer').then(({ createTrainerWorker }) => createTrainerWorker(trainerOptions(kind), {
+    worker: true,
+    probe: view.probe.value,
+    trace: kind === 'attention' && traceWanted,
+    onProgress: noted((p) => {
+      run.steps = p.steps;
+      run.loss = p.loss;
+      run.rate = p.stepsPerSecond;
+      run.losses.push([p.steps, p.loss]);
+    }),
+    onProbe: noted((p) => {
+      if (p.error) {
+        run.error = p.error.message;
+        return;
+      }
+      run.probe = p.result;
+      run.probeSteps = p.steps;
+      run.probeText = p.text;
+      if (!current()) return;
+      noteProbe(kind, p.steps, p.text, p.result, {
         expectedFor,
         sourceLength: (result) => result.sourceTokens.filter((token) => token !== '<eos>').length,
         evaluations: { attention: runs.attention.evaluation, fixed: runs.fixed.evaluation },
       });
-      break;
-    case 'evaluation':
-      run.evaluation = message.evaluation;
-      break;
-    case 'state':
-      run.running = message.running;
-      run.finished = message.finished;
-      break;
-    case 'error':
-      run.error = message.message;
-      run.running = false;
-      break;
-    default:
-      return;
-  }
-  scheduleDraw();
+    }),
+    onEvaluation: noted((evaluation) => { run.evaluation = evaluation; }),
+    onStateChange: noted((state) => {
+      run.running = state.running;
+      run.finished = state.finished;
+    }),
+  }));
+  created.then(async (trainer) => {
+    if (!current()) return;
+    run.info = trainer.info;
+    run.totalSteps = trainer.info.options.steps;
+    if (kind === 'attention') showProbeExamples(await trainer.probes(8));
+    run.ready = true;
+    scheduleDraw();
+  }).catch(noted((error) => { run.error = error.message; }));
+  return created;
+}
+
+// Calls `use(trainer)` on the current trainer of `kind` once it exists; a
+// failure (a step that throws: bad data) stops that run with its message.
+function withTrainer(kind, use) {
+  const run = runs[kind];
+  trainers[kind]?.then(use).catch((error) => {
+    if (runs[kind] !== run) return;
+    run.error = error.message;
+    run.running = false;
+    scheduleDraw();
+  });
 }
 
 // Many messages a second arrive; draw at most every DRAW_INTERVAL ms, in an
@@ -232,7 +228,7 @@ function showProbeExamples(list = probes) {
 
 function setProbe(text) {
   view.probe.value = text;
-  for (const kind of Object.keys(workers)) workers[kind].postMessage({ type: 'probe', text });
+  for (const kind of Object.keys(trainers)) withTrainer(kind, (trainer) => trainer.setProbe({ text }));
 }
 
 function trainerOptions(kind) {
@@ -259,10 +255,11 @@ function create() {
   view.probe.dataset.task = task;
   resetSnapshot();
   for (const kind of ['attention', 'fixed']) {
+    trainers[kind]?.then((trainer) => trainer.dispose(), () => {});
     runs[kind] = emptyRun();
-    workers[kind].postMessage({ type: 'create', options: trainerOptions(kind), probe: view.probe.value, pauseAt });
+    trainers[kind] = startTrainer(kind);
   }
-  // Not ready until the workers say so: the buttons follow now, not at the next draw.
+  // Not ready until the trainers exist: the buttons follow now, not at the next draw.
   view.start.disabled = true;
   view.status.dataset.state = 'loading';
   replaceChildren(view.heatmap);
@@ -272,9 +269,9 @@ function create() {
 function wire() {
   view.start.addEventListener('click', () => {
     if (view.start.dataset.action === 'pause') {
-      for (const kind of ['attention', 'fixed']) workers[kind].postMessage({ type: 'pause' });
+      for (const kind of ['attention', 'fixed']) withTrainer(kind, (trainer) => trainer.pause());
     } else {
-      for (const kind of active()) workers[kind].postMessage({ type: 'run' });
+      for (const kind of active()) withTrainer(kind, (trainer) => trainer.run({ pauseAt }));
     }
   });
   view.reset.addEventListener('click', create);
@@ -284,7 +281,12 @@ function wire() {
     history.replaceState(null, '', url);
     create();
   });
-  wireTrainStep({ setTraceWanted: (on) => workers.attention.postMessage({ type: 'trace', on }) });
+  wireTrainStep({
+    setTraceWanted: (on) => {
+      traceWanted = on;
+      withTrainer('attention', (trainer) => trainer.setProbe({ trace: on }));
+    },
+  });
   // A heatmap row (its label or a cell; Enter on a focused cell) opens that step, as on the main page.
   const heatmapRow = (event) => {
     const target = event.target.closest?.('[data-row-label], [data-row]');
@@ -306,8 +308,8 @@ function wire() {
     create();
   });
   view.withFixed.addEventListener('change', () => {
-    if (!view.withFixed.checked) workers.fixed.postMessage({ type: 'pause' });
-    else if (runs.attention.running) workers.fixed.postMessage({ type: 'run' });
+    if (!view.withFixed.checked) withTrainer('fixed', (trainer) => trainer.pause());
+    else if (runs.attention.running) withTrainer('fixed', (trainer) => trainer.run({ pauseAt }));
     scheduleDraw();
   });
   let probeTimer = 0;
@@ -366,8 +368,6 @@ function main() {
   // A test hook: ?pause-at=300,320 pauses both runs at exactly those steps,
   // so that a test trains a known number of steps (tests/e2e/train.test.mjs).
   pauseAt = (new URL(location.href).searchParams.get('pause-at') ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  workers.attention = startTrainer('attention');
-  workers.fixed = startTrainer('fixed');
   wire();
   create();
 }
