@@ -72,23 +72,40 @@ DataSource data_source_of(const std::string& path, const std::string& fnv1a64_he
             "", ""};
 }
 
+DataFileRecord data_file_record(const std::string& path, const std::string& fnv1a64_hex, size_t pairs,
+                                const DataSource& source) {
+    return {std::filesystem::path(path).filename().string(), fnv1a64_hex, pairs, source};
+}
+
+nlohmann::json to_json(const DataFileRecord& record) {
+    nlohmann::json json = {{"file", record.file},
+                           {"fnv1a64", record.fnv1a64},
+                           {"pairs", record.pairs},
+                           {"source", record.source.source}};
+    if (!record.source.license.empty()) json["license"] = record.source.license;
+    if (!record.source.attribution.empty()) json["attribution"] = record.source.attribution;
+    return json;
+}
+
 nlohmann::json data_provenance(const std::string& path, const std::string& fnv1a64_hex, size_t pairs,
                                const DataSource& source) {
-    nlohmann::json record = {{"file", std::filesystem::path(path).filename().string()},
-                             {"fnv1a64", fnv1a64_hex},
-                             {"pairs", pairs},
-                             {"source", source.source}};
-    if (!source.license.empty()) record["license"] = source.license;
-    if (!source.attribution.empty()) record["attribution"] = source.attribution;
-    return record;
+    return to_json(data_file_record(path, fnv1a64_hex, pairs, source));
+}
+
+ModelFileReference model_file_reference_to(const std::string& path, const std::string& fnv1a64_hex,
+                                           const nlohmann::json& its_provenance) {
+    const auto name = its_provenance.is_object() ? its_provenance.find("name") : its_provenance.end();
+    const bool named = name != its_provenance.end() && name->is_string();
+    return {std::filesystem::path(path).filename().string(), fnv1a64_hex, named ? name->get<std::string>() : ""};
+}
+
+nlohmann::json to_json(const ModelFileReference& reference) {
+    return {{"file", reference.file}, {"fnv1a64", reference.fnv1a64}, {"name", reference.name}};
 }
 
 nlohmann::json model_file_reference(const std::string& path, const std::string& fnv1a64_hex,
                                     const nlohmann::json& its_provenance) {
-    const auto name = its_provenance.is_object() ? its_provenance.find("name") : its_provenance.end();
-    return {{"file", std::filesystem::path(path).filename().string()},
-            {"fnv1a64", fnv1a64_hex},
-            {"name", name != its_provenance.end() ? *name : nlohmann::json("")}};
+    return to_json(model_file_reference_to(path, fnv1a64_hex, its_provenance));
 }
 
 }  // namespace s2s

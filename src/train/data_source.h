@@ -39,16 +39,38 @@ bool is_unknown_source(const std::string& source);
 // sidecar when one exists but is not valid JSON of the form above.
 DataSource data_source_of(const std::string& path, const std::string& fnv1a64_hex);
 
-// The provenance's "data" record: {"file", "fnv1a64", "pairs", "source",
+// The provenance's record of a data file (training_provenance.h): "data",
+// and each of "extra_data" with what the run used of it.
+struct DataFileRecord {
+    std::string file;     // its name, without the folder
+    std::string fnv1a64;  // the hash of its bytes (file_fnv1a64_hex)
+    size_t pairs = 0;     // sentence pairs read from it
+    DataSource source;    // "license" and "attribution" are left out when empty
+};
+
+DataFileRecord data_file_record(const std::string& path, const std::string& fnv1a64_hex, size_t pairs,
+                                const DataSource& source);
+nlohmann::json to_json(const DataFileRecord& record);
+
+// to_json(data_file_record(...)): {"file", "fnv1a64", "pairs", "source",
 // and "license" and "attribution" when known}.
 nlohmann::json data_provenance(const std::string& path, const std::string& fnv1a64_hex, size_t pairs,
                                const DataSource& source);
 
 // The provenance's record of another model file this model was made from
 // (train's --init-model, --init-encoder and --teacher, convert's
-// --interpolate): {"file": its file name, "fnv1a64": the hash of its bytes,
-// "name": the name its own provenance records, "" if none}. Each caller
-// adds what it did with that model.
+// --interpolate). Each caller adds what it did with that model.
+struct ModelFileReference {
+    std::string file;     // its file name
+    std::string fnv1a64;  // the hash of its bytes
+    std::string name;     // the name its own provenance records, "" if none
+};
+
+ModelFileReference model_file_reference_to(const std::string& path, const std::string& fnv1a64_hex,
+                                           const nlohmann::json& its_provenance);
+nlohmann::json to_json(const ModelFileReference& reference);
+
+// to_json(model_file_reference_to(...)): {"file", "fnv1a64", "name"}.
 nlohmann::json model_file_reference(const std::string& path, const std::string& fnv1a64_hex,
                                     const nlohmann::json& its_provenance);
 

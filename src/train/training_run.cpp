@@ -45,7 +45,8 @@ std::string checkpoint_path(const TrainingRunOptions& options) { return options.
 }  // namespace
 
 TrainingRun::TrainingRun(TrainingRunOptions options, const std::function<void(const std::string&)>& log)
-    : options_(std::move(options)), created_(today()) {
+    : options_(std::move(options)) {
+    provenance_.created = today();
     std::error_code error;
     std::filesystem::create_directories(options_.checkpoint_dir, error);
     if (error) throw IoError("cannot create the checkpoint folder " + options_.checkpoint_dir + ": " + error.message());
@@ -144,17 +145,18 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     initialize_model(model_, options_.trainer.seed);
     if (!options_.init_model_path.empty()) {
         init_model_from(model_, donor, init_path);
-        init_model_record_ = model_file_reference(init_path, file_fnv1a64_hex(init_path), donor.provenance);
-        init_model_record_["steps"] = donor.provenance.value("/training/steps"_json_pointer, nlohmann::json(nullptr));
-        init_model_record_["stored_dtype"] = std::string(dtype_short_name(donor.stored_dtype));
-        init_model_record_["target_tokens_added"] = model_.config.target_vocab_size - donor.config.target_vocab_size;
+        const nlohmann::json donor_steps = donor.provenance.value("/training/steps"_json_pointer, nlohmann::json(nullptr));
+        provenance_.training.init_model = InitModelRecord{
+            model_file_reference_to(init_path, file_fnv1a64_hex(init_path), donor.provenance),
+            donor_steps.is_number_integer() ? std::optional<long>(donor_steps.get<long>()) : std::nullopt,
+            dtype_short_name(donor.stored_dtype), model_.config.target_vocab_size - donor.config.target_vocab_size};
         log("every weight initialized from " + init_path + " (stored as " + std::string(dtype_short_name(donor.stored_dtype)) + "; " +
             std::to_string(model_.config.target_vocab_size - donor.config.target_vocab_size) +
             " target tokens added at random)");
     } else if (!init_path.empty()) {
         const long copied = init_encoder_from(model_, donor, init_path);
-        init_record_ = model_file_reference(init_path, file_fnv1a64_hex(init_path), donor.provenance);
-        init_record_["source_embeddings_copied"] = copied;
+        provenance_.training.init_encoder =
+            InitEncoderRecord{model_file_reference_to(init_path, file_fnv1a64_hex(init_path), donor.provenance), copied};
         char line[512];
         std::snprintf(line, sizeof line, "encoder initialized from %s (%ld of %d source embeddings)", init_path.c_str(),
                       copied, model_.config.source_vocab_size);
@@ -175,12 +177,8 @@ void TrainingRun::prepare(const std::function<void(const std::string&)>& log) {
     }
 
     excluded_pairs_ = prepared.excluded_pairs;
-    split_record_ = {{"method", "by English sentence, FNV-1a hash"},
-                     {"dev_fraction", data.dev_fraction},
-                     {"seed", data.split_seed},
-                     {"train_pairs", prepared.train_pairs},
-                     {"excluded_sources", nullptr},
-                     {"dev_sentences", prepared.dev.size()}};
+    provenance_.split = SplitRecord{"by English sentence, FNV-1a hash", data.dev_fraction, data.split_seed,
+                                    prepared.train_pairs, std::nullopt, prepared.dev.size()};
     train_ = std::move(prepared.train);
     dev_ = std::move(prepared.dev);
     // The data files are sorted by sentence length, so the periodic check
@@ -207,11 +205,10 @@ void TrainingRun::load_teacher(const std::function<void(const std::string&)>& lo
     options_.trainer.teacher = &teacher_;
     options_.trainer.teacher_identity = hash;
     const float weight = options_.trainer.teacher_weight;
-    teacher_record_ = model_file_reference(path, hash, teacher_.provenance);
-    teacher_record_["weight"] = weight;
-    teacher_record_["method"] =
+    provenance_.training.teacher = TeacherRecord{
+        model_file_reference_to(path, hash, teacher_.provenance), weight,
         "word-level distillation: the teacher's softmax takes this weight of each target position's distribution, "
-        "the label-smoothed reference the rest";
+        "the label-smoothed reference the rest"};
     log("distilling from " + path + " (weight " + std::to_string(weight).substr(0, 4) + ")");
 }
 
@@ -232,8 +229,9 @@ void TrainingRun::resume(const std::function<void(const std::string&)>& log) {
         // Tokens of the earlier part, so tokens/s covers the whole run
         // (a resume that only finishes would otherwise record 0).
         previous_tokens_ = training.value("tokens_per_second", 0.0) * previous_seconds_;
-        history_ = training.value("dev_bleu_history", nlohmann::json::array());
-        created_ = provenance.value("created", created_);
+        provenance_.training.dev_bleu_history =
+            dev_bleu_history_from_json(training.value("dev_bleu_history", nlohmann::json::array()));
+        provenance_.created = provenance.value("created", provenance_.created);
     } catch (const nlohmann::json::exception& e) {
         throw ModelFileError("checkpoint " + checkpoint + " has a damaged provenance record (" + e.what() +
                              "); use a new {checkpoint-dir}");
@@ -260,7 +258,7 @@ bool TrainingRun::train(const TrainingRunHooks& hooks) {
         if (hooks.on_step) hooks.on_step(done, report);
         if (options_.eval_every > 0 && done % options_.eval_every == 0 && !dev_sample_.empty() && hooks.evaluate) {
             const DevScore score = hooks.evaluate(model_, dev_sample_);
-            history_.push_back({{"step", done}, {"bleu", score.bleu}});
+            provenance_.training.dev_bleu_history.push_back({done, score.bleu});
             char line[160];
             std::snprintf(line, sizeof line, "step %ld: development BLEU %.2f on %zu sentences (%.1f s)", done,
                           score.bleu, dev_sample_.size(), score.seconds);
@@ -319,7 +317,7 @@ void TrainingRun::average_snapshots() {
     const float scale = 1.0f / static_cast<float>(steps.size());
     sum.for_each_tensor([&](const std::string&, Matrix& m) { m *= scale; });
     model_.params = std::move(sum);
-    averaged_record_ = {{"count", steps.size()}, {"steps", steps}};
+    provenance_.training.averaged_checkpoints = steps;
 }
 
 DevScore TrainingRun::finish(const TrainingRunHooks& hooks) {
@@ -328,7 +326,7 @@ DevScore TrainingRun::finish(const TrainingRunHooks& hooks) {
         average_snapshots();
         if (hooks.on_message) {
             hooks.on_message("weights averaged over the checkpoints of steps " +
-                             averaged_record_.at("steps").dump() + " ({average-last})");
+                             nlohmann::json(averaged_steps()).dump() + " ({average-last})");
         }
     }
     const DevScore score = hooks.evaluate(model_, dev_);

@@ -24,6 +24,7 @@
 #include "corpus/parallel_corpus.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
+#include "train/training_provenance.h"
 
 #include <nlohmann/json.hpp>
 
@@ -123,7 +124,7 @@ private:
     void prepare(const std::function<void(const std::string&)>& log);
     void resume(const std::function<void(const std::string&)>& log);
     void load_teacher(const std::function<void(const std::string&)>& log);  // options_.teacher_path into teacher_
-    void record_data_sources();  // data_record_, extra_record_ and split_record_'s excluded sources
+    void record_data_sources();  // provenance_'s data, extra_data and split.excluded_sources
     void record_provenance(bool finished);
     std::string snapshot_path(long step) const;
     std::vector<long> averaged_steps() const;  // the checkpoints averaged at the end, oldest first
@@ -141,15 +142,10 @@ private:
     long excluded_pairs_ = 0;                       // training pairs dropped by exclude_sources_path
     Model teacher_;                                 // with teacher_path: the trainer refers to it
     std::unique_ptr<Trainer> trainer_;              // refers to model_, train_ and teacher_
-    nlohmann::json data_record_;                    // provenance "data"
-    nlohmann::json extra_record_;                   // provenance "extra_data": one record per extra file
-    nlohmann::json split_record_;                   // provenance "split"
-    nlohmann::json init_record_ = nullptr;          // provenance "training.init_encoder"
-    nlohmann::json init_model_record_ = nullptr;    // provenance "training.init_model"
-    nlohmann::json averaged_record_ = nullptr;      // provenance "training.averaged_checkpoints"
-    nlohmann::json teacher_record_ = nullptr;       // provenance "training.teacher"
-    nlohmann::json history_ = nlohmann::json::array();  // development BLEU by step
-    std::string created_;                           // the run's start date, kept across resumes
+    // The provenance recorded so far (training_provenance.h): record_data_sources
+    // and prepare fill in the data, split and starting points, train the
+    // development history, record_provenance the rest.
+    TrainingProvenance provenance_;
     double previous_seconds_ = 0.0;                 // wall time of the earlier parts
     double previous_tokens_ = 0.0;                  // tokens of the earlier parts
     long tokens_this_part_ = 0;

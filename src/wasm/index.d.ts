@@ -567,9 +567,280 @@ export interface ModelInfo {
    * on (snake_case keys, as recorded).
    */
   shortlist: { always: number; perTarget: number; builtFrom: Record<string, unknown> | null } | null;
-  /** Where the model came from, as recorded in the file: data, split, training, dev_bleu (snake_case keys). */
-  provenance: Record<string, unknown>;
+  /**
+   * Where the model came from, as recorded in the file: data, split,
+   * training, dev_bleu (snake_case keys; docs/provenance.schema.json). A
+   * file may lack any of them (a model trained in the browser records its
+   * own fields instead), so every field is optional here.
+   */
+  provenance: Partial<ModelProvenance> & { [key: string]: unknown };
 }
+
+// BEGIN provenance types: generated from docs/provenance.schema.json by scripts/provenance-types.mjs; do not edit.
+/** The provenance record of a model file (its header's "provenance"), as seq2seq train writes it (src/train/training_provenance.h) and seq2seq convert, shortlist and eval add to it. A field that is not required may be missing in files of earlier runs (its description says when). x-written-by names the command that writes a field. Checked by tests/js/provenance-schema.test.mjs. */
+export interface ModelProvenance {
+  /** the model's name (train --name, convert --name) */
+  name: string;
+  /** the run's start date, YYYY-MM-DD */
+  created: string;
+  /** A training data file (train --data): src/train/data_source.h */
+  data: ProvenanceDataFile;
+  /** absent in records before train --extra-data */
+  extra_data?: ProvenanceExtraDataFile[];
+  /** How the data was split into training and development sentences (by English sentence) */
+  split: ProvenanceSplit;
+  /** How the run trained (train's flags), its time and its development BLEU history */
+  training: ProvenanceTraining;
+  /** the whole development split scored at the end (absent in a checkpoint) */
+  dev_bleu?: ProvenanceBleuReport;
+  /** a checkpoint's Adam step */
+  checkpoint_step?: number;
+  /** a checkpoint's fingerprint of its Adam moments */
+  checkpoint_moments?: string;
+  conversions?: ProvenanceConversion[];
+  /** convert --interpolate: the model averaged in, weight by weight */
+  interpolation?: ProvenanceInterpolation;
+  /** by the KEY of eval --record KEY */
+  evaluations?: { [key: string]: ProvenanceEvaluation };
+}
+/** convert --interpolate: the model averaged in, weight by weight */
+export interface ProvenanceInterpolation {
+  /** the model file's name */
+  file: string;
+  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
+  fnv1a64: string;
+  /** the name its own provenance records; "" if none */
+  name: string;
+  /** the other model's share */
+  weight: number;
+  extra_data?: ProvenanceExtraDataFile[];
+}
+/** A training data file (train --data): src/train/data_source.h */
+export interface ProvenanceDataFile {
+  /** the file's name */
+  file: string;
+  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
+  fnv1a64: string;
+  /** sentence pairs read from it */
+  pairs: number;
+  /** who made the data and where it is from ("unknown" when nothing says) */
+  source: string;
+  /** absent when not stated */
+  license?: string;
+  /** absent when not stated */
+  attribution?: string;
+}
+/** A training-only data file (train --extra-data) */
+export interface ProvenanceExtraDataFile {
+  /** the file's name */
+  file: string;
+  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
+  fnv1a64: string;
+  /** sentence pairs read from it */
+  pairs: number;
+  /** who made the data and where it is from ("unknown" when nothing says) */
+  source: string;
+  /** absent when not stated */
+  license?: string;
+  /** absent when not stated */
+  attribution?: string;
+  /** pairs of it trained on, before repeats */
+  pairs_used: number;
+  /** times each pair was repeated */
+  repeat: number;
+}
+/** The model every weight started from (train --init-model); stored_dtype and target_tokens_added since later runs */
+export interface ProvenanceInitModel {
+  /** the model file's name */
+  file: string;
+  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
+  fnv1a64: string;
+  /** the name its own provenance records; "" if none */
+  name: string;
+  /** its training steps; null if not recorded */
+  steps: number | null;
+  stored_dtype?: "f32" | "f16" | "i8";
+  /** target tokens this run added at random */
+  target_tokens_added?: number;
+}
+/** The model the encoder started from (train --init-encoder) */
+export interface ProvenanceInitEncoder {
+  /** the model file's name */
+  file: string;
+  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
+  fnv1a64: string;
+  /** the name its own provenance records; "" if none */
+  name: string;
+  source_embeddings_copied: number;
+}
+/** The model distilled from (train --teacher) */
+export interface ProvenanceTeacher {
+  /** the model file's name */
+  file: string;
+  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
+  fnv1a64: string;
+  /** the name its own provenance records; "" if none */
+  name: string;
+  /** the teacher's share of each target distribution */
+  weight: number;
+  method: string;
+}
+/** BLEU and chrF2 of a set of sentences (src/eval/bleu_report.h); chrf2, counts, totals and the signatures are absent in reports of earlier runs */
+export interface ProvenanceScore {
+  bleu: number;
+  chrf2?: number;
+  brevity_penalty: number;
+  precisions: number[];
+  counts?: number[];
+  totals?: number[];
+  hypothesis_length: number;
+  reference_length: number;
+  sentences: number;
+  /** sacreBLEU's signature of the BLEU figure */
+  signature?: string;
+  chrf2_signature?: string;
+  metric?: string;
+}
+/** The score of the sentences of one source length bucket (eval --record keeps only bucket, min_words, max_words, sentences, bleu and chrf2; earlier records kept more) */
+export interface ProvenanceLengthBucketScore {
+  bleu: number;
+  chrf2?: number;
+  brevity_penalty?: number;
+  precisions?: number[];
+  counts?: number[];
+  totals?: number[];
+  hypothesis_length?: number;
+  reference_length?: number;
+  sentences: number;
+  /** sacreBLEU's signature of the BLEU figure */
+  signature?: string;
+  chrf2_signature?: string;
+  metric?: string;
+  /** e.g. "1-5" */
+  bucket: string;
+  min_words: number;
+  max_words: number;
+}
+/** A development score: overall and by source length */
+export interface ProvenanceBleuReport {
+  /** BLEU and chrF2 of a set of sentences (src/eval/bleu_report.h); chrf2, counts, totals and the signatures are absent in reports of earlier runs */
+  overall: ProvenanceScore;
+  by_length: ProvenanceLengthBucketScore[];
+}
+/** A measurement recorded by seq2seq eval --record KEY */
+export interface ProvenanceEvaluation {
+  /** BLEU and chrF2 of a set of sentences (src/eval/bleu_report.h); chrf2, counts, totals and the signatures are absent in reports of earlier runs */
+  overall: ProvenanceScore;
+  by_length: ProvenanceLengthBucketScore[];
+  data: { file: string; fnv1a64: string; sentences: number };
+  beam?: number;
+  /** with beam > 1 */
+  length_penalty?: number;
+  /** with beam > 1 */
+  coverage_penalty?: number;
+  /** only for a model with a lexical shortlist: whether it was used */
+  shortlist?: boolean;
+  keep_names?: boolean;
+  /** the fingerprint of the model measured */
+  model_fingerprint?: string;
+  /** eval --memory: no model decoded */
+  system?: "translation memory";
+  terms?: ProvenanceTermAccuracy;
+}
+export interface ProvenanceTermAccuracy {
+  accuracy: number;
+  expected: number;
+  found: number;
+  /** the glossary file's name */
+  glossary: string;
+  most_missed: ((string | number)[])[];
+}
+/** A rewrite of the file: seq2seq convert (from, to and what it changed) or seq2seq shortlist (target_shortlist, built_from) */
+export interface ProvenanceConversion {
+  from?: "f32" | "f16" | "i8";
+  to?: "f32" | "f16" | "i8";
+  from_int8_levels?: number;
+  to_int8_levels?: number;
+  /** convert --name: the name it replaced */
+  renamed_from?: string | null;
+  /** convert --init-name: the training.init_model name it replaced */
+  init_renamed_from?: string | null;
+  /** convert --data-dir: the data files whose source was filled in */
+  data_sources_filled?: string[];
+  target_shortlist?: { always: number; per_target: number };
+  built_from?: ProvenanceShortlistSource;
+}
+export interface ProvenanceShortlistSource {
+  data: string;
+  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
+  data_fnv1a64: string;
+  pairs: number;
+  split: string;
+  score: string;
+  min_count: number;
+  max_source_share: number;
+}
+export interface ProvenanceDevBleuPoint {
+  step: number;
+  bleu: number;
+}
+/** How the run trained (train's flags), its time and its development BLEU history */
+export interface ProvenanceTraining {
+  /** optimizer steps done */
+  steps: number;
+  /** train --init-encoder, else null */
+  init_encoder: ProvenanceInitEncoder | null;
+  /** train --init-model, else null; absent in records before it existed */
+  init_model?: ProvenanceInitModel | null;
+  /** train --average-last: the checkpoints whose mean weights the file holds; null until the run finished */
+  averaged_checkpoints?: ProvenanceAveragedCheckpoints | null;
+  /** train --teacher, else null */
+  teacher?: ProvenanceTeacher | null;
+  /** false in a checkpoint of an unfinished run */
+  finished: boolean;
+  batch_size: number;
+  learning_rate: number;
+  warmup_steps: number;
+  dropout: number;
+  label_smoothing: number;
+  /** BPE-dropout: each merge skipped with this probability */
+  piece_dropout?: number;
+  clip_norm: number;
+  threads: number;
+  seed: number;
+  min_frequency: number;
+  max_source_vocab: number;
+  max_target_vocab: number;
+  /** BPE pieces of the English side (0 = words or characters) */
+  source_pieces?: number;
+  target_pieces?: number;
+  max_source_words: number;
+  /** of the whole run, resumed parts included */
+  wall_seconds: number;
+  tokens_per_second: number;
+  dev_bleu_history: ProvenanceDevBleuPoint[];
+}
+export interface ProvenanceAveragedCheckpoints {
+  count: number;
+  steps: number[];
+}
+/** How the data was split into training and development sentences (by English sentence) */
+export interface ProvenanceSplit {
+  method: string;
+  dev_fraction: number;
+  seed: number;
+  train_pairs: number;
+  /** train --exclude-sources, else null */
+  excluded_sources: ProvenanceExcludedSources | null;
+  dev_sentences: number;
+}
+export interface ProvenanceExcludedSources {
+  file: string;
+  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
+  fnv1a64: string;
+  pairs_dropped: number;
+}
+// END provenance types
 
 /** A loaded model. Free it with {@link Model.dispose} when done. */
 export interface Model {

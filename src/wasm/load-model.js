@@ -5,8 +5,9 @@
 // private, every C++ failure arrives as a message and leaves as an ordinary
 // Error (errors.js), and results are data (translation.js).
 import { LoadError, UsageError, describe, describeValue, internalError, openHandle, unwrap } from './errors.js';
-import { isModelName, modelUrl, shippedModels } from './models.js';
-import { decodeUtf8, disposeSymbol, inPackage, isNode, isResponse } from './platform.js';
+import { classifyModelSource } from './model-source.js';
+import { modelUrl, shippedModels } from './models.js';
+import { decodeUtf8, disposeSymbol, inPackage, isNode } from './platform.js';
 import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
 
@@ -82,53 +83,38 @@ export async function loadModel(source, options = {}) {
 const LOAD_OPTIONS = ['wasm', 'signal', 'onProgress'];
 
 async function readModelSource(source, how = {}) {
-  const given = source instanceof Uint8Array ? source
-    : source instanceof ArrayBuffer ? new Uint8Array(source)
-      : ArrayBuffer.isView(source) ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength) : null;
-  if (given) {
-    reported(given.length, how);
-    return { bytes: given, name: null };
-  }
-  if (typeof Blob === 'function' && source instanceof Blob) return { bytes: await readBody(source.stream(), source.size, how), name: null };
-  if (isResponse(source)) {
-    const what = source.url || 'the Response given';
-    if (!source.ok) throw new LoadError(`loadModel: ${what} is HTTP ${source.status}; pass a successful response`);
-    return { bytes: await readResponse(source, how), name: null };
-  }
-  if (source instanceof URL) return { bytes: await readUrl(source, String(source), undefined, how), name: null };
-  if (typeof source !== 'string' || source.trim() === '') {
-    throw new UsageError(`loadModel: expected a shipped model name (${shippedModels.join(', ')}), a URL, a file path, ` +
-      `the bytes of a .s2s file (Uint8Array or ArrayBuffer), a Blob or a Response, but got ${describeValue(source)}`);
-  }
-  if (isModelName(source)) {
-    const url = modelUrl(source);
-    const known = shippedModels.includes(source);
-    // In a bundled app this module's folder is the bundle's, where no
-    // models/ folder is: the fix is the model's own URL module.
-    const notFound = known
-      ? `loadModel: the model '${source}' is not at ${url}; in a bundled app, import its URL so that the bundler ` +
-        `copies the file: import url from 'seq2seq-attention/models/${source}'; loadModel(url)`
-      : `loadModel: no model named '${source}' in this package: the package ships ${shippedModels.join(', ')}; ` +
-        'to load another model pass its URL, path or bytes';
-    if (!known) throw new UsageError(notFound);
-    return { bytes: await readUrl(url, String(url), notFound, how), name: source };
-  }
-  const url = absoluteUrl(source);
-  if (url) return { bytes: await readUrl(url, String(url), undefined, how), name: null };
-  if (isNode) return { bytes: await readPath(source, source, undefined, how), name: null };
-  // A relative URL in a browser: relative to the page, as fetch() does it.
-  const relative = new URL(source, globalThis.location?.href);
-  return { bytes: await readUrl(relative, String(relative), undefined, how), name: null };
-}
-
-// Only these schemes make a string a URL, so that a Windows path such as
-// C:\models\x.s2s stays a path.
-function absoluteUrl(text) {
-  if (!/^(https?|file|data|blob):/i.test(text)) return null;
-  try {
-    return new URL(text);
-  } catch {
-    return null;
+  const given = classifyModelSource(source);
+  switch (given.kind) {
+    case 'bytes':
+      reported(given.bytes.length, how);
+      return { bytes: given.bytes, name: null };
+    case 'blob':
+      return { bytes: await readBody(given.blob.stream(), given.blob.size, how), name: null };
+    case 'response': {
+      const what = source.url || 'the Response given';
+      if (!source.ok) throw new LoadError(`loadModel: ${what} is HTTP ${source.status}; pass a successful response`);
+      return { bytes: await readResponse(source, how), name: null };
+    }
+    case 'name': {
+      const url = modelUrl(source);
+      // In a bundled app this module's folder is the bundle's, where no
+      // models/ folder is: the fix is the model's own URL module.
+      const notFound = given.shipped
+        ? `loadModel: the model '${source}' is not at ${url}; in a bundled app, import its URL so that the bundler ` +
+          `copies the file: import url from 'seq2seq-attention/models/${source}'; loadModel(url)`
+        : `loadModel: no model named '${source}' in this package: the package ships ${shippedModels.join(', ')}; ` +
+          'to load another model pass its URL, path or bytes';
+      if (!given.shipped) throw new UsageError(notFound);
+      return { bytes: await readUrl(url, String(url), notFound, how), name: source };
+    }
+    case 'url':
+    case 'relative-url':
+      return { bytes: await readUrl(given.url, String(given.url), undefined, how), name: null };
+    case 'path':
+      return { bytes: await readPath(source, source, undefined, how), name: null };
+    default:
+      throw new UsageError(`loadModel: expected a shipped model name (${shippedModels.join(', ')}), a URL, a file path, ` +
+        `the bytes of a .s2s file (Uint8Array or ArrayBuffer), a Blob or a Response, but got ${describeValue(source)}`);
   }
 }
 

@@ -12,8 +12,9 @@
 // Results are the synchronous API's Translations (translation.js): from the
 // worker their one buffer is transferred, not copied, and revived here.
 import { EnvironmentError, LoadError, UsageError, WorkerError, describeValue, errorOfKind } from './errors.js';
-import { isModelName, modelUrl, shippedModels } from './models.js';
-import { asyncDisposeSymbol, disposeSymbol, isNode, isResponse, nextTask, timeSlicer } from './platform.js';
+import { classifyModelSource } from './model-source.js';
+import { modelUrl } from './models.js';
+import { asyncDisposeSymbol, disposeSymbol, isNode, nextTask, timeSlicer } from './platform.js';
 import { isWorker, startNodeWorker, started, workerFailed } from './worker-start.js';
 import { reviveTranslation } from './translation.js';
 
@@ -122,25 +123,20 @@ function startPackageWorker() {
     'createTranslator', START_FIX);
 }
 
-// What the worker can receive for `model`: names and URLs as absolute URL
-// strings (the worker's own base differs from the page's), bytes and a Blob
-// as they are (createTranslator posts a copy of bytes: bytesCopy), a
-// Response read here.
+// What the worker can receive for `model` (its kind: model-source.js):
+// names and URLs as absolute URL strings (the worker's own base differs
+// from the page's), a file path in Node as it is (the worker thread shares
+// this process's working directory), bytes and a Blob as they are
+// (createTranslator posts a copy of bytes: bytesCopy), a Response read here.
 async function transferable(model) {
-  if (typeof model === 'string' && isModelName(model)) {
-    if (!shippedModels.includes(model)) return model;  // the worker names the problem
-    return modelUrl(model).href;
-  }
-  // A file path in Node as it is: the worker thread shares this process's
-  // working directory, and loadModel reads paths there.
-  if (typeof model === 'string' && isNode && !/^[a-z][a-z0-9+.-]+:/i.test(model)) return model;
-  if (typeof model === 'string') return new URL(model, globalThis.location?.href).href;
-  if (model instanceof URL) return model.href;
-  if (isResponse(model)) {
+  const given = classifyModelSource(model);
+  if (given.kind === 'name') return given.shipped ? modelUrl(model).href : model;  // the worker names an unknown one
+  if (given.kind === 'url' || given.kind === 'relative-url') return given.url.href;
+  if (given.kind === 'response') {
     if (!model.ok) throw new LoadError(`createTranslator: the Response for ${model.url || 'the model'} is HTTP ${model.status}; pass a successful response`);
     return model.arrayBuffer();
   }
-  return model;  // a Blob, or something the worker's loadModel will name
+  return model;  // a path, bytes, a Blob, or something the worker's loadModel will name
 }
 
 class Translator {
