@@ -10,8 +10,10 @@
 // reference): DIR/en-XX-dev.tsv (Tatoeba) and DIR/data/domain-dev.en-XX.tsv
 // (in-domain), XX the model's target language; by default the attention
 // models of models/ (the fixed-context twins have no attention, so no mark).
-// Each distinct English sentence is translated once by the native CLI
-// (`seq2seq translate --json`; S2S_CLI picks another build).
+// The native CLI (S2S_CLI picks another build) reads each split: `seq2seq
+// eval --per-sentence --json` groups its references by English sentence and
+// gives each translation's own chrF2 (src/eval/chrf.h, the project's one
+// chrF2), and `seq2seq translate --json` the same translations' coverage.
 //
 // A translation whose sentence chrF2 against its best reference is at least
 // --min-chrf is *correct enough*: a source word flagged there is a false
@@ -29,27 +31,25 @@
 // the report counts how many the mark flags, by coverage alone and as the
 // CLI flags them (possiblyDropped). False alarms are counted both ways too.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chrf2 } from './chrf.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = process.env.S2S_CLI ?? join(root, 'build', 'native', 'seq2seq');
 const THRESHOLD = 0.1;  // kPossiblyDroppedCoverage, as dist/options.js writes it
 
-/** English -> its references, in the order of the file. */
-function readDev(path) {
-  const refs = new Map();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const [en, ref] = line.split('\t');
-    if (ref === undefined) throw new Error(`${path}: a line without a tab`);
-    if (!refs.has(en)) refs.set(en, []);
-    refs.get(en).push(ref);
-  }
-  return refs;
+/**
+ * The split's distinct English sentences, in the order of the file, as
+ * `seq2seq eval --per-sentence` scores them: [{ source, references,
+ * hypothesis, chrf2 }], chrf2 the translation's own sentence chrF2.
+ */
+function scoreSplit(model, path, beam) {
+  const r = spawnSync(cli, ['eval', '--model', model, '--data', path, '--beam', String(beam), '--per-sentence', '--json'],
+    { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`seq2seq eval failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout).per_sentence;
 }
 
 function translateAll(model, sources, beam) {
@@ -113,12 +113,14 @@ export function measure(model, splits, { beam = 4, minChrf = 60 } = {}) {
   const out = { model: basename(model), language, sentences: 0, correct: 0, falseAlarms: 0, falseAlarmsCoverage: 0,
     articleAlarms: 0, articleAlarmsCoverage: 0, articleSentences: 0, articleAlarmsFirst50: 0, drops: 0, dropsFlagged: 0, dropsFlaggedCoverage: 0, dropExamples: [] };
   for (const path of splits) {
-    const refs = readDev(path);
-    const sources = [...refs.keys()];
+    const scored = scoreSplit(model, path, beam);
+    const sources = scored.map((sentence) => sentence.source);
     const translations = translateAll(model, sources, beam);
     translations.forEach((t, k) => {
+      const { references, hypothesis, chrf2 } = scored[k];
+      // The score must be this translation's: eval and translate decode alike.
+      if (t.text !== hypothesis) throw new Error(`${path}: eval wrote "${hypothesis}" and translate "${t.text}" for "${sources[k]}"`);
       out.sentences++;
-      const references = refs.get(sources[k]);
       const low = new Set(t.coverage.map((c, i) => i).filter((i) => i + 1 < t.coverage.length && t.coverage[i] < THRESHOLD));
       const flagged = new Set(t.possiblyDropped);
       // Real drops: a source number the references keep and the translation does not.
@@ -134,7 +136,7 @@ export function measure(model, splits, { beam = 4, minChrf = 60 } = {}) {
         if (tokens.some((i) => flagged.has(i))) out.dropsFlagged++;
         if (out.dropExamples.length < 10) out.dropExamples.push(`${sources[k]} -> ${t.text}`);
       });
-      if (chrf2(t.text, references) < minChrf) return;
+      if (chrf2 < minChrf) return;
       out.correct++;
       out.falseAlarms += flagged.size;
       out.falseAlarmsCoverage += low.size;

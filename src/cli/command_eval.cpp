@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "decode/option_ranges.h"
 #include "decode/translator.h"
+#include "eval/chrf.h"
 #include "eval/evaluate.h"
 #include "eval/term_accuracy.h"
 #include "eval/translation_memory.h"
@@ -20,7 +21,7 @@ namespace s2s::cli {
 namespace {
 std::string help() {
     return R"(usage: seq2seq eval --model PATH --data TSV [--beam N] [--limit N] [--threads N] [--json] [--hypotheses FILE] [--record KEY]
-                     [--bootstrap N] [--against OTHER]
+                     [--bootstrap N] [--against OTHER] [--per-sentence]
        seq2seq eval --memory DATA --target-language fr|zh --dev-fraction F --split-seed N --data TSV [...]
 
 Translates every distinct English sentence of a TSV file (English <tab>
@@ -48,6 +49,11 @@ exponential smoothing; chrF2 is sacreBLEU's default (case-sensitive).
                       sentence's English and its reference contain, the share
                       the translation contains (data/glossary/glossary.tsv)
   --json              print the report as JSON
+  --per-sentence      with --json: also "per_sentence", one entry per distinct
+                      English sentence in the order of the file: its source,
+                      references, translation and that sentence's own chrF2
+                      (against its best reference; scripts/coverage-skips.mjs
+                      reads it)
   --record KEY        also store the report in the model file's provenance,
                       under "evaluations"/KEY (the page and README show it)
   --bootstrap N       also the 95% interval of BLEU over N resamples of the
@@ -90,7 +96,7 @@ int run_eval(const std::vector<std::string>& argv) {
                     {"model", "data", "beam", "limit", "threads", "hypotheses", "record", "memory", "target-language",
                      "dev-fraction", "split-seed", "terms", "length-penalty", "coverage-penalty", "temperature", "min-words", "shortlist", "keep-names",
                      "bootstrap", "against"},
-                    {"json", "help"});
+                    {"json", "per-sentence", "help"});
     if (args.has("help")) {
         std::fputs(help().c_str(), stdout);
         return 0;
@@ -116,6 +122,9 @@ int run_eval(const std::vector<std::string>& argv) {
     const int threads = static_cast<int>(args.integer("threads", 2, 1, 64));
     const bool bootstrap = args.has("bootstrap") || args.has("against");
     const int resamples = static_cast<int>(args.integer("bootstrap", 1000, 10, 100000));
+    if (args.has("per-sentence") && !args.has("json")) {
+        throw UsageError("--per-sentence adds to the JSON report; use it with --json");
+    }
     if (args.has("against") && args.has("memory")) {
         throw UsageError("--against compares two model files on the same sentences; use it with --model, not --memory");
     }
@@ -238,6 +247,18 @@ int run_eval(const std::vector<std::string>& argv) {
         model.provenance["evaluations"][key] = recorded;
         save_model(model, args.required("model"), model.stored_dtype);
         std::fprintf(stderr, "recorded as evaluations/%s in %s\n", key.c_str(), args.required("model").c_str());
+    }
+    if (args.has("per-sentence")) {
+        // Added after --record took its copy: a measurement of one data
+        // file's sentences, for the script that asks, not for the model file.
+        std::vector<std::vector<std::string>> references(data.size());
+        for (size_t k = 0; k < data.size(); ++k) references[k] = data[k].references;
+        const std::vector<double> chrf2 = sentence_chrf(evaluation.hypotheses, references);
+        nlohmann::json& sentences = j["per_sentence"] = nlohmann::json::array();
+        for (size_t k = 0; k < data.size(); ++k) {
+            sentences.push_back({{"source", data[k].source}, {"references", data[k].references},
+                                 {"hypothesis", evaluation.hypotheses[k]}, {"chrf2", chrf2[k]}});
+        }
     }
     if (args.has("json")) {
         std::cout << j.dump(2) << '\n';

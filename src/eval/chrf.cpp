@@ -1,4 +1,4 @@
-// Corpus chrF2 as sacreBLEU computes it (chrf.h): character n-gram
+// Corpus and sentence chrF2 as sacreBLEU computes them (chrf.h): character n-gram
 // statistics over whitespace-free text, beta = 2.
 #include "eval/chrf.h"
 
@@ -108,6 +108,14 @@ double corpus_chrf(const std::vector<std::string>& hypotheses,
     ChrfStats sum;
     for (size_t k = 0; k < hypotheses.size(); ++k) sum += chrf_sentence_stats(hypotheses[k], usable[k]);
     return chrf_from_stats(sum);
+}
+
+std::vector<double> sentence_chrf(const std::vector<std::string>& hypotheses,
+                                  const std::vector<std::vector<std::string>>& references) {
+    const std::vector<std::vector<std::string_view>> usable = usable_references(references, hypotheses.size());
+    std::vector<double> scores(hypotheses.size());
+    for (size_t k = 0; k < hypotheses.size(); ++k) scores[k] = chrf_from_stats(chrf_sentence_stats(hypotheses[k], usable[k]));
+    return scores;
 }
 
 }  // namespace s2s

@@ -47,4 +47,10 @@ double chrf_from_stats(const ChrfStats& stats);
 double corpus_chrf(const std::vector<std::string>& hypotheses,
                    const std::vector<std::vector<std::string>>& references);
 
+// Each sentence's own chrF2, 0..100 (sacreBLEU's sentence_score): the
+// statistics of hypotheses[k] against its best reference, not summed with
+// any other sentence's. Same checks as corpus_chrf.
+std::vector<double> sentence_chrf(const std::vector<std::string>& hypotheses,
+                                  const std::vector<std::vector<std::string>>& references);
+
 }  // namespace s2s

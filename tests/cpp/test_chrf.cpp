@@ -1,5 +1,6 @@
-// Corpus chrF2 as sacreBLEU computes it (src/eval/chrf.h): edge cases, a
-// sentence by hand, and the choice among several references.
+// Corpus and sentence chrF2 as sacreBLEU computes them (src/eval/chrf.h):
+// edge cases, a sentence by hand, the choice among several references, and
+// each sentence scored alone.
 #include "eval/chrf.h"
 
 #include <doctest/doctest.h>
@@ -45,4 +46,20 @@ TEST_CASE("chrf: several references: per sentence, the statistics of the best on
     // one's 3 unigrams are summed, not the second one's 5.
     const ChrfStats first = chrf_sentence_stats("ab", {"xyz", "vwxyz"});
     CHECK(first.reference_ngrams[0] == 3);
+}
+
+TEST_CASE("chrf: each sentence's own score") {
+    // The sentence by hand above, one identical pair, one disjoint, and the
+    // best of two references: each scored alone, as a corpus of one is.
+    const std::vector<std::string> hypotheses = {"ab", "le chat", "xyz", "abcd"};
+    const std::vector<std::vector<std::string>> references = {{"abc"}, {"le chat"}, {"abc"}, {"", "xyz", "abcd"}};
+    const std::vector<double> scores = sentence_chrf(hypotheses, references);
+    REQUIRE(scores.size() == 4);
+    CHECK(scores[0] == doctest::Approx(100.0 * 7.0 / 11.0).epsilon(1e-12));
+    CHECK(scores[1] == doctest::Approx(100.0));
+    CHECK(scores[2] == 0.0);
+    CHECK(scores[3] == doctest::Approx(100.0));
+    for (size_t k = 0; k < hypotheses.size(); ++k) CHECK(scores[k] == corpus_chrf({hypotheses[k]}, {references[k]}));
+    // Not the corpus score: that sums the statistics before dividing.
+    CHECK(corpus_chrf(hypotheses, references) != doctest::Approx((scores[0] + scores[1] + scores[2] + scores[3]) / 4));
 }

@@ -2,18 +2,16 @@
 // Chromium over every view of the demo page and of the training page, in
 // both languages, at desktop and phone widths: no violation of its rules
 // (WCAG 2 A and AA, and its best practices).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { startBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
 const TEXT = 'I love deep learning.';
 
-let browser;
-before(async () => { browser = await startBrowser(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser();
 
 async function violations(page) {
   await page.addScriptTag({ path: AXE });

@@ -16,16 +16,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, startBrowser } from './helpers.mjs';
+import { root, useBrowser } from './helpers.mjs';
 
-let browser;
+const browser = useBrowser();
 let work;
 before(async () => {
-  browser = await startBrowser();
   work = mkdtempSync(join(tmpdir(), 's2s-authoring-'));
 });
 after(async () => {
-  await browser?.close();
   rmSync(work, { recursive: true, force: true });
 });
 

@@ -4,17 +4,14 @@
 // and "About this model" says in plain sentences, in the page's language,
 // what the model is, what it learned from and how well it translates, with
 // the file's record (hashes, file names) folded below.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { modelKind, startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { modelKind, useBrowser, waitForTranslation } from './helpers.mjs';
 
 const TEXT = 'I love deep learning.';
 const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
 const shipped = modelKind() === 'shipped';
-let browser;
-before(async () => { browser = await startIsolatedBrowser(); });
-afterEach(async () => { await browser.closePages(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser({ isolated: true });
 
 const chips = (page) => byTestId(page, 'example').evaluateAll((buttons) => buttons.map((b) => b.textContent));
 

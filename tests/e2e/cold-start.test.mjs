@@ -9,25 +9,13 @@
 // screen after the next paint (the step panel at once with ?view=step).
 //
 // Every boot is a first visit: each page opens in a browser context of its
-// own (startIsolatedBrowser), with no HTTP cache, Cache API or ETags left by
-// another test, whatever ran before it (issue 45).
-import { test, before, after, afterEach } from 'node:test';
+// own (useBrowser({ isolated: true })), with no HTTP cache, Cache API or
+// ETags left by another test, whatever ran before it (issue 45).
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
-let browser;
-
-before(async () => {
-  browser = await startIsolatedBrowser();
-});
-
-afterEach(async () => {
-  await browser.closePages();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser({ isolated: true });
 
 // Opens the page with `prepare(page)` run first; returns what it fetched,
 // the page's and the worker's performance marks, and its problems.

@@ -4,17 +4,15 @@
 // are built without run-time code generation, cmake/wasm.cmake
 // DYNAMIC_EXECUTION=0). It translates and draws, and the browser reports no
 // violation. docs/page.md gives the policy.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser } from './helpers.mjs';
+import { useBrowser } from './helpers.mjs';
 
 // The smallest policy the element needs (docs/page.md, "Content Security Policy").
 const ELEMENT_CSP = "default-src 'none'; script-src 'self' blob: 'wasm-unsafe-eval'; worker-src 'self' blob:; " +
   "connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:";
 
-let browser;
-before(async () => { browser = await startBrowser(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser();
 
 test('the element translates under a CSP without \'unsafe-eval\', and nothing is blocked', async () => {
   const page = await browser.context.newPage();

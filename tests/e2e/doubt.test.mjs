@@ -4,15 +4,13 @@
 // the step panel gives the probability of the word written beside the top 5;
 // in English and in Chinese. A sentence of made-up words makes any model
 // unsure; a plain one keeps its words unmarked.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const NONSENSE = 'The zorblax flummoxed seven hyperbolic parakeets near Quimper.';
-let browser;
-before(async () => { browser = await startBrowser(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser();
 
 // What the page was given: the selected result's words, their probabilities and the unsure ones.
 const doubtOf = (page) => page.evaluate(async () => {

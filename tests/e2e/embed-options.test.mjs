@@ -4,18 +4,16 @@
 // headers on its 404, without it when it does not), and a worker blocked by
 // the page's Content Security Policy says CSP and the directive. Every wait
 // is for an event or a state of the DOM.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { startServer } from '../../scripts/serve.mjs';
-import { artifacts, readHeatmap, startBrowser } from './helpers.mjs';
+import { artifacts, readHeatmap, useBrowser } from './helpers.mjs';
 
-let browser;
-before(async () => { browser = await startBrowser(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser();
 
 // A tutorial page on another origin (127.0.0.1, the demo's host being
 // localhost) loading the element from `host` (default the demo's server).

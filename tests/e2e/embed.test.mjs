@@ -1,23 +1,15 @@
 // The embeddable element (web/embed.js) on its example page: two
 // <seq2seq-attention-demo> elements, each drawing its own heatmap in its
 // own Shadow DOM, sharing one worker.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { artifacts, readHeatmap, startBrowser } from './helpers.mjs';
+import { artifacts, readHeatmap, useBrowser } from './helpers.mjs';
 
-let browser;
-
-before(async () => {
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 // Playwright's CSS locators pierce open shadow roots.
 const heatmapsOf = (page) => page.locator('seq2seq-attention-demo [data-testid="attention-heatmap"]');

@@ -2,19 +2,17 @@
 // sentence, model and unit (words), the file the page saves is byte for
 // byte what `seq2seq-attention figure` writes in Node, in English and in
 // Chinese.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SENTENCE = 'I love deep learning.';
-let browser;
-before(async () => { browser = await startBrowser(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser();
 
 for (const [lang, model] of [['en', 'en-fr'], ['zh-CN', 'en-zh']]) {
   test(`${lang}, ${model}: the page's SVG download is the bin's figure`, async () => {

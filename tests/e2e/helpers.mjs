@@ -1,6 +1,6 @@
 // Shared set-up of the browser tests: which model files to serve, the static
 // server (scripts/serve.mjs on port 0) and Debian's Chromium driven by
-// playwright-core.
+// playwright-core, started and closed for each test file by useBrowser().
 //
 // Models: the shipped models in models/ when all three are there; otherwise
 // (or with S2S_E2E_MODELS=tiny) three small models trained here from
@@ -16,6 +16,7 @@
 // models, tightShortlistModel() puts a copy of en-fr with a tiny lexical
 // shortlist there too (TIGHT_SHORTLIST_URL).
 import { spawnSync } from 'node:child_process';
+import { after, afterEach, before } from 'node:test';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,6 +239,28 @@ export async function startIsolatedBrowser() {
       await server.close();
     },
   };
+}
+
+/**
+ * The browser of a test file, with its lifecycle: registers the file's
+ * node:test hooks (call it at the top level of the file) and returns an
+ * object that before() fills with what startBrowser() returns, or with
+ * `isolated`, startIsolatedBrowser() (a context of its own for every page):
+ * newPage(), server, context or browser, close(). With `isolated`,
+ * afterEach() closes the pages each test opened; after() closes the browser
+ * and the server. A file's own set-up goes in hooks of its own, registered
+ * after this call (its before() then finds the browser started).
+ */
+export function useBrowser({ isolated = false } = {}) {
+  const browser = {};
+  let started = null;
+  before(async () => {
+    started = await (isolated ? startIsolatedBrowser() : startBrowser());
+    Object.assign(browser, started);
+  });
+  if (isolated) afterEach(async () => { await started?.closePages(); });
+  after(async () => { await started?.close(); });
+  return browser;
 }
 
 /**

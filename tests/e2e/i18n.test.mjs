@@ -6,27 +6,15 @@
 // the embed element speaks Chinese from its own lang attribute.
 //
 // Each test's pages open in a browser context of their own
-// (startIsolatedBrowser): a language choice saved by one test (the toggle
-// writes it to localStorage) never reaches another, even when that test
-// fails before switching back (issue 45).
-import { test, before, after, afterEach } from 'node:test';
+// (useBrowser({ isolated: true })): a language choice saved by one test (the
+// toggle writes it to localStorage) never reaches another, even when that
+// test fails before switching back (issue 45).
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { artifacts, useBrowser, waitForTranslation } from './helpers.mjs';
 
-let browser;
-
-before(async () => {
-  browser = await startIsolatedBrowser();
-});
-
-afterEach(async () => {
-  await browser.closePages();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser({ isolated: true });
 
 // Latin words that may stay in the Chinese page: names, formulas' symbols,
 // file formats and metrics, the model names, the switch back to English.

@@ -6,9 +6,9 @@
 // keys, Home and End inside a group, the heatmap's keys in two dimensions,
 // and Enter or Space on a cell or an output word opening that step with the
 // focus in the step panel.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 // 26 words (and a comma and a full stop): 28 source tokens, over 30 output tokens.
 const SENTENCE = 'When the students finally arrived at the old station in the small town, they asked the tired driver where the nearest hotel could be found today.';
@@ -19,16 +19,7 @@ const MAX_TABS = 15;
 // come first (17 stops on this page; 118 before each group was one stop).
 const MAX_PLAIN_TABS = 18;
 
-let browser;
-before(async () => {
-  browser = await startIsolatedBrowser();
-});
-afterEach(async () => {
-  await browser.closePages();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser({ isolated: true });
 
 // The page on the sentence, its step panel drawn (the coverage row with it).
 async function open(params = {}) {

@@ -3,16 +3,13 @@
 // above only what is written so far; a beam search penalty out of its range
 // (the package's optionRanges), typed or in a link, is refused with a
 // message naming the range, in both languages.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
 const TEXT = 'I see the cat.';
-let browser;
-before(async () => { browser = await startIsolatedBrowser(); });
-afterEach(async () => { await browser.closePages(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser({ isolated: true });
 
 const chipTokens = (page) => byTestId(page, 'target-token').evaluateAll((chips) => chips.map((c) => c.dataset.token));
 

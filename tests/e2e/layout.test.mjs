@@ -5,16 +5,13 @@
 // whose summary names the values in use; it opens itself when the reader
 // picks a beam above 1 or a link names a beam above 1. And the Chinese
 // heading keeps its phrases whole on a phone line (item 9).
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const TEXT = 'I love deep learning.';
 const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
-let browser;
-before(async () => { browser = await startIsolatedBrowser(); });
-afterEach(async () => { await browser.closePages(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser({ isolated: true });
 
 const topOf = (page, id) => page.evaluate((id) =>
   document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect().top + scrollY, id);

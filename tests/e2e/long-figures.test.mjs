@@ -7,12 +7,12 @@
 // fits its box at 375 and 1280 px, every label whole; the beam tree at
 // beam 8 folds its pruned candidates; the downloaded SVG and PNG carry the
 // sentence, its translation, the axes' titles and the model.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { artifacts, startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { artifacts, useBrowser, waitForTranslation } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -21,10 +21,7 @@ const LONG = 'When the old fisherman finally returned to the small village after
 const PHONE = { width: 375, height: 812 };
 const WIDE = { width: 1280, height: 900 };
 
-let browser;
-before(async () => { browser = await startIsolatedBrowser(); });
-afterEach(async () => { await browser.closePages(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser({ isolated: true });
 
 async function open(query, viewport) {
   const page = await browser.newPage(`/web/?text=${encodeURIComponent(LONG)}&${query}`, viewport);

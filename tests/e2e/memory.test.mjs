@@ -27,9 +27,9 @@
 // The baseline is taken after 60 warm-up translations, once the page has
 // loaded its lazy modules and V8 has compiled the code a translation runs;
 // the compiled code is not a leak, and it stops growing.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const TRANSLATIONS = 1200;
 const WARM_UP = 60;
@@ -52,15 +52,7 @@ const OBJECTS = ['the book', 'a dog', 'the car', 'some bread', 'the house', 'a l
   'the window'];
 const SENTENCES = SUBJECTS.flatMap((s) => VERBS.flatMap((v) => OBJECTS.map((o) => `${s} ${v} ${o}.`)));
 
-let browser;
-
-before(async () => {
-  browser = await startIsolatedBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser({ isolated: true });
 
 // Runs in the page: each sentence typed and translated, in turn.
 async function typeAll(sentences) {

@@ -5,11 +5,11 @@
 // opening its stage in the step panel, the fixed-context model's one
 // vector, the links to both editions of the chapter, and a map that fits at
 // 375 and 1280 px with no text outside its box and no axe-core violation.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { artifacts, startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { artifacts, useBrowser, waitForTranslation } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -21,10 +21,7 @@ const D2L_ZH = 'https://zh.d2l.ai/chapter_attention-mechanisms/bahdanau-attentio
 const ATTENTION_PARTS = ['source', 'encoder', 'states', 'query', 'score', 'softmax', 'weights', 'context', 'decoder', 'output', 'token'];
 const FIXED_PARTS = ['source', 'encoder', 'states', 'fixed', 'decoder', 'output', 'token'];
 
-let browser;
-before(async () => { browser = await startIsolatedBrowser(); });
-afterEach(async () => { await browser.closePages(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser({ isolated: true });
 
 async function open(params, viewport = { width: 1280, height: 900 }, text = SENTENCE) {
   const page = await browser.newPage(`/web/?${new URLSearchParams({ text, ...params })}`, viewport);

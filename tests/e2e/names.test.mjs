@@ -3,15 +3,13 @@
 // chips of the pieces it wrote there are framed with the name in their
 // tooltip, and a notice says so; a name it wrote lowercased is recased. In
 // English and in Chinese.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const SENTENCE = 'Barack Obama visited Paris in 2015.';
-let browser;
-before(async () => { browser = await startBrowser(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser();
 
 for (const [lang, notice, tooltip] of [
   ['en', /Copied from your sentence as you typed it: “Barack Obama”/, /writes “Barack Obama” here, copied from your sentence/],

@@ -3,17 +3,17 @@
 // Screenshots go to tests/e2e/artifacts/.
 //
 // The tests are independent (issue 45): each opens the page afresh, in a
-// browser context of its own (startIsolatedBrowser: no cache, storage or
-// state of another test), types its own sentence and picks its own model;
-// one failure does not cascade, and any test runs alone with
+// browser context of its own (useBrowser({ isolated: true }): no cache,
+// storage or state of another test), types its own sentence and picks its
+// own model; one failure does not cascade, and any test runs alone with
 // node --test --test-name-pattern='...' tests/e2e/page.test.mjs.
-import { test, before, after, afterEach } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { artifacts, modelKind, readHeatmap, startIsolatedBrowser, waitForTranslation } from './helpers.mjs';
+import { artifacts, modelKind, readHeatmap, useBrowser, waitForTranslation } from './helpers.mjs';
 
-let browser;
+const browser = useBrowser({ isolated: true });
 // The page's first example, translated when it opens without ?text=.
 const FIRST_EXAMPLE = 'I love deep learning.';
 
@@ -38,16 +38,7 @@ async function openPage() {
 }
 
 before(async () => {
-  browser = await startIsolatedBrowser();
   console.log(`# e2e models: ${modelKind()}`);
-});
-
-afterEach(async () => {
-  await browser.closePages();
-});
-
-after(async () => {
-  await browser?.close();
 });
 
 test('the page loads, translates its first example, and logs no errors', async () => {

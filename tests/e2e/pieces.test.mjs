@@ -6,17 +6,17 @@
 // one opened the same way. Screenshots go to tests/e2e/artifacts/.
 //
 // Each test opens its own page, in a browser context of its own
-// (startIsolatedBrowser), so that any test runs alone (issue 45).
-import { test, before, after, afterEach } from 'node:test';
+// (useBrowser({ isolated: true })), so that any test runs alone (issue 45).
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { artifacts, readHeatmap, startIsolatedBrowser, SUBWORD_MODEL_URL, WORD_MODEL_URL, waitForTranslation } from './helpers.mjs';
+import { artifacts, readHeatmap, SUBWORD_MODEL_URL, useBrowser, waitForTranslation, WORD_MODEL_URL } from './helpers.mjs';
 
 const MARKER = '\u2581';
 const SENTENCE = 'I love deep learning.';
 
-let browser;
+const browser = useBrowser({ isolated: true });
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const heatmapOf = (p) => p.locator('#result [data-testid="attention-heatmap"]');
@@ -51,18 +51,6 @@ async function openSubword() {
   await waitForTranslation(page, SENTENCE);
   return page;
 }
-
-before(async () => {
-  browser = await startIsolatedBrowser();
-});
-
-afterEach(async () => {
-  await browser.closePages();
-});
-
-after(async () => {
-  await browser?.close();
-});
 
 test('a subword model by ?model-url=: pieces shown without their marker, continuations marked', async () => {
   const page = await openSubword();

@@ -1,14 +1,12 @@
 // "Write it step by step" (the play button): the translation appears one
 // output token at a time with its heatmap row lit, the rest dimmed, then
 // everything shows again; Stop ends it at once; both languages.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
-let browser;
-before(async () => { browser = await startBrowser(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser();
 
 test('play writes the translation token by token with its row lit; at the end everything shows; Stop stops', async () => {
   const text = 'I see the cat.';

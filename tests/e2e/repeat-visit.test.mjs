@@ -23,14 +23,13 @@ import { cpSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
-import { modelsFolder, root, startBrowser, waitForTranslation } from './helpers.mjs';
+import { modelsFolder, root, useBrowser, waitForTranslation } from './helpers.mjs';
 
-let browser;
+const browser = useBrowser();
 let server;
 let scratch;
 
 before(async () => {
-  browser = await startBrowser();
   scratch = mkdtempSync(join(tmpdir(), 's2s-repeat-visit-'));
   cpSync(join(root, 'dist'), join(scratch, 'dist'), { recursive: true });
   cpSync(modelsFolder() ?? join(root, 'models'), join(scratch, 'models'), { recursive: true });
@@ -39,7 +38,6 @@ before(async () => {
 
 after(async () => {
   await server?.close();
-  await browser?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 

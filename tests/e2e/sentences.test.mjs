@@ -3,15 +3,13 @@
 // sentences with their translations and shows one heatmap per sentence (the
 // one picked). The pick is in the URL (?part=), a "what if" applies to the
 // sentence shown, and a single sentence shows no list.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const TEXT = 'The cat is sleeping on the sofa. The dog is playing in the garden. Mr. Smith reads the paper.';
-let browser;
-before(async () => { browser = await startBrowser(); });
-after(async () => { await browser?.close(); });
+const browser = useBrowser();
 
 // The source words of the figure, joined (pieces glued back together).
 const sourceText = (page) => byTestId(page, 'source-token')

@@ -8,10 +8,10 @@
 // are never offered nor shown as "-Infinity", "NaN" or 1e30: a copy of
 // en-fr with a tiny shortlist (tightShortlistModel) leaves a short sentence
 // fewer candidates than the "what if" and the beam ask for.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, modelKind, startBrowser, tightShortlistModel, waitForTranslation } from './helpers.mjs';
+import { artifacts, modelKind, tightShortlistModel, useBrowser, waitForTranslation } from './helpers.mjs';
 
 const SENTENCE = 'I love deep learning.';
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
@@ -20,16 +20,11 @@ const pageUrl = (params = {}) => `/web/?${new URLSearchParams({ text: SENTENCE, 
 const shipped = modelKind() === 'shipped';
 const needsShortlist = shipped ? false : 'the small stand-in models have no shortlist';
 
-let browser;
+const browser = useBrowser();
 const pages = [];
-
-before(async () => {
-  browser = await startBrowser();
-});
 
 after(async () => {
   for (const page of pages) assert.deepEqual(page.problems, [], 'no console errors on any page');
-  await browser?.close();
 });
 
 async function open(path, viewport) {

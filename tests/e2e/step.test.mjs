@@ -4,10 +4,10 @@
 // softmax and the API's own trace, the temperature slider, the fixed-context
 // model's constant context, coverage, the beam tree, a keyboard-only tour and
 // 375 px. Screenshots go to tests/e2e/artifacts/.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { artifacts, startBrowser, waitForTranslation } from './helpers.mjs';
+import { artifacts, useBrowser, waitForTranslation } from './helpers.mjs';
 import { softmax, weightedSum, maxAbsDiff } from '../../web/figures/step-math.js';
 
 // 11 words. At τ = 0.05 the shipped en-fr model's smallest top weight over
@@ -17,16 +17,11 @@ const SENTENCE = 'Tom went to the station to meet his friend.';
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const pageUrl = (params) => `/web/?${new URLSearchParams({ text: SENTENCE, ...params })}`;
 
-let browser;
+const browser = useBrowser();
 const pages = [];
-
-before(async () => {
-  browser = await startBrowser();
-});
 
 after(async () => {
   for (const page of pages) assert.deepEqual(page.problems, [], 'no console errors on any page of the tour');
-  await browser?.close();
 });
 
 async function open(params, viewport) {

@@ -2,19 +2,11 @@
 // translator (web/figures/translator.js, the bundled worker behind it) passes
 // trace, temperature and beamTree through to the API and returns the trace,
 // whose numbers agree with its formulas in the browser too.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, waitForTranslation } from './helpers.mjs';
+import { useBrowser, waitForTranslation } from './helpers.mjs';
 
-let browser;
-
-before(async () => {
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 const SENTENCE = 'i think that he will come to the party tomorrow with his sister .';
 

@@ -4,12 +4,13 @@
 // page stays responsive; bad pairs are an error in the page.
 //
 // Each test opens the page afresh, in a browser context of its own
-// (startIsolatedBrowser): none starts from another's training run (issue 45).
-import { test, before, after, afterEach } from 'node:test';
+// (useBrowser({ isolated: true })): none starts from another's training run
+// (issue 45).
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { artifacts, readHeatmap, startIsolatedBrowser } from './helpers.mjs';
+import { artifacts, readHeatmap, useBrowser } from './helpers.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 // axe-core's violations on the page as it is (as tests/e2e/a11y.test.mjs runs it).
@@ -22,7 +23,7 @@ async function axeViolations(page) {
   });
 }
 
-let browser;
+const browser = useBrowser({ isolated: true });
 
 const byTestId = (p, id) => p.locator(`[data-testid="${id}"]`);
 const status = (p) => byTestId(p, 'train-status').evaluate((e) => ({ ...e.dataset, text: e.textContent }));
@@ -31,18 +32,6 @@ async function pause(p) {
   await p.locator('[data-testid="train-start"][data-action="pause"]').click();
   await p.waitForFunction(() => document.querySelector('[data-testid="train-status"]').dataset.state !== 'running');
 }
-
-before(async () => {
-  browser = await startIsolatedBrowser();
-});
-
-afterEach(async () => {
-  await browser.closePages();
-});
-
-after(async () => {
-  await browser?.close();
-});
 
 test('training the reversal task in the page: the probe\'s attention becomes the mirrored diagonal', async () => {
   const page = await browser.newPage('/web/train.html');

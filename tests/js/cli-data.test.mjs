@@ -1,6 +1,6 @@
 // The CLI commands around the data and the shipped models: split, info,
 // eval --memory (the translation-memory baseline), eval --record, eval
-// --bootstrap and --against, and
+// --per-sentence, eval --bootstrap and --against, and
 // train's --exclude-sources and --init-encoder (how en-zh starts from en-fr).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,6 +106,35 @@ test('eval --record stores the report in the model file, which still loads', () 
   // Same weights: the same translation as before.
   const before = run(['translate', '--model', model], 'I see the cat.\n').out;
   assert.equal(run(['translate', '--model', copy], 'I see the cat.\n').out, before);
+});
+
+test('eval --per-sentence: each sentence with its references, its translation and its own chrF2', () => {
+  const r = run(['eval', '--model', model, '--data', fixture, '--limit', '6', '--per-sentence', '--json']);
+  assert.equal(r.code, 0, r.err);
+  const sentences = JSON.parse(r.out).per_sentence;
+  assert.equal(sentences.length, 6);
+  const lines = readFileSync(fixture, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t'));
+  for (const { source, references } of sentences) {
+    assert.deepEqual(references, lines.filter(([en]) => en === source).map(([, ref]) => ref), source);
+  }
+  // The translations are translate's (the script that reads both relies on it).
+  const translated = run(['translate', '--model', model], sentences.map((s) => `${s.source}\n`).join('')).out.trimEnd().split('\n');
+  assert.deepEqual(sentences.map((s) => s.hypothesis), translated);
+  // With its own translation as the reference a sentence scores 100; with
+  // a longer one, what the corpus chrF2 of that pair alone is.
+  const written = sentences.filter((s) => s.hypothesis.trim() !== '');
+  assert.ok(written.length > 0, 'the tiny model writes something');
+  const own = join(work, 'own.tsv');
+  const pair = join(work, 'pair.tsv');
+  writeFileSync(own, written.map((s) => `${s.source}\t${s.hypothesis}\n`).join(''));
+  writeFileSync(pair, `${written[0].source}\t${written[0].hypothesis} le chat noir\n`);
+  const ownScores = JSON.parse(run(['eval', '--model', model, '--data', own, '--per-sentence', '--json']).out).per_sentence;
+  assert.deepEqual(ownScores.map((s) => s.chrf2), written.map(() => 100));
+  const alone = JSON.parse(run(['eval', '--model', model, '--data', pair, '--per-sentence', '--json']).out);
+  assert.equal(alone.per_sentence[0].chrf2, alone.overall.chrf2);
+  assert.ok(alone.overall.chrf2 > 0 && alone.overall.chrf2 < 100, String(alone.overall.chrf2));
+  // JSON only.
+  assert.match(run(['eval', '--model', model, '--data', pair, '--per-sentence']).err, /--per-sentence .*--json/);
 });
 
 test('eval --bootstrap gives the interval; --against compares two models on the same resamples', () => {

@@ -1,87 +1,43 @@
 // The demo page's controller: starts the page (the package's modules, the
 // translation worker, the URL's state), and answers the reader: the
-// sentence box, the model, beam, penalty and shortlist controls, the
-// examples, the switches, the picks in the result, the downloads. Every
+// sentence box, the model, beam, penalty and shortlist controls (controls.js
+// fills them), the examples, the switches, the picks in the result. Every
 // change updates `state` (page-state.js, mirrored in the URL by
 // page-url.js), asks the worker for a translation when needed and hands
 // the result to the modules that draw it: result-view.js (translation,
-// chips, figure; figure-data.js what it holds), what-if.js (hypotheses,
-// "what if"), compare.js (the fixed-context comparison and BLEU chart) and
-// about.js (the model's provenance).
-import { h, replaceChildren, download } from '../figures/dom.js';
-import { HEATMAP_CSS, svgBlob, pngBlob } from '../figures/heatmap.js';
+// notices), figure-view.js (chips, figure; figure-data.js what it holds),
+// what-if.js (hypotheses, "what if"), compare.js (the fixed-context
+// comparison and BLEU chart) and about.js (the model's provenance);
+// sharing.js has the downloads and the link.
+import { h, replaceChildren } from '../figures/dom.js';
+import { HEATMAP_CSS } from '../figures/heatmap.js';
 import { ALIGNMENT_CSS } from '../figures/alignment.js';
 import { missingFeature } from '../figures/features.js';
 import { getTranslator } from '../figures/translator.js';
 import { loadPackage } from '../figures/load-api.js';
-import { DEBOUNCE_MS, PAGE_MAX_BEAM, isShipped, loadModelList, modelLabel, pickableModels } from '../figures/page-models.js';
+import { DEBOUNCE_MS, isShipped, loadModelList } from '../figures/page-models.js';
 import {
   ALTERNATIVES, EXAMPLES, decodeOptions, examplesFor, describeModel, fileName, infos, modelInfo, page, penaltyDefault, resetPicks, setStatus,
   relabelStatus, showError, showNotices, shownText, state, view,
 } from './page-state.js';
 import { penaltyFromText, readUrl, startModel, writeUrl } from './page-url.js';
-import { clearResult, figureElement, figureSvg, relabelResult, render, renderFigure, showSwitches, wireFigure } from './result-view.js';
+import {
+  addModelOption, setUpBeamMenu, setUpModelMenu, setUpPenalties, showFatal, showPenalties, showPenaltyHint, showShortlist,
+} from './controls.js';
+import { clearResult, relabelResult, render } from './result-view.js';
+import { renderFigure, showSwitches, wireFigure } from './figure-view.js';
+import { wireSharing } from './sharing.js';
 import { selectedHypothesis } from './figure-data.js';
 import { onPicks } from './what-if.js';
 import { clearCompare, compareIfWanted, relabelCompare, watchCompare } from './compare.js';
 import { showAbout } from './about.js';
-import { acceptPenalty, openOptionsForBeam, optionsFromUrl, refusePenalty, relabelOptions, showOptionValues } from './options-view.js';
+import { acceptPenalty, openOptionsForBeam, optionsFromUrl, refusePenalty, relabelOptions } from './options-view.js';
 import { STEP_VIEW_CSS, relabelStep, renderStep, resetStepPicks, stepOptions, wireStep } from './step-view.js';
-import { applyStatic, speakDocument, formatCount, lang, onLangChange, setLang, setRich, t } from '../figures/i18n/index.js';
+import { applyStatic, speakDocument, lang, onLangChange, setLang, t } from '../figures/i18n/index.js';
 import { wireKeys } from './keys.js';
 
 // ---------------------------------------------------------------------------
-// Controls that come from the package: the models (its list) and the beam
-// search penalties (their ranges and defaults, optionRanges). A penalty of
-// null means "the default", which is then not sent and not kept in the URL.
-
-function setUpModelMenu() {
-  const chosen = view.model.value;
-  replaceChildren(view.model, pickableModels().map((model) => h('option', { value: model }, modelLabel(model))));
-  if (chosen) {
-    addModelOption(chosen);
-    view.model.value = chosen;
-  }
-}
-
-// A model given by URL (?model-url=) gets its own entry.
-function addModelOption(model) {
-  if (isShipped(model) || [...view.model.options].some((option) => option.value === model)) return;
-  view.model.append(h('option', { value: model }, t('controls.yourModel', { file: fileName(model) })));
-}
-
-function setUpBeamMenu() {
-  const sizes = Array.from({ length: PAGE_MAX_BEAM }, (_, k) => k + 1);
-  const chosen = view.beam.value;
-  replaceChildren(view.beam, sizes.map((beam) => h('option', { value: beam }, beam === 1 ? t('controls.greedy', { beam }) : String(beam))));
-  if (chosen) view.beam.value = chosen;
-}
-
-function setUpPenalties() {
-  const { optionRanges } = page;
-  for (const [input, name] of [[view.alpha, 'lengthPenalty'], [view.beta, 'coveragePenalty']]) {
-    const { min, max } = optionRanges[name];
-    Object.assign(input, { min: String(min), max: String(max) });
-  }
-  showPenaltyHint();
-}
-
-// The hint under the penalties, with the chosen model's defaults (penaltyDefault) and the range.
-function showPenaltyHint() {
-  const { lengthPenalty } = page.optionRanges;
-  const number = (name, text) => h('span', { [`data-${name}`]: 'lengthPenalty' }, text);
-  for (const [input, name] of [[view.alpha, 'lengthPenalty'], [view.beta, 'coveragePenalty']]) {
-    input.placeholder = formatPenalty(penaltyDefault(name));
-  }
-  setRich(document.getElementById('penalty-hint'), 'penalty.hint', {
-    alpha: h('span', { 'data-default': 'lengthPenalty' }, formatPenalty(penaltyDefault('lengthPenalty'))),
-    beta: h('span', { 'data-default': 'coveragePenalty' }, formatPenalty(penaltyDefault('coveragePenalty'))),
-    min: number('min', String(lengthPenalty.min)),
-    max: number('max', String(lengthPenalty.max)),
-  });
-}
-
-const formatPenalty = (value) => value.toFixed(1);
+// The examples
 
 // The example sentences, for the chosen model (examplesFor: into Chinese, ones a reader of d2l-zh knows).
 function showExamples() {
@@ -95,46 +51,6 @@ function showExamples() {
       translateNow();
     },
   }, sentence.length > 40 ? `${sentence.slice(0, 38)}…` : sentence)));
-}
-
-// The shortlist switch: shown only for a model whose file has a lexical
-// shortlist (its info, once loaded); checked = the API's default, the
-// shortlist on; unchecked sends { shortlist: false } (decodeOptions).
-function showShortlist() {
-  const info = infos.get(state.model);
-  const shortlist = info?.shortlist ?? null;
-  view.shortlistControl.hidden = shortlist === null;
-  view.shortlistHint.hidden = shortlist === null;
-  view.shortlist.checked = state.shortlist;
-  if (shortlist === null) return;
-  const model = describeModel(state.model);
-  const hint = t('shortlist.hint', {
-    target: model.lang ? model.target : t('model.output').toLowerCase(),
-    always: formatCount(shortlist.always),
-    vocabulary: formatCount(info.targetVocabularySize),
-  });
-  view.shortlistHint.textContent = hint;
-  view.shortlistControl.title = hint;
-}
-
-// The inputs show the state; they are used (and enabled) for beam search only.
-function showPenalties() {
-  const greedy = state.beam === 1;
-  for (const [input, value, name] of [[view.alpha, state.alpha, 'lengthPenalty'], [view.beta, state.beta, 'coveragePenalty']]) {
-    input.value = formatPenalty(value ?? penaltyDefault(name));
-    input.disabled = greedy;
-    input.title = greedy ? t('controls.penaltyTitle') : '';
-  }
-  showOptionValues(state.alpha ?? penaltyDefault('lengthPenalty'), state.beta ?? penaltyDefault('coveragePenalty'));
-}
-
-// `problem` is a message, or { key, params } of the catalogue (redrawn in the
-// other language when the reader switches).
-function showFatal(problem) {
-  for (const control of [view.source, view.model, view.beam, view.alpha, view.beta, view.shortlist, view.translateButton]) control.disabled = true;
-  view.result.dataset.state = 'error';
-  showNotices([{ testid: 'error', kind: 'error', ...(typeof problem === 'string' ? { text: problem } : problem) }]);
-  replaceChildren(view.translation, t('status.cannotRun'));
 }
 
 // ---------------------------------------------------------------------------
@@ -298,44 +214,6 @@ onPicks({
 });
 
 // ---------------------------------------------------------------------------
-// Export and sharing
-
-function fileStem() {
-  const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
-  const model = isShipped(state.model) ? state.model : slug(fileName(state.model).replace(/\.s2s$/, '')) || 'model';
-  return `${state.view === 'lines' ? 'alignment' : 'attention'}-${model}${state.unit === 'words' ? '-words' : ''}-${slug(state.text) || 'sentence'}`;
-}
-
-async function exportFigure(kind) {
-  const element = figureElement();
-  if (!element) {
-    setStatus('status.noFigure');
-    return;
-  }
-  try {
-    // The heatmap's SVG and PNG are the package's static figure (heatmapSvg,
-    // as the bin's `figure` draws it: the sentence, its translation, the
-    // axes' titles and the model); the lines view's are the page's drawing.
-    const standalone = figureSvg();
-    const blob = kind === 'png' ? await pngBlob(standalone ?? element)
-      : standalone !== null ? new Blob([standalone], { type: 'image/svg+xml' }) : svgBlob(element);
-    download(blob, `${fileStem()}.${kind}`);
-  } catch (error) {
-    showError(error);
-  }
-}
-
-async function copyLink() {
-  writeUrl();
-  try {
-    await navigator.clipboard.writeText(location.href);
-    setStatus('status.linkCopied');
-  } catch {
-    setStatus('status.copyByHand');
-  }
-}
-
-// ---------------------------------------------------------------------------
 // The language (web/figures/i18n/): the toggle switches it without a reload, and
 // everything the page says is said again.
 
@@ -453,9 +331,7 @@ function wire() {
       writeUrl();
     }));
   }
-  document.getElementById('export-png').addEventListener('click', () => exportFigure('png'));
-  document.getElementById('export-svg').addEventListener('click', () => exportFigure('svg'));
-  document.getElementById('copy-link').addEventListener('click', copyLink);
+  wireSharing();
 }
 
 async function start() {

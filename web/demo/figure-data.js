@@ -1,4 +1,4 @@
-// What the demo page's result figure and chips show (result-view.js): the
+// What the demo page's result figure and chips show (figure-view.js): the
 // selected hypothesis, and its rows and columns as units, pieces or words
 // (the unit switch, state.unit), with the words the reader typed for the
 // source's unknown tokens. Data only: nothing here touches the page.
@@ -71,4 +71,21 @@ export function writtenText(hypothesis, tokens) {
     break;
   }
   return text.slice(0, end);
+}
+
+// The words of `hypothesis` the model was unsure of (the core's unsureWords:
+// word probability under the package's unsureWordProbability), each with its
+// probability.
+export function unsureWordsOf(hypothesis) {
+  const words = hypothesis.targetWords ?? [];
+  return (hypothesis.unsureWords ?? []).map((w) => ({ ...words[w], probability: hypothesis.wordProbabilities?.[w] ?? null }))
+    .filter((w) => w.text !== undefined);
+}
+
+// The words of `hypothesis` copied from the source (the core's copiedWords:
+// a name or number the model had no translation for, written as typed where
+// its attention pointed; the API's keepNames).
+export function copiedWordsOf(hypothesis) {
+  const words = hypothesis.targetWords ?? [];
+  return (hypothesis.copiedWords ?? []).map((w) => words[w]).filter((w) => w !== undefined);
 }

@@ -13,7 +13,7 @@ import { MODEL_MAP_CSS, keepOpenedStage, modelMapBox, renderModelMap } from '../
 import { contextSimilarities, sliderToTau, tauToSlider, SLIDER_STEPS } from '../figures/step-math.js';
 import { baselineOf, MAX_OUTPUT_TOKENS } from '../figures/page-models.js';
 import { infos, page, shownText, state, view } from './page-state.js';
-import { firstPieceOfRow } from './result-view.js';
+import { firstPieceOfRow } from './figure-view.js';
 import { t } from '../figures/i18n/index.js';
 
 const $ = (id) => document.getElementById(id);

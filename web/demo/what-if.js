@@ -1,6 +1,7 @@
-// The reader's choices in the demo page's result (result-view.js draws the
-// rest): the beam's hypotheses, each of which can be shown, and the "what
-// if" alternatives at an output position, each of which can be forced.
+// The reader's choices in the demo page's result (result-view.js and
+// figure-view.js draw the rest): the beam's hypotheses, each of which can
+// be shown, and the "what if" alternatives at an output position, each of
+// which can be forced.
 // app.js decides what a pick does (onPicks): both translate again or change
 // the URL.
 import { h, replaceChildren, tokenKind, pieceLabel, WORD_MARKER } from '../figures/dom.js';
