@@ -23,12 +23,13 @@
 // The beam tree (DecodeOptions::beam_tree): per step, every candidate the
 // search considered, kept or pruned, with its parent among the previous
 // step's nodes, so that a page can draw the search.
+//
+// These are the search's records, tokens as ids; a Translation carries them
+// with their tokens as text (translation_trace.h), which is what clients read.
 #pragma once
 
 #include "model/config.h"
 #include "kernels/tensor.h"
-
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -37,7 +38,6 @@ namespace s2s {
 
 struct DecoderStep;
 struct EncodedSource;
-class Vocabulary;
 
 // Next pieces listed per trace step: enough to see what the model hesitated
 // between without growing the trace much.
@@ -48,12 +48,17 @@ struct TracePiece {
     float probability = 0.0f;  // p(token | ...), after <pad> and <bos> are ruled out
 };
 
-struct TraceStep {
+// A step's vectors: what the search records and what a translation's trace
+// carries (TranslationTrace::Step, translation_trace.h), the same.
+struct TraceVectors {
     std::vector<float> previous_state;  // s_{t-1} (D)
     std::vector<float> query;           // (A) or (D); empty for the fixed-context model
     std::vector<float> scores;          // e_t (S); empty for the fixed-context model
     std::vector<float> weights;         // a_t (S); empty for the fixed-context model
     std::vector<float> context;         // c_t (C)
+};
+
+struct TraceStep : TraceVectors {
     std::vector<TracePiece> top;        // kTraceTopK, most likely first
 };
 
@@ -82,20 +87,5 @@ TraceStep make_trace_step(const ModelConfig& config, const EncodedSource& source
 // The scoring function's name as the trace reports it: "additive", "dot",
 // "scaled-dot", "general" or "none".
 std::string trace_scoring_name(AttentionKind kind);
-
-// {"scoring", "temperature", "keys": [S rows of key size], "states": [S rows of C],
-//  "steps": [{"previousState", "query", "scores", "weights", "context",
-//             "top": [{"token", "probability"}]}]} (query, scores and weights
-// null for the fixed-context model). numbers: when not null, every vector
-// is appended to it and written as [offset, length] into it instead of as
-// numbers (the WebAssembly module hands the floats to JavaScript as one
-// Float32Array: printing and parsing them as text cost more than the decoding).
-nlohmann::json trace_json(const ModelConfig& config, float temperature, const DecodeTrace& sentence,
-                          const std::vector<TraceStep>& steps, const Vocabulary& target,
-                          std::vector<float>* numbers = nullptr);
-
-// [[{"token", "parent", "score", "kept", "attention"}, ...], ...] per step
-// (attention only on kept nodes of a model with attention).
-nlohmann::json beam_tree_json(const DecodeTrace& sentence, const Vocabulary& target);
 
 }  // namespace s2s

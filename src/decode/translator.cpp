@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace s2s {
 namespace {
@@ -83,8 +84,7 @@ DecodeOptions decode_defaults(const Model& model) {
     return options;
 }
 
-Translation translate(const Model& model, const std::string& text, const DecodeOptions& options,
-                      std::vector<float>* trace_numbers) {
+Translation translate(const Model& model, const std::string& text, const DecodeOptions& options) {
     Translation result;
     std::vector<std::string> tokens = tokenize(text, model.source_tokenizer);
     if (tokens.empty()) return result;
@@ -115,8 +115,8 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
         }
     }
     if (options.trace && !hypotheses.empty()) {
-        result.trace = trace_json(model.config, options.temperature, sentence, hypotheses.front().trace,
-                                  model.target_vocabulary, trace_numbers);
+        result.trace = name_trace(model.config.attention, options.temperature, sentence, std::move(hypotheses.front().trace),
+                                  model.target_vocabulary);
     }
     const size_t forced = options.forced_prefix.size();
     for (Hypothesis& h : hypotheses) result.hypotheses.push_back(describe(model, std::move(h)));
@@ -126,7 +126,7 @@ Translation translate(const Model& model, const std::string& text, const DecodeO
         h.possibly_dropped = possibly_dropped(h.coverage, result.source_words, h.text, model.target_tokenizer.language);
     }
     for (TranslationHypothesis& h : result.hypotheses) mark_unsure(h, forced);
-    if (options.beam_tree) result.beam_tree = beam_tree_json(sentence, model.target_vocabulary);
+    if (options.beam_tree) result.beam_tree = name_beam_tree(std::move(sentence.beam_tree), model.target_vocabulary);
     return result;
 }
 
@@ -149,13 +149,12 @@ std::vector<int> forced_prefix_ids(const Model& model, const std::vector<std::st
 }
 
 Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
-                                  DecodeOptions options, std::vector<float>* trace_numbers) {
+                                  DecodeOptions options) {
     options.forced_prefix = forced_prefix_ids(model, prefix);
-    return translate(model, text, options, trace_numbers);
+    return translate(model, text, options);
 }
 
-std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options,
-                                                     bool pack_trace) {
+std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options) {
     std::vector<SentenceTranslation> out;
     // The UTF-16 offsets are counted in one walk over the text: the spans
     // come in order, and each starts at or after the previous one's end.
@@ -175,8 +174,7 @@ std::vector<SentenceTranslation> translate_sentences(const Model& model, const s
         sentence.end = span.end;
         sentence.utf16.begin = units_at(span.begin);
         sentence.utf16.end = units_at(span.end);
-        sentence.translation = translate(model, text.substr(span.begin, span.end - span.begin), options,
-                                         pack_trace ? &sentence.trace_numbers : nullptr);
+        sentence.translation = translate(model, text.substr(span.begin, span.end - span.begin), options);
         out.push_back(std::move(sentence));
     }
     return out;
@@ -202,8 +200,13 @@ nlohmann::json words_json(const std::vector<WordSpan>& words) {
 }
 }  // namespace
 
-nlohmann::json to_json(const Translation& translation, TranslationLayout layout) {
+nlohmann::json to_json(const Translation& translation, TranslationLayout layout, std::vector<float>* packed) {
     const bool document = layout == TranslationLayout::kDocument;
+    if (!document && packed == nullptr && (translation.trace || translation.beam_tree)) {
+        throw std::invalid_argument("to_json: the hypotheses-only layout packs a trace and a beam tree into an array; none was given");
+    }
+    if (!document && packed != nullptr) packed->clear();
+    NumberWriter numbers(document ? nullptr : packed);
     auto attention_json = [&](const TranslationHypothesis& h) {
         if (document) return nlohmann::json(h.attention);
         return nlohmann::json::array({h.attention.size(), h.attention.cols()});
@@ -248,8 +251,8 @@ nlohmann::json to_json(const Translation& translation, TranslationLayout layout)
         offsets.push_back(r.begin < 0 ? nlohmann::json(nullptr) : nlohmann::json::array({r.begin, r.end}));
     }
     out["sourceOffsets"] = std::move(offsets);
-    if (!translation.trace.is_null()) out["trace"] = translation.trace;
-    if (!translation.beam_tree.is_null()) out["beamTree"] = translation.beam_tree;
+    if (translation.trace) out["trace"] = trace_json(*translation.trace, numbers);
+    if (translation.beam_tree) out["beamTree"] = beam_tree_json(*translation.beam_tree, numbers);
     out["truncated"] = translation.truncated;
     nlohmann::json hypotheses = nlohmann::json::array();
     for (const auto& h : translation.hypotheses) hypotheses.push_back(hypothesis_json(h));

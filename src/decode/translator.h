@@ -6,10 +6,12 @@
 #include "common/limits.h"
 #include "decode/dropped.h"
 #include "decode/search.h"
+#include "decode/translation_trace.h"
 #include "model/model.h"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,11 +66,11 @@ struct Translation {
     std::vector<TextRange> source_offsets;
     std::vector<TranslationHypothesis> hypotheses;  // best first; empty for empty input
     bool truncated = false;                    // the input was cut to kMaxSourceTokens (limits.h)
-    // With DecodeOptions::trace, the best hypothesis's decoder trace as
-    // trace_json (trace.h) writes it; null otherwise.
-    nlohmann::json trace;
-    // With DecodeOptions::beam_tree, the search tree (beam_tree_json); null otherwise.
-    nlohmann::json beam_tree;
+    // With DecodeOptions::trace, the best hypothesis's decoder trace (none
+    // for an empty input); with DecodeOptions::beam_tree, the search tree
+    // (translation_trace.h). Absent when not asked for.
+    std::optional<TranslationTrace> trace;
+    std::optional<BeamTree> beam_tree;
     const TranslationHypothesis* best() const { return hypotheses.empty() ? nullptr : &hypotheses.front(); }
 };
 
@@ -88,14 +90,12 @@ DecodeOptions decode_defaults(const Model& model);
 // empty translation, and an input longer than kMaxSourceTokens is cut.
 // forced_prefix in options is in target token ids; see translate_with_prefix
 // for words.
-// trace_numbers: see trace_json (trace.h); null writes the trace's vectors as JSON numbers.
-Translation translate(const Model& model, const std::string& text, const DecodeOptions& options,
-                      std::vector<float>* trace_numbers = nullptr);
+Translation translate(const Model& model, const std::string& text, const DecodeOptions& options);
 
 // The page's "what if": force the first target tokens (as words) and decode
 // the rest. Unknown words are an InputError naming them.
 Translation translate_with_prefix(const Model& model, const std::string& text, const std::vector<std::string>& prefix,
-                                  DecodeOptions options, std::vector<float>* trace_numbers = nullptr);
+                                  DecodeOptions options);
 
 // The target token ids of `prefix` (words), for DecodeOptions::forced_prefix;
 // a word the model never writes is an InputError naming it (what
@@ -112,12 +112,12 @@ struct SentenceTranslation {
     size_t end = 0;
     TextRange utf16;
     Translation translation;
-    // With pack_trace and DecodeOptions::trace: the floats of this
-    // sentence's trace (translate's trace_numbers); empty otherwise.
-    std::vector<float> trace_numbers;
+    // The floats to_json packs when it lays the translation out for the
+    // WebAssembly modules (TranslationLayout::kHypothesesOnly), which fill
+    // it; translate_sentences leaves it empty.
+    std::vector<float> packed_numbers;
 };
-std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options,
-                                                     bool pack_trace = false);
+std::vector<SentenceTranslation> translate_sentences(const Model& model, const std::string& text, const DecodeOptions& options);
 // The sentences' best translations joined as the target language writes
 // them (a space between sentences; none for Chinese).
 std::string join_translations(const Model& model, const std::vector<SentenceTranslation>& sentences);
@@ -133,7 +133,9 @@ enum class TranslationLayout {
     // The WebAssembly modules' (src/wasm/translation.js reads it): each
     // field once, in "hypotheses"; each attention matrix as [rows, cols],
     // its floats read by the caller straight from the hypothesis
-    // (AttentionMatrix::values), not copied into the JSON.
+    // (AttentionMatrix::values), not copied into the JSON; the trace's and
+    // the beam tree's numbers packed into to_json's `packed` array, the JSON
+    // holding their places (NumberWriter, translation_trace.h).
     kHypothesesOnly,
 };
 
@@ -144,7 +146,12 @@ enum class TranslationLayout {
 //  "hypotheses": [{"text", "targetTokens", "targetWords", "attention", "score", ...}...]}
 // A word is {"text", "start", "end"}: tokens [start, end) of its side.
 // "sourceOffsets" has one [begin, end] per source token (UTF-16 code units
-// of the text, as JavaScript indexes it), null for <eos>.
-nlohmann::json to_json(const Translation& translation, TranslationLayout layout = TranslationLayout::kDocument);
+// of the text, as JavaScript indexes it), null for <eos>. "trace" and
+// "beamTree": trace_json and beam_tree_json (translation_trace.h).
+// packed: where kHypothesesOnly appends the trace's and the beam tree's
+// numbers (cleared first); required with it when the translation has
+// either, unused by kDocument.
+nlohmann::json to_json(const Translation& translation, TranslationLayout layout = TranslationLayout::kDocument,
+                       std::vector<float>* packed = nullptr);
 
 }  // namespace s2s

@@ -15,8 +15,9 @@
 //                                 translation is sentence 0), row after row
 //                                 (a Float32Array view into the heap)
 //   session.release()             frees the last call's translations (after the copy)
-//   session.numbers(s)            the trace's floats of sentence s of the
-//                                 last call (a Float32Array view into the heap)
+//   session.numbers(s)            the trace's and the beam tree's numbers of
+//                                 sentence s of the last call, packed (a
+//                                 Float32Array view into the heap)
 //   session.infoBytes()           a JSON envelope with the model's header,
 //                                 as UTF-8 bytes (a Uint8Array view into the
 //                                 heap, valid until the next call), which
@@ -74,7 +75,8 @@ public:
 
     // options_json: the options read_translate_options reads (envelope.h),
     // all optional. The value: to_json(Translation) (src/decode/translator.h),
-    // hypotheses-only; its floats are read with attention(0, k) and numbers(0).
+    // hypotheses-only; its attention with attention(0, k), the numbers of its
+    // trace and beam tree with numbers(0).
     std::string translate(const std::string& text, const std::string& options_json) const {
         return run_translation(text, options_json, nullptr);
     }
@@ -120,11 +122,13 @@ public:
     // the heap then holds nothing that depends on which text came last.
     void release() { last_ = std::vector<SentenceTranslation>(); }
 
-    // The floats of sentence s's trace of the last call, when asked for: a
-    // view into the heap, as attention(). Empty for an s out of range.
+    // The numbers of sentence s's trace and beam tree of the last call, when
+    // asked for, as to_json packed them (NumberWriter,
+    // src/decode/translation_trace.h): a view into the heap, as attention().
+    // Empty for an s out of range.
     emscripten::val numbers(int s) const {
         static const std::vector<float> kNone;
-        const std::vector<float>& values = sentence(s) != nullptr ? last_[static_cast<size_t>(s)].trace_numbers : kNone;
+        const std::vector<float>& values = sentence(s) != nullptr ? last_[static_cast<size_t>(s)].packed_numbers : kNone;
         return emscripten::val(emscripten::typed_memory_view(values.size(), values.data()));
     }
 
@@ -171,8 +175,8 @@ private:
     std::unique_ptr<Model> model_;
     std::string load_error_;
     // The last call's sentences (translate's one, translateText's each):
-    // their hypotheses (the attention matrices), and their traces' vectors
-    // (the JSON holds [offset, length] into trace_numbers).
+    // their hypotheses (the attention matrices), and the numbers of their
+    // traces and beam trees (packed_numbers; the JSON holds their places).
     mutable std::vector<SentenceTranslation> last_;
     mutable std::string info_text_;  // infoBytes()'s text
 };

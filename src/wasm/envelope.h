@@ -109,9 +109,9 @@ inline DecodeOptions read_translate_options(const Model& model, const std::strin
 // value: to_json(Translation) (src/decode/translator.h).
 // kept: when not null, the translation is laid out hypotheses-only
 // (TranslationLayout::kHypothesesOnly) and moved into *kept, whose
-// attention matrices the caller hands over as they are; its trace_numbers
-// then receive the trace's vectors, and the JSON holds [offset, length]
-// into them (trace_json, src/decode/trace.h).
+// attention matrices the caller hands over as they are; its packed_numbers
+// then receive every number of the trace and the beam tree, and the JSON
+// holds their places in it (NumberWriter, src/decode/translation_trace.h).
 // on_step: DecodeOptions::on_step (greedy decoding's steps as they come).
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
                            SentenceTranslation* kept = nullptr,
@@ -120,8 +120,8 @@ inline json translate_json(const Model& model, const std::string& text, const st
     DecodeOptions decode = read_translate_options(model, options_json);
     decode.on_step = std::move(on_step);
     if (kept == nullptr) return to_json(s2s::translate(model, text, decode));
-    kept->translation = s2s::translate(model, text, decode, &kept->trace_numbers);
-    return to_json(kept->translation, TranslationLayout::kHypothesesOnly);
+    kept->translation = s2s::translate(model, text, decode);
+    return to_json(kept->translation, TranslationLayout::kHypothesesOnly, &kept->packed_numbers);
 }
 
 // A text of several sentences, translated sentence by sentence in one call
@@ -134,11 +134,11 @@ inline json translate_text_json(const Model& model, const std::string& text, con
                                 std::vector<SentenceTranslation>* kept) {
     kept->clear();
     const DecodeOptions decode = read_translate_options(model, options_json);
-    *kept = translate_sentences(model, text, decode, true);
+    *kept = translate_sentences(model, text, decode);
     json sentences = json::array();
-    for (const SentenceTranslation& s : *kept) {
+    for (SentenceTranslation& s : *kept) {
         sentences.push_back({{"start", s.utf16.begin}, {"end", s.utf16.end},
-                             {"translation", to_json(s.translation, TranslationLayout::kHypothesesOnly)}});
+                             {"translation", to_json(s.translation, TranslationLayout::kHypothesesOnly, &s.packed_numbers)}});
     }
     return {{"text", join_translations(model, *kept)}, {"sentences", std::move(sentences)}};
 }

@@ -355,8 +355,12 @@ export interface BeamNode {
   score: number;
   /** True when the candidate survived the step (as a live or a finished hypothesis). */
   kept: boolean;
-  /** Kept nodes of a model with attention: the attention row (S) with which this token was chosen. */
-  attention?: number[];
+  /**
+   * Kept nodes of a model with attention: the attention row (S) with which
+   * this token was chosen, a `Float32Array` view over the translation's one
+   * buffer (see {@link translationBuffer}), as `Hypothesis.attention`'s rows.
+   */
+  attention?: Float32Array;
 }
 
 /**
@@ -495,8 +499,9 @@ export interface Translation extends Readonly<Pick<Hypothesis,
 }
 
 /**
- * The one `ArrayBuffer` that every attention row (and trace vector) of a
- * translation views, or `null` when it has none: what a worker lists in
+ * The one `ArrayBuffer` that every attention row (a hypothesis's or a beam
+ * node's) and trace vector of a translation views, or `null` when it has
+ * none: what a worker lists in
  * `postMessage(result, [translationBuffer(result)])`, so the matrices move
  * instead of being copied.
  */

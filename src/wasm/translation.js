@@ -78,9 +78,10 @@ export function wellFormed(text) {
 // first, and what belongs to the sentence (its source tokens and words,
 // truncated, the trace and beam tree when asked for). The best hypothesis's
 // fields (text, attention, ...) are read through accessors, never stored
-// twice. Every attention row, and every trace vector, is a Float32Array view
-// over one buffer (translationBuffer): a worker transfers it, and the
-// receiving side revives the result (reviveTranslation) without copying.
+// twice. Every attention row, every trace vector and every beam node's
+// attention row is a Float32Array view over one buffer (translationBuffer):
+// a worker transfers it, and the receiving side revives the result
+// (reviveTranslation) without copying.
 class Translation {
   constructor(fields) {
     Object.assign(this, fields);
@@ -155,7 +156,8 @@ export function translationBuffer(translation) {
   for (const h of translation.hypotheses) {
     if (h.attention.length > 0) return h.attention[0].buffer;
   }
-  return translation.trace?.states[0]?.buffer ?? null;
+  const traced = translation.trace?.states[0] ?? translation.beamTree?.flat().find((node) => node.attention)?.attention;
+  return traced?.buffer ?? null;
 }
 
 /**
@@ -183,19 +185,20 @@ function makeChoices(position) {
  * A Translation from the bindings' JSON value. Two layouts come in
  * (translator.h, TranslationLayout): a model's module sends each hypothesis
  * once with its attention's shape, [rows, cols], and `heap` reads the floats
- * where the search wrote them ({ attention(k), numbers() }: heap views, the
- * trace's floats in numbers()); a trainer's module sends rows of numbers
- * (heap null). Either way, every float is copied once, into one buffer.
+ * where the search wrote them ({ attention(k), numbers() }: heap views; the
+ * trace's and the beam tree's numbers packed in numbers(), the JSON holding
+ * their places); a trainer's module sends numbers (heap null). With a heap,
+ * every float is copied once, into one buffer.
  */
 export function makeResult(value, withAlternatives, heap = null) {
   const shapes = value.hypotheses.map((h) => (heap
     ? { rows: h.attention[0], cols: h.attention[1] }
     : { rows: h.attention.length, cols: h.attention[0]?.length ?? 0 }));
-  const traceFloats = value.trace?.packed ? heap.numbers() : null;
-  const traceLength = traceFloats ? traceFloats.length : 0;
-  const floats = new Float32Array(traceLength + shapes.reduce((sum, { rows, cols }) => sum + rows * cols, 0));
-  if (traceFloats) floats.set(traceFloats);  // at once: a heap view detaches when memory grows
-  let offset = traceLength;
+  const packed = heap && (value.trace || value.beamTree) ? heap.numbers() : null;
+  const packedLength = packed ? packed.length : 0;
+  const floats = new Float32Array(packedLength + shapes.reduce((sum, { rows, cols }) => sum + rows * cols, 0));
+  if (packed) floats.set(packed);  // at once (a heap view detaches when memory grows), bit for bit
+  let offset = packedLength;
   const hypotheses = value.hypotheses.map((h, k) => {
     const { rows, cols } = shapes[k];
     if (heap && rows * cols > 0) floats.set(heap.attention(k), offset);
@@ -230,44 +233,62 @@ export function makeResult(value, withAlternatives, heap = null) {
     hypotheses,
   };
   // Present only when asked for (translate's trace and beamTree options).
-  if (value.trace) fields.trace = makeTrace(value.trace, traceFloats ? floats : null);
-  if (value.beamTree) fields.beamTree = value.beamTree.map(makeBeamStep);
+  const numbers = packed ? packedNumbers(floats) : JSON_NUMBERS;
+  if (value.trace) fields.trace = makeTrace(value.trace, numbers);
+  if (value.beamTree) fields.beamTree = makeBeamTree(value.beamTree, numbers);
   return new Translation(fields);
 }
 
+// How the trace's and the beam tree's numbers are read. A model's module
+// packs them (NumberWriter, src/decode/translation_trace.h): the JSON holds
+// only their places in the floats copied out of the heap, which start the
+// result's buffer (a vector [offset, length], a float32 its offset, a
+// float64 the offset of its 8 bytes, little-endian), so every vector is a
+// view of the one buffer a worker transfers. (Printed as JSON text and
+// parsed again they cost more than the decoding.) A trainer's module writes
+// them as JSON numbers, each vector made a Float32Array here.
+function packedNumbers(floats) {
+  const bytes = new DataView(floats.buffer, floats.byteOffset, floats.byteLength);
+  return {
+    floats: (place) => (place === null ? null : floats.subarray(place[0], place[0] + place[1])),
+    float32: (place) => floats[place],
+    float64: (place) => bytes.getFloat64(place * Float32Array.BYTES_PER_ELEMENT, true),
+  };
+}
+
+const JSON_NUMBERS = {
+  floats: (v) => (v === null ? null : Float32Array.from(v)),
+  float32: (v) => v,
+  float64: (v) => v,
+};
+
 // The decoder trace (index.d.ts, DecoderTrace), keys in a fixed order. Every
-// vector is a Float32Array: exactly the float32 values the decoder used. A
-// model's module hands them over packed (trace.packed): the JSON holds
-// [offset, length] into one float array copied out of the heap (`numbers`),
-// and the vectors are views of one buffer, which postMessage clones once.
-// (Printed as JSON text and parsed again they cost more than the decoding.)
-// A trainer's module sends them as JSON numbers, made Float32Arrays here.
+// vector is a Float32Array: exactly the float32 values the decoder used.
 function makeTrace(trace, numbers) {
-  const vector = trace.packed
-    ? ((v) => (v === null ? null : numbers.subarray(v[0], v[0] + v[1])))
-    : ((v) => (v === null ? null : Float32Array.from(v)));
   return {
     scoring: trace.scoring,
-    temperature: trace.temperature,
-    keys: trace.keys === null ? null : trace.keys.map(vector),
-    states: trace.states.map(vector),
+    temperature: numbers.float64(trace.temperature),
+    keys: trace.keys === null ? null : trace.keys.map(numbers.floats),
+    states: trace.states.map(numbers.floats),
     steps: trace.steps.map((s) => ({
-      previousState: vector(s.previousState),
-      query: vector(s.query),
-      scores: vector(s.scores),
-      weights: vector(s.weights),
-      context: vector(s.context),
-      top: s.top.map(({ token, probability }) => ({ token, probability })),
+      previousState: numbers.floats(s.previousState),
+      query: numbers.floats(s.query),
+      scores: numbers.floats(s.scores),
+      weights: numbers.floats(s.weights),
+      context: numbers.floats(s.context),
+      top: s.top.map(({ token, probability }) => ({ token, probability: numbers.float32(probability) })),
     })),
   };
 }
 
-function makeBeamStep(nodes) {
-  return nodes.map(({ token, parent, score, kept, attention }) => {
-    const node = { token, parent, score, kept };
-    if (attention) node.attention = attention;
+// The beam tree (index.d.ts, BeamNode), keys in a fixed order; a kept
+// node's attention row is a Float32Array, as every other row.
+function makeBeamTree(tree, numbers) {
+  return tree.map((nodes) => nodes.map(({ token, parent, score, kept, attention }) => {
+    const node = { token, parent, score: numbers.float64(score), kept };
+    if (attention) node.attention = numbers.floats(attention);
     return node;
-  });
+  }));
 }
 
 /** A ModelInfo (index.d.ts), frozen, from the model file's JSON header. */

@@ -248,13 +248,14 @@ TEST_CASE("on a shipped model: tau 0.05 nearly hard, tau 20 nearly uniform, the 
         REQUIRE(t.best() != nullptr);
         const size_t S = t.source_tokens.size();
         REQUIRE(S >= 9);
-        const auto& steps = t.trace.at("steps");
+        REQUIRE(t.trace.has_value());
+        const auto& steps = t.trace->steps;
         REQUIRE(steps.size() == t.best()->attention.size());
-        CHECK(t.trace.at("scoring") == "additive");
+        CHECK(t.trace->scoring == AttentionKind::kAdditive);
         size_t single_token_rows = 0;
         for (size_t r = 0; r < steps.size(); ++r) {
-            const auto scores = steps[r].at("scores").get<std::vector<float>>();
-            const auto weights = steps[r].at("weights").get<std::vector<float>>();
+            const std::vector<float>& scores = steps[r].scores;
+            const std::vector<float>& weights = steps[r].weights;
             CHECK(weights == t.best()->attention[r]);
             const std::vector<double> expected = softmax(scores, temperature);
             for (size_t i = 0; i < S; ++i) CHECK(std::fabs(weights[i] - expected[i]) < 1e-6);
@@ -286,10 +287,11 @@ TEST_CASE("on a shipped model: tau 0.05 nearly hard, tau 20 nearly uniform, the 
     options.temperature = 1.0f;
     const Translation f = translate(fixed, sentence, options);
     CHECK(f.best()->coverage.empty());
-    CHECK(f.trace.at("scoring") == "none");
-    CHECK(f.trace.at("keys").is_null());
-    for (const auto& step : f.trace.at("steps")) {
-        CHECK(step.at("weights").is_null());
-        CHECK(step.at("context") == f.trace.at("steps")[0].at("context"));
+    REQUIRE(f.trace.has_value());
+    CHECK(f.trace->scoring == AttentionKind::kNone);
+    CHECK(f.trace->keys.size() == 0);
+    for (const auto& step : f.trace->steps) {
+        CHECK(step.weights.empty());
+        CHECK(step.context == f.trace->steps[0].context);
     }
 }

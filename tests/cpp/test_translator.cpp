@@ -485,14 +485,14 @@ TEST_CASE("names kept: the first word is a name only before another; a number is
     CHECK(u.hypothesis.copied_words == std::vector<int>{1});
 }
 
-TEST_CASE("translate_sentences: each sentence as translated alone, its byte and UTF-16 ranges, its trace's floats when packed") {
+TEST_CASE("translate_sentences: each sentence as translated alone, its byte and UTF-16 ranges") {
     const Model model = english_model(AttentionKind::kAdditive);
     // U+1F600 is 4 bytes of UTF-8 and 2 code units of UTF-16; U+00E9 2 and 1.
     const std::string text = "\xF0\x9F\x98\x80 I see the cat. Caf\xC3\xA9 sees a dog!  The dog";
     DecodeOptions options;
     options.beam_size = 2;
     options.trace = true;
-    const std::vector<SentenceTranslation> sentences = translate_sentences(model, text, options, true);
+    const std::vector<SentenceTranslation> sentences = translate_sentences(model, text, options);
     REQUIRE(sentences.size() == 3);
     const int begins[] = {0, 18, 36};
     const int ends[] = {17, 34, 43};
@@ -501,14 +501,11 @@ TEST_CASE("translate_sentences: each sentence as translated alone, its byte and 
         const SentenceTranslation& sentence = sentences[s];
         CHECK(sentence.utf16.begin == begins[s]);
         CHECK(sentence.utf16.end == ends[s]);
-        std::vector<float> numbers;
-        const Translation alone = translate(model, text.substr(sentence.begin, sentence.end - sentence.begin), options, &numbers);
+        const Translation alone = translate(model, text.substr(sentence.begin, sentence.end - sentence.begin), options);
         CHECK(to_json(sentence.translation) == to_json(alone));
-        CHECK(sentence.trace_numbers == numbers);
-        CHECK_FALSE(numbers.empty());
+        CHECK(sentence.translation.trace.has_value());
+        CHECK(sentence.packed_numbers.empty());  // what to_json packs, for the WebAssembly modules
     }
     CHECK(text.substr(sentences[1].begin, sentences[1].end - sentences[1].begin) == "Caf\xC3\xA9 sees a dog!");
-    // Without pack_trace the trace's vectors are JSON numbers, and no floats are kept.
-    for (const SentenceTranslation& sentence : translate_sentences(model, text, options)) CHECK(sentence.trace_numbers.empty());
-    CHECK(translate_sentences(model, "   ", options, true).empty());
+    CHECK(translate_sentences(model, "   ", options).empty());
 }

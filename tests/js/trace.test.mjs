@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { cleanUpModels, distIndex, modelForTests, requireDist } from './helpers/models.mjs';
 
 requireDist();
-const { loadModel, optionRanges } = await import(pathToFileURL(distIndex).href);
+const { createTranslator, loadModel, optionRanges, translationBuffer } = await import(pathToFileURL(distIndex).href);
 
 const SENTENCE = 'i think that he will come to the party tomorrow with his sister .';
 let model;
@@ -144,12 +144,50 @@ test('beam tree: kept and pruned candidates per step, parents kept, the best hyp
   let parent = -1;
   r.targetTokens.forEach((token, t) => {
     const node = tree[t].find((n) => n.kept && n.parent === parent && n.token === token &&
-      JSON.stringify(n.attention) === JSON.stringify(Array.from(r.attention[t])));
+      JSON.stringify(Array.from(n.attention)) === JSON.stringify(Array.from(r.attention[t])));
     assert.ok(node, `step ${t}: the best hypothesis's node`);
     parent = tree[t].indexOf(node);
   });
   // The trace follows the chosen hypothesis, not the beam's first live one.
   r.trace.steps.forEach((step, t) => assert.deepEqual(step.weights, r.attention[t]));
+});
+
+// Every float of the trace and the beam tree in the translation's one buffer,
+// as the attention's: what a worker transfers.
+function checkOneBuffer(r) {
+  const buffer = translationBuffer(r);
+  assert.ok(buffer instanceof ArrayBuffer);
+  assert.equal(r.attention[0].buffer, buffer);
+  for (const v of [...r.trace.states, ...r.trace.keys, ...r.trace.steps.flatMap((s) => [s.previousState, s.query, s.scores, s.context])]) {
+    assert.equal(v.buffer, buffer);
+  }
+  const kept = r.beamTree.flat().filter((n) => n.kept);
+  assert.ok(kept.length > 0);
+  for (const n of kept) {
+    assert.ok(n.attention instanceof Float32Array, 'a kept node\'s row is a Float32Array');
+    assert.equal(n.attention.buffer, buffer);
+  }
+}
+
+test('the trace and the beam tree cross in the one buffer: rows as Float32Array views, scores the search\'s doubles', async () => {
+  const options = { beamSize: 4, beamTree: true, trace: true };
+  const r = model.translate(SENTENCE, options);
+  checkOneBuffer(r);
+  // A cumulative log probability is a sum of float32s in double precision:
+  // not one float32 could hold them all.
+  assert.ok(r.beamTree.flat().some((n) => Math.fround(n.score) !== n.score), 'scores keep their double precision');
+  assert.equal(r.trace.temperature, 1);
+  assert.ok(r.trace.steps[0].top.every(({ probability }) => Math.fround(probability) === probability && probability > 0));
+  // Through a worker: the same result, its buffer transferred.
+  const translator = await createTranslator(modelForTests().path);
+  try {
+    const [posted] = await translator.translate([SENTENCE], options);
+    checkOneBuffer(posted);
+    assert.deepEqual(posted.beamTree, r.beamTree);
+    assert.deepEqual(posted.trace, r.trace);
+  } finally {
+    await translator.dispose();
+  }
 });
 
 test('option errors name the option and its range; the model still works after', () => {
