@@ -49,7 +49,7 @@ function assertStillWorks() {
 
 test('the API exports what users need and no diagnostics (those are in seq2seq-attention/diagnostics)', () => {
   assert.deepEqual(Object.keys(api).sort(), ['EnvironmentError', 'InputError', 'InternalError', 'LoadError', 'ModelFileError',
-    'ResourceError', 'Seq2SeqError', 'UsageError', 'WorkerError', 'createTrainer', 'createTranslator', 'dataCredit', 'figureLabels',
+    'ResourceError', 'Seq2SeqError', 'UsageError', 'WorkerError', 'createTrainer', 'createTrainerWorker', 'createTranslator', 'dataCredit', 'figureLabels',
     'heatmapSvg', 'loadModel', 'optionRanges',
     'reviveTranslation', 'shippedModels', 'sourceText', 'train', 'translationBuffer', 'unsureWordProbability', 'wordAttention']);
   assert.deepEqual(Object.keys(diagnostics).sort(), ['memoryStats', 'preloadRuntime', 'warmUp']);
