@@ -17,12 +17,12 @@ import { artifacts, useBrowser, waitForTranslation } from './helpers.mjs';
 const browser = useBrowser({ isolated: true });
 
 // Latin words that may stay in the Chinese page: names, formulas' symbols,
-// file formats and metrics, the model names, the switch back to English.
+// file formats and metrics, the model names, the package's function names (in code), the switch back to English.
 const ALLOWED = [
   'English', 'WebAssembly', 'Bahdanau', 'Cho', 'Bengio', 'Wu', 'Tatoeba', 'manythings.org', 'anki', 'CC-BY', 'FR',
   'GRU', 'BLEU', 'BLEU-4', 'chrF2', 'sacreBLEU', 'zh', 'softmax', 'log', 'min', 'tanh', 'cos', 'PNG', 'SVG', 'seq2seq-attention',
   'en-fr', 'en-zh', 'en-fr-fixed', 'C++', 'Adam', 'Web', 'Worker', 'Workers', 'npm', 'train', 'ISO', 'CPU',
-  'Tab', 'ti', 'unk', 'eos', 'BPE-dropout',
+  'Tab', 'ti', 'unk', 'eos', 'BPE-dropout', 'createTrainerWorker',
 ];
 // A run's name as a model file records it (the Chinese page opens on en-zh,
 // whose record names the runs it was averaged with, e.g. en-zh-nodrop).

@@ -277,7 +277,7 @@ export default {
   'train.readout': '行：模型写出的输出。列：输入。颜色深：它关注的地方。',
   'train.curvesHeading': '学习曲线',
   'train.curvesCaption': '左：每个输出词元的训练损失（对数刻度）。右：留出输入中整个输出完全正确的比例，按输入长度分组，每 100 步测一次。固定上下文必须把整个输入装进一个向量，所以输入越长，它的柱子越低；注意力则在每一步都重新读取输入。',
-  'train.footer': '两个模型都由本项目的 C++ 训练器训练（GRU 编码器—解码器，Adam 优化器），编译成 WebAssembly，在两个 Web Worker 中运行。没有任何数据离开本页。本页通过 npm 包自己的 API 训练：<code>createTrainerWorker()</code>。',
+  'train.footer': '两个模型都由本项目的 C++ 训练器训练（GRU 编码器—解码器，Adam 优化器），编译成 WebAssembly，在两个 Web Worker 中运行。没有任何数据离开本页。本页通过 npm 包自己的公开接口训练：<code>createTrainerWorker()</code>。',
   'train.noscript': '本页需要 JavaScript：训练器是由脚本启动的 WebAssembly 模块。',
   'train.explainReversal': '由 3 到 12 个符号（a 到 h）组成的序列，输出是输入倒过来。要写出第一个输出符号，模型需要最后一个输入符号：注意力学会去看那里，所以它的热图会变成反对角线。固定上下文模型则必须把整个序列记在一个由 64 个数组成的向量里。',
   'train.explainDates': '用六种写法写出的日期（"december 2nd, 2026"、"2 dec 2026"、"12/02/2026"、"wednesday, december 2, 2026" 等）被逐个字符地改写成 ISO 8601 格式。看输出中的年份数字如何在输入里找到年份，然后是月份，再是日期，无论原格式把它们放在哪里。',
