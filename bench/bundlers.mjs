@@ -17,21 +17,20 @@
 //
 // Writes the Markdown report to --out (default bench/bundlers.md) and prints it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../tests/js/helpers/chromium.mjs';
 import { serveFolder } from '../tests/js/helpers/static-server.mjs';
-import { readmeBlockAfter } from '../tests/js/helpers/readme.mjs';
+import { builders, packedApp } from '../tests/js/helpers/bundled-app.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: options } = parseArgs({ options: { runs: { type: 'string', default: '5' }, out: { type: 'string', default: join(root, 'bench', 'bundlers.md') } } });
 const RUNS = Number(options.runs);
 if (!(Number.isInteger(RUNS) && RUNS >= 1)) throw new Error(`--runs takes a whole number from 1, got ${options.runs}`);
 const BEAM = 8;
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const started = performance.now();
 const log = (message) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
 
@@ -41,12 +40,6 @@ const { buckets } = JSON.parse(readFileSync(join(root, 'bench', 'sentences.json'
 const longest = buckets.at(-1).sentences;
 const TEXT = `${longest[0]} ${longest[2]}`;
 const WORDS = TEXT.split(/\s+/).length;
-
-function run(command, args, opts = {}) {
-  const r = spawnSync(command, args, { encoding: 'utf8', timeout: 300_000, ...opts });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.error}`);
-  return r.stdout;
-}
 
 // The app: the README's bundler lines, then the measurement; its result in window.__bench.
 const MAIN = `import { createTranslator, loadModel } from 'seq2seq-attention';
@@ -104,39 +97,12 @@ const page = (script) => `<!doctype html>
 <body><script type="module" src="${script}"></script></body></html>
 `;
 
+// Each bundler as tests/js/bundlers.test.mjs runs it (esbuild: with the README's step).
 const BUILDS = {
-  async Vite(app, outDir) {
-    const { build } = await import('vite');
-    await build({ root: app, logLevel: 'silent', configFile: false, build: { outDir, emptyOutDir: true } });
-  },
-  async 'webpack 5'(app, outDir) {
-    const { default: webpack } = await import('webpack');
-    const stats = await new Promise((resolve, reject) => {
-      webpack({
-        mode: 'production', context: app, entry: './src/main.js', devtool: false,
-        output: { path: outDir, filename: 'main.js', clean: true }, performance: { hints: false },
-      }, (error, result) => (error ? reject(error) : resolve(result)));
-    });
-    if (stats.hasErrors()) throw new Error(stats.toString('errors-only'));
-    writeFileSync(join(outDir, 'index.html'), page('main.js'));
-  },
-  async Rollup(app, outDir) {
-    const { rollup } = await import('rollup');
-    const { nodeResolve } = await import('@rollup/plugin-node-resolve');
-    const { importMetaAssets } = await import('@web/rollup-plugin-import-meta-assets');
-    const bundle = await rollup({ input: join(app, 'src', 'main.js'), plugins: [nodeResolve({ rootDir: app }), importMetaAssets()], onwarn: () => {} });
-    await bundle.write({ dir: outDir, format: 'es', entryFileNames: 'main.js' });
-    await bundle.close();
-    writeFileSync(join(outDir, 'index.html'), page('main.js'));
-  },
-  async esbuild(app, outDir) {
-    const { build } = await import('esbuild');
-    await build({ absWorkingDir: app, entryPoints: ['src/main.js'], bundle: true, format: 'esm', outfile: join(outDir, 'main.js'), logLevel: 'silent' });
-    // The README's one step, as written, with the bundle's folder.
-    const step = readmeBlockAfter('**esbuild**', 'sh').trim().replace(/ dist\/$/, ` ${relative(app, outDir)}/`);
-    run('bash', ['-c', step], { cwd: app });
-    writeFileSync(join(outDir, 'index.html'), page('main.js'));
-  },
+  Vite: (app, outDir) => builders.vite(app, outDir),
+  'webpack 5': (app, outDir) => builders.webpack(app, outDir, page('main.js')),
+  Rollup: (app, outDir) => builders.rollup(app, outDir, page('main.js')),
+  esbuild: (app, outDir) => builders.esbuild(app, outDir, page('main.js')),
 };
 
 const work = mkdtempSync(join(tmpdir(), 's2s-bench-bundlers-'));
@@ -145,13 +111,7 @@ let chromium;
 let version;
 try {
   log('npm pack, and the app installed from the tarball');
-  const [packed] = JSON.parse(run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root }));
-  const app = join(work, 'app');
-  mkdirSync(join(app, 'src'), { recursive: true });
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'bundled-app', private: true, type: 'module' }, null, 2));
-  run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, packed.filename)], { cwd: app });
-  writeFileSync(join(app, 'src', 'main.js'), MAIN);
-  writeFileSync(join(app, 'index.html'), page('/src/main.js'));
+  const app = packedApp(work, { 'src/main.js': MAIN, 'index.html': page('/src/main.js') });
 
   chromium = await launchChromium();
   version = chromium.browser.version();

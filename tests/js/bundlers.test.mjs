@@ -2,31 +2,25 @@
 // packed tarball as `npm install` would, built by each bundler (Vite build
 // and dev server, webpack 5, Rollup with @web/rollup-plugin-import-meta-assets,
 // esbuild with the README's one step) and run in Chromium; and a vitest test
-// under jsdom. Nothing is copied by hand, except esbuild's documented step.
+// under jsdom. Nothing is copied by hand, except esbuild's documented step
+// (helpers/bundled-app.mjs builds; bundlers-trainer.test.mjs: the trainer).
 // Each bundle's size is reported (t.diagnostic); Vite's app that loads en-fr
 // weighs en-fr.s2s, s2s-core.wasm and at most 150 kB more, so no other model or the trainer rides along.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from './helpers/chromium.mjs';
 import { requireDist, root } from './helpers/models.mjs';
 import { serveFolder } from './helpers/static-server.mjs';
-import { readmeBlockAfter } from './helpers/readme.mjs';
+import { builders, packedApp, run } from './helpers/bundled-app.mjs';
 
 requireDist();
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const SENTENCE = 'The cat is sleeping.';
 let work;
 let app;        // the app's folder: package.json, index.html, src/, node_modules/seq2seq-attention from the tarball
 let chromium;
-
-function run(command, args, options = {}) {
-  const r = spawnSync(command, args, { encoding: 'utf8', timeout: 300_000, ...options });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 // What the app does: the README's "In a bundler" lines, and the result on the page.
 const MAIN = `import { createTranslator, loadModel } from 'seq2seq-attention';
@@ -61,16 +55,7 @@ const page = (script) => `<!doctype html>
 
 before(() => {
   work = mkdtempSync(join(tmpdir(), 's2s-bundlers-'));
-  const pack = run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root });
-  assert.equal(pack.code, 0, pack.err);
-  const [packed] = JSON.parse(pack.out);
-  app = join(work, 'app');
-  mkdirSync(join(app, 'src'), { recursive: true });
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'bundled-app', private: true, type: 'module' }, null, 2));
-  const install = run(npm, ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, packed.filename)], { cwd: app });
-  assert.equal(install.code, 0, install.err);
-  writeFileSync(join(app, 'src', 'main.js'), MAIN);
-  writeFileSync(join(app, 'index.html'), page('/src/main.js'));
+  app = packedApp(work, { 'src/main.js': MAIN, 'index.html': page('/src/main.js') });
 });
 
 after(async () => {
@@ -137,9 +122,8 @@ const viteLimit = () => statSync(join(root, 'models', 'en-fr.s2s')).size + statS
   statSync(join(root, 'dist', 'model-worker.bundle.js')).size + 150e3;
 
 test('Vite build: the app translates in Chromium; only en-fr and the translation runtime are in the output (and 150 kB of code)', async (t) => {
-  const { build } = await import('vite');
   const outDir = join(work, 'out-vite');
-  await build({ root: app, logLevel: 'silent', configFile: false, build: { outDir, emptyOutDir: true } });
+  await builders.vite(app, outDir);
   const { result, bytes } = await served(outDir, t, 'vite build');
   assertTranslated(result);
   assert.equal(result.backend, 'worker', 'createTranslator runs in the worker Vite bundled');
@@ -165,40 +149,18 @@ test('Vite dev server: the app translates in Chromium, with no configuration', a
 });
 
 test('webpack 5: the app translates in Chromium', async (t) => {
-  const { default: webpack } = await import('webpack');
   const outDir = join(work, 'out-webpack');
-  const stats = await new Promise((resolve, reject) => {
-    webpack({
-      mode: 'production', context: app, entry: './src/main.js', devtool: false,
-      output: { path: outDir, filename: 'main.js', clean: true },
-      // Size hints are about the app's own assets (a 3 MB model is one): off,
-      // so that any warning left is the package's.
-      performance: { hints: false },
-    }, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-  assert.equal(stats.hasErrors(), false, stats.toString('errors-only'));
-  assert.equal(stats.hasWarnings(), false, `webpack warns about the package: ${stats.toString('errors-warnings')}`);
-  writeFileSync(join(outDir, 'index.html'), page('main.js'));
+  const warnings = await builders.webpack(app, outDir, page('main.js'));
+  assert.deepEqual(warnings, [], 'webpack warns about the package');
   const { result } = await served(outDir, t, 'webpack');
   assertTranslated(result);
   assert.equal(result.backend, 'worker', 'createTranslator runs in the worker webpack bundled');
 });
 
 test('Rollup with @web/rollup-plugin-import-meta-assets: the app translates in Chromium, off the main thread', async (t) => {
-  const { rollup } = await import('rollup');
-  const { nodeResolve } = await import('@rollup/plugin-node-resolve');
-  const { importMetaAssets } = await import('@web/rollup-plugin-import-meta-assets');
   const outDir = join(work, 'out-rollup');
-  const warnings = [];
-  const bundle = await rollup({
-    input: join(app, 'src', 'main.js'),
-    plugins: [nodeResolve({ rootDir: app }), importMetaAssets()],
-    onwarn: (warning) => warnings.push(warning.message),
-  });
-  await bundle.write({ dir: outDir, format: 'es', entryFileNames: 'main.js' });
-  await bundle.close();
+  const warnings = await builders.rollup(app, outDir, page('main.js'));
   t.diagnostic(`rollup warnings: ${warnings.length ? warnings.join(' | ') : 'none'}`);
-  writeFileSync(join(outDir, 'index.html'), page('main.js'));
   const { result } = await served(outDir, t, 'rollup');
   assertTranslated(result);
   // The plugin copies the one-file worker, model-worker.bundle.js, whole.
@@ -206,17 +168,9 @@ test('Rollup with @web/rollup-plugin-import-meta-assets: the app translates in C
 });
 
 test("esbuild with the README's one step (copy the .wasm, the worker bundle and the model next to the bundle): the app translates in Chromium, off the main thread", async (t) => {
-  const { build } = await import('esbuild');
+  // The build, then the README's step, run as written (from the app's folder, the bundle in out-esbuild/).
   const outDir = join(work, 'out-esbuild');
-  const built = await build({
-    absWorkingDir: app, entryPoints: ['src/main.js'], bundle: true, format: 'esm', outfile: join(outDir, 'main.js'), logLevel: 'silent',
-  });
-  assert.deepEqual(built.errors, []);
-  // The README's step, run as written (from the app's folder, the bundle in out-esbuild/).
-  const step = readmeBlockAfter('**esbuild**', 'sh').trim().replace(/ dist\/$/, ' ../out-esbuild/');
-  const copied = run('bash', ['-c', step], { cwd: app });
-  assert.equal(copied.code, 0, `${step}: ${copied.err}`);
-  writeFileSync(join(outDir, 'index.html'), page('main.js'));
+  await builders.esbuild(app, outDir, page('main.js'));
   const { result } = await served(outDir, t, 'esbuild');
   assertTranslated(result);
   assert.equal(result.backend, 'worker', 'createTranslator runs in the one-file worker the README\'s step copied');
