@@ -287,6 +287,10 @@ const markMedian = (b, list, mark) => {
 const oldTop = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim();
 const oldCommit = oldTop === builds[0].dir ? spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim() : '';
 const newCommit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim();
+// Changes to tracked files, but for this bench's own reports (a second run
+// finds the first one's); untracked files (a node_modules link) are not the build's.
+const newChanged = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/cold-start*.md'],
+  { cwd: root, encoding: 'utf8' }).stdout.trim() !== '';
 const names = builds.map((b) => b.name);
 const header = `| ms (median) | ${names.join(' | ')} |${builds.length === 2 ? ' old / new |' : ''}`;
 const rule = `|---|${names.map(() => '---:').join('|')}|${builds.length === 2 ? '---:|' : ''}`;
@@ -297,7 +301,7 @@ const newRepeat = med(newBuild.repeat, 'firstCellMs');
 const lines = [
   oldRoot ? '# Cold start, old against new, and the floor' : '# Cold start against the floor',
   '',
-  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}${network === null ? '' : ` --network ${mbit},${rttMs}`}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${process.env.S2S_COLD_MODEL ?? 'models/en-fr.s2s of each'}.`,
+  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}${network === null ? '' : ` --network ${mbit},${rttMs}`}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${newChanged ? ', with uncommitted changes' : ''}), model ${process.env.S2S_COLD_MODEL ?? 'models/en-fr.s2s of each'}.`,
   `Machine: ${cpus()[0]?.model} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end (another process may be busy on a core: compare within this run, not across runs).`,
   `Each figure is the median of ${loads}, the pages measured in turn (order flipped each round).`,
   network === null ? 'The pages load from a server on this machine (localhost): the model\'s download takes a few tens of ms.'
