@@ -28,11 +28,15 @@
 //     visit (the same context, loaded again);
 //   - in Chromium: the runtime's start and loadModel(bytes) (model parse);
 //   - in Node (a fresh process each): runtime start, model parse, ready to
-//     translate (import of the API to a loaded model), first translation.
+//     translate (import of the API to a loaded model), first translation;
+//   - the first load's payload: every file the page (and its workers)
+//     requested before the first heatmap cell on the first cold load, with
+//     its size on disk, raw and gzipped (node:zlib, level 9), old against new.
 // Writes bench/cold-start.md and prints it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { COLD_STEPS } from './report.mjs';
@@ -151,10 +155,13 @@ const FIRST_CELL = () => {
   });
 };
 
-async function pageLoad(page, url, workers) {
+// `requested` (URLs, filled by the caller's request listener, which sees its
+// workers' requests too) is copied as the first cell appears: the first load.
+async function pageLoad(page, url, workers, requested = []) {
   await page.goto(url);
   const firstCellMs = await page.evaluate(() => Promise.race([window.__s2sFirstCell ?? Promise.reject(new Error('FIRST_CELL did not run')),
     new Promise((resolve, reject) => setTimeout(() => reject(new Error('no heatmap cell within 60 s')), 60_000))]));
+  const firstLoad = [...requested];
   const timing = await page.evaluate(() => ({ timeOrigin: performance.timeOrigin,
     marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])) }));
   const worker = workers.at(-1);
@@ -167,7 +174,7 @@ async function pageLoad(page, url, workers) {
       // the worker is gone: its marks are missing from this load
     }
   }
-  return { firstCellMs, ...timing };
+  return { firstCellMs, firstLoad, ...timing };
 }
 
 // The emulated link, when --network is given: set on the page's target,
@@ -206,10 +213,12 @@ try {
       const context = await browser.newContext();
       const page = await context.newPage();
       const workers = [];
+      const requested = [];
       page.on('worker', (w) => workers.push(w));
+      page.on('request', (request) => requested.push(request.url()));
       await throttle(context, page);
       await page.addInitScript(FIRST_CELL);
-      b.page.push(await pageLoad(page, url(b), workers));
+      b.page.push(await pageLoad(page, url(b), workers, requested));
       b.repeat.push(await pageLoad(page, url(b), workers));  // a repeat visit: same context, its HTTP cache
       await context.close();
     }
@@ -243,6 +252,25 @@ try {
 }
 
 // ---------------------------------------------------------------------------
+// The first load's payload: the files behind the URLs of a build's first cold
+// load (its server's mapping: /models/ is the mounted model's folder, a
+// folder is its index.html), each once, with raw and gzipped bytes
+// (node:zlib at level 9, within 1% of GNU gzip -9).
+function firstLoadFiles(b) {
+  const paths = new Set();
+  for (const address of b.page[0].firstLoad) {
+    const u = new URL(address);
+    if (u.origin === new URL(b.server.origin).origin) paths.add(u.pathname.endsWith('/') ? `${u.pathname}index.html` : u.pathname);
+  }
+  return [...paths].sort().map((path) => {
+    const file = path.startsWith('/models/') ? join(dirname(modelOf(b.dir)), path.slice('/models/'.length)) : join(b.dir, path);
+    const bytes = readFileSync(file);
+    return { path: path.slice(1), raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  });
+}
+for (const b of builds) b.files = firstLoadFiles(b);
+
+// ---------------------------------------------------------------------------
 // Report.
 const fmt = (x) => (x === undefined || Number.isNaN(x) ? '–' : Math.round(x).toLocaleString('en'));
 const med = (list, key) => median(list.map((x) => x[key]).filter((x) => x !== undefined));
@@ -259,6 +287,10 @@ const markMedian = (b, list, mark) => {
 const oldTop = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim();
 const oldCommit = oldTop === builds[0].dir ? spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: builds[0].dir, encoding: 'utf8' }).stdout?.trim() : '';
 const newCommit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim();
+// Changes to tracked files, but for this bench's own reports (a second run
+// finds the first one's); untracked files (a node_modules link) are not the build's.
+const newChanged = spawnSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/cold-start*.md'],
+  { cwd: root, encoding: 'utf8' }).stdout.trim() !== '';
 const names = builds.map((b) => b.name);
 const header = `| ms (median) | ${names.join(' | ')} |${builds.length === 2 ? ' old / new |' : ''}`;
 const rule = `|---|${names.map(() => '---:').join('|')}|${builds.length === 2 ? '---:|' : ''}`;
@@ -269,7 +301,7 @@ const newRepeat = med(newBuild.repeat, 'firstCellMs');
 const lines = [
   oldRoot ? '# Cold start, old against new, and the floor' : '# Cold start against the floor',
   '',
-  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}${network === null ? '' : ` --network ${mbit},${rttMs}`}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${spawnSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' }).stdout.trim() ? ', with uncommitted changes' : ''}), model ${process.env.S2S_COLD_MODEL ?? 'models/en-fr.s2s of each'}.`,
+  `Run ${new Date().toISOString()} by \`node bench/cold-start.mjs${oldRoot ? ` --old ${oldRoot}` : ''} --loads ${loads}${network === null ? '' : ` --network ${mbit},${rttMs}`}\`: ${oldRoot ? `old = ${builds[0].dir}${oldCommit ? ` (${oldCommit})` : ''}, ` : ''}new = this checkout (${newCommit}${newChanged ? ', with uncommitted changes' : ''}), model ${process.env.S2S_COLD_MODEL ?? 'models/en-fr.s2s of each'}.`,
   `Machine: ${cpus()[0]?.model} × ${cpus().length}, load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} at the end (another process may be busy on a core: compare within this run, not across runs).`,
   `Each figure is the median of ${loads}, the pages measured in turn (order flipped each round).`,
   network === null ? 'The pages load from a server on this machine (localhost): the model\'s download takes a few tens of ms.'
@@ -300,6 +332,16 @@ const lines = [
   `|---|${names.map(() => '---:').join('|')}|`,
   ...COLD_STEPS.map(([label, mark]) => `| ${label} | ${builds.map((b) => fmt(markMedian(b, 'page', mark))).join(' | ')} |`),
   `| the first heatmap cell is in the DOM | ${builds.map((b) => fmt(med(b.page, 'firstCellMs'))).join(' | ')} |`,
+  '',
+  `The first load's payload: every file requested before the first heatmap cell of the first cold load (the page's and its workers'), bytes on disk, raw / gzipped (zlib level 9)${builds.length === 2 ? '; – where that build did not request it' : ''}:`,
+  '',
+  `| file | ${names.map((n) => `${n} raw | ${n} gzip`).join(' | ')} |`,
+  `|---|${names.map(() => '---:|---:').join('|')}|`,
+  ...[...new Set(builds.flatMap((b) => b.files.map((f) => f.path)))].sort().map((path) => `| ${path} | ${builds.map((b) => {
+    const f = b.files.find((x) => x.path === path);
+    return f ? `${fmt(f.raw)} | ${fmt(f.gzip)}` : '– | –';
+  }).join(' | ')} |`),
+  `| **total** (${builds.map((b) => `${b.name}: ${b.files.length} files`).join(', ')}) | ${builds.map((b) => `${fmt(b.files.reduce((a, f) => a + f.raw, 0))} | ${fmt(b.files.reduce((a, f) => a + f.gzip, 0))}`).join(' | ')} |`,
   '',
   `All cold loads (ms): ${builds.map((b) => `${b.name} ${b.page.map((l) => fmt(l.firstCellMs)).join(', ')}`).join('; ')}; floor ${floor.page.map((l) => fmt(l.firstCellMs)).join(', ')}.`,
   '',
