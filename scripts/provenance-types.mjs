@@ -1,8 +1,10 @@
 // The TypeScript types of a model's provenance record (ModelInfo.provenance
 // in src/wasm/index.d.ts), generated from its schema,
 // docs/provenance.schema.json: one interface per titled object, a field
-// optional unless the schema requires it. They sit in index.d.ts between
-// two marker lines.
+// optional unless the schema requires it; an object made with allOf of a
+// $ref and fields of its own extends the interface of the $ref (as
+// ProvenanceExtraDataFile extends ProvenanceDataFile). They sit in
+// index.d.ts between two marker lines.
 //   node scripts/provenance-types.mjs          rewrites that block
 //   node scripts/provenance-types.mjs --check  exits 1 when it differs
 // tests/js/provenance-schema.test.mjs runs the check.
@@ -34,16 +36,21 @@ export function provenanceTypes(schema) {
   };
   const wrap = (text) => (/[|&]/.test(text) ? `(${text})` : text);
   const objectType = (s) => {
-    if (!s.properties) return `{ [key: string]: ${typeText(s.additionalProperties)} }`;
+    if (!s.properties && !s.allOf) return `{ [key: string]: ${typeText(s.additionalProperties)} }`;
     if (s.title) {
       if (!interfaces.has(s.title)) {
         interfaces.set(s.title, '');
-        const required = new Set(s.required ?? []);
-        const fields = Object.entries(s.properties).map(([name, field]) => {
+        // allOf: the $refs are what it extends; the rest, with s itself, its own fields.
+        const parts = [s, ...(s.allOf ?? [])];
+        const bases = parts.filter((part) => part.$ref).map(typeText);
+        const own = parts.filter((part) => !part.$ref);
+        const required = new Set(own.flatMap((part) => part.required ?? []));
+        const fields = own.flatMap((part) => Object.entries(part.properties ?? {})).map(([name, field]) => {
           const doc = field.description ?? named(field).description;
           return `${doc ? `  /** ${doc} */\n` : ''}  ${name}${required.has(name) ? '' : '?'}: ${typeText(field)};`;
         });
-        interfaces.set(s.title, `${s.description ? `/** ${s.description} */\n` : ''}export interface ${s.title} {\n${fields.join('\n')}\n}`);
+        const heading = `export interface ${s.title}${bases.length ? ` extends ${bases.join(', ')}` : ''}`;
+        interfaces.set(s.title, `${s.description ? `/** ${s.description} */\n` : ''}${heading} {\n${fields.join('\n')}\n}`);
       }
       return s.title;
     }

@@ -635,20 +635,8 @@ export interface ProvenanceDataFile {
   /** absent when not stated */
   attribution?: string;
 }
-/** A training-only data file (train --extra-data) */
-export interface ProvenanceExtraDataFile {
-  /** the file's name */
-  file: string;
-  /** FNV-1a 64 hash of the file's bytes, 16 hex digits */
-  fnv1a64: string;
-  /** sentence pairs read from it */
-  pairs: number;
-  /** who made the data and where it is from ("unknown" when nothing says) */
-  source: string;
-  /** absent when not stated */
-  license?: string;
-  /** absent when not stated */
-  attribution?: string;
+/** A training-only data file (train --extra-data): a data file's record and what the run used of it */
+export interface ProvenanceExtraDataFile extends ProvenanceDataFile {
   /** pairs of it trained on, before repeats */
   pairs_used: number;
   /** times each pair was repeated */

@@ -16,10 +16,10 @@
 //
 // 'seq2seq-attention/trainer-worker' is this module alone, which loads no
 // WebAssembly on the caller's thread (the page's Train view imports it).
-import { EnvironmentError, UsageError, WorkerError, describeValue, errorOfKind } from './errors.js';
+import { EnvironmentError, UsageError, describeValue, errorOfKind } from './errors.js';
 import { asyncDisposeSymbol, disposeSymbol, isNode } from './platform.js';
 import { reviveTranslation } from './translation.js';
-import { isWorker, startNodeWorker, started, workerFailed } from './worker-start.js';
+import { WorkerChannel, isWorker, startNodeWorker, started } from './worker-start.js';
 
 const CONTEXT = 'createTrainerWorker';
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'probe', 'trace', 'probeEvery', 'evaluateEvery', 'chunkSize',
@@ -67,7 +67,7 @@ export async function createTrainerWorker(options = {}, how = {}) {
     const start = given ? () => given : isNode ? () => startNodeWorker('training', CONTEXT) : workerUrl ? () => startWorkerAt(workerUrl) : startPackageWorker;
     let channel;
     try {
-      channel = new Channel(await start(), callbacks);
+      channel = new TrainerChannel(await start(), callbacks);
       // The runtime the bundler placed beside this module (defaultWasm),
       // unless told: the worker may have been put elsewhere.
       const where = (await wasm) ?? defaultWasm();
@@ -79,7 +79,7 @@ export async function createTrainerWorker(options = {}, how = {}) {
       console.warn(`seq2seq-attention: ${error.message}; training on the main thread instead (trainer.backend is 'main-thread')`);
     }
   }
-  const channel = new Channel(await inThreadWorker(), callbacks);
+  const channel = new TrainerChannel(await inThreadWorker(), callbacks);
   const info = await channel.request({ ...create, wasm: (await wasm) ?? undefined });
   return new TrainerWorker(channel, info, 'main-thread');
 }
@@ -114,42 +114,20 @@ async function inThreadWorker() {
   };
 }
 
-// The messages of one session (training-session.js): requests by id and
-// their replies; events to the callbacks, in the order sent.
-class Channel {
-  #worker;
+// One session (training-session.js) through a WorkerChannel: requests by
+// id and their replies; the session's events ({ event, ... }, no id) to the
+// callbacks, in the order sent; `state` the last one reported.
+class TrainerChannel {
+  #channel;
   #callbacks;
-  #pending = new Map();  // id -> { resolve, reject }
-  #nextId = 1;
-  #failure = null;
   state = { running: false, finished: false, steps: 0 };
 
   constructor(worker, callbacks) {
-    this.#worker = worker;
     this.#callbacks = callbacks;
-    worker.addEventListener('message', (event) => this.#receive(event.data ?? {}));
-    worker.addEventListener('error', (event) => {
-      event.preventDefault?.();
-      this.#fail(workerFailed(`seq2seq-attention: the training worker failed to start or crashed (${event.message || 'no message'}); ` +
-        'check that training-worker.bundle.js is served next to the package (a bundler must bundle or copy it), or pass workerUrl'));
-    });
-    worker.addEventListener('messageerror', () => this.#fail(new WorkerError('seq2seq-attention: a message from the training worker could not be read')));
+    this.#channel = new WorkerChannel(worker, { name: 'training', file: 'training-worker.bundle.js', onMessage: (message) => this.#event(message) });
   }
 
-  #receive({ id, ok, value, error, kind, event, ...data }) {
-    if (event !== undefined) {
-      this.#event(event, data);
-      return;
-    }
-    const waiting = this.#pending.get(id);
-    if (!waiting) return;
-    this.#pending.delete(id);
-    this.#busy();
-    if (ok) waiting.resolve(value);
-    else waiting.reject(errorOfKind(kind, error));  // the worker's error, raised again as its class
-  }
-
-  #event(event, { progress, probe, evaluation, state }) {
+  #event({ event, progress, probe, evaluation, state }) {
     const { onProgress, onProbe, onEvaluation, onStateChange } = this.#callbacks;
     if (event === 'progress') {
       this.state = { ...this.state, steps: progress.steps };
@@ -165,31 +143,12 @@ class Channel {
     }
   }
 
-  #fail(error) {
-    this.#failure = error;
-    for (const { reject } of this.#pending.values()) reject(error);
-    this.#pending.clear();
-    this.#busy();
-  }
-
-  // A Node worker thread keeps the process alive only while a request (a run) waits.
-  #busy() {
-    this.#worker.setBusy?.(this.#pending.size > 0);
-  }
-
   request(message) {
-    if (this.#failure) return Promise.reject(this.#failure);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#busy();
-      this.#worker.postMessage({ ...message, id });
-    });
+    return this.#channel.request(message);
   }
 
   close() {
-    this.#fail(new UsageError('trainer: this trainer was disposed; create another with createTrainerWorker()'));
-    this.#worker.terminate();
+    this.#channel.close(new UsageError('trainer: this trainer was disposed; create another with createTrainerWorker()'));
   }
 }
 

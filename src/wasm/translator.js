@@ -11,11 +11,11 @@
 //
 // Results are the synchronous API's Translations (translation.js): from the
 // worker their one buffer is transferred, not copied, and revived here.
-import { EnvironmentError, LoadError, UsageError, WorkerError, describeValue, errorOfKind } from './errors.js';
+import { EnvironmentError, LoadError, UsageError, describeValue } from './errors.js';
 import { classifyModelSource } from './model-source.js';
 import { modelUrl } from './models.js';
 import { asyncDisposeSymbol, disposeSymbol, isNode, nextTask, timeSlicer } from './platform.js';
-import { isWorker, startNodeWorker, started, workerFailed } from './worker-start.js';
+import { WorkerChannel, isWorker, startNodeWorker, started } from './worker-start.js';
 import { reviveTranslation } from './translation.js';
 
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
@@ -297,111 +297,44 @@ class InThread {
   }
 }
 
-// The model in a worker (model-worker.js): requests by id, replies
-// { id, ok, value | error } and, while loading, { id, progress }.
+// The model in a worker (model-worker.js), through a WorkerChannel: while
+// loading, the load hears { id, progress }; while decoding step by step,
+// the request hears { id, step }.
 class InWorker {
-  #worker;
-  #pending = new Map();  // id -> { resolve, reject, onProgress }
-  #nextId = 1;
-  #failure = null;
+  #channel;
 
   constructor(worker) {
-    this.#worker = worker;
-    worker.addEventListener('message', (event) => this.#receive(event.data ?? {}));
-    worker.addEventListener('error', (event) => {
-      event.preventDefault?.();
-      this.#fail(workerFailed(`seq2seq-attention: the translation worker failed to start or crashed (${event.message || 'no message'}); ` +
-        'check that model-worker.bundle.js is served next to the package (a bundler must bundle or copy it), or pass workerUrl'));
-    });
-    worker.addEventListener('messageerror', () => this.#fail(new WorkerError('seq2seq-attention: a message from the translation worker could not be read')));
-  }
-
-  #receive({ id, ok, value, error, progress, step, kind }) {
-    const waiting = this.#pending.get(id);
-    if (!waiting) return;  // cancelled
-    if (progress) {
-      waiting.onProgress?.(progress);
-      return;
-    }
-    if (step) {
-      waiting.onStep?.(step);
-      return;
-    }
-    this.#pending.delete(id);
-    this.#busy();
-    if (ok) {
-      waiting.resolve(value);
-    } else {
-      // The worker's error, raised again as the class its kind names.
-      waiting.reject(errorOfKind(kind, error));
-    }
-  }
-
-  #fail(error) {
-    this.#failure = error;
-    for (const { reject } of this.#pending.values()) reject(error);
-    this.#pending.clear();
-    this.#busy();
-  }
-
-  // A Node worker thread keeps the process alive only while a request waits.
-  #busy() {
-    this.#worker.setBusy?.(this.#pending.size > 0);
-  }
-
-  #request(message, { signal, onProgress, onStep } = {}, transfer = []) {
-    if (this.#failure) return Promise.reject(this.#failure);
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      const settle = () => signal?.removeEventListener('abort', abort);
-      const abort = () => {
-        this.#pending.delete(id);
-        this.#busy();
-        this.#worker.postMessage({ type: 'cancel', id });
-        settle();
-        reject(signal.reason);
-      };
-      this.#pending.set(id, {
-        resolve: (value) => { settle(); resolve(value); },
-        reject: (error) => { settle(); reject(error); },
-        onProgress,
-        onStep,
-      });
-      this.#busy();
-      signal?.addEventListener('abort', abort, { once: true });
-      this.#worker.postMessage({ ...message, id }, transfer);
-    });
+    this.#channel = new WorkerChannel(worker, { name: 'translation', file: 'model-worker.bundle.js' });
   }
 
   // Starts the worker's runtime from `wasm` (where s2s-core.wasm comes
   // from; undefined: next to the worker) before any model is there.
   prepare(wasm) {
-    return this.#request({ type: 'runtime', wasm });
+    return this.#channel.request({ type: 'runtime', wasm });
   }
 
-  load(model, how) {
-    return this.#request({ type: 'load', model }, how, model instanceof ArrayBuffer ? [model] : []);
+  load(model, { signal, onProgress }) {
+    const transfer = model instanceof ArrayBuffer ? [model] : [];
+    return this.#channel.request({ type: 'load', model }, { signal, on: { progress: onProgress }, transfer });
   }
 
   async translate(texts, options, signal) {
-    const results = await this.#request({ type: 'translate', texts, options }, { signal });
+    const results = await this.#channel.request({ type: 'translate', texts, options }, { signal });
     return results.map(reviveTranslation);
   }
 
   async translateSteps(text, options, signal, onStep) {
-    const value = await this.#request({ type: 'steps', text, options }, { signal, onStep });
+    const value = await this.#channel.request({ type: 'steps', text, options }, { signal, on: { step: onStep } });
     return reviveTranslation(value);
   }
 
   async translateText(text, options, signal) {
-    const value = await this.#request({ type: 'translateText', text, options }, { signal });
+    const value = await this.#channel.request({ type: 'translateText', text, options }, { signal });
     for (const sentence of value.sentences) sentence.translation = reviveTranslation(sentence.translation);
     return value;
   }
 
   close() {
-    this.#fail(new UsageError('translator.translate: this translator was disposed; create another with createTranslator()'));
-    this.#worker.terminate();
+    this.#channel.close(new UsageError('translator.translate: this translator was disposed; create another with createTranslator()'));
   }
 }

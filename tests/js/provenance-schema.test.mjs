@@ -41,6 +41,23 @@ test('the validator refuses a renamed field, a wrong type and a missing one', ()
   assert.match(validate(schema, { ...record, data: { ...data, source: null } }).join('\n'), /\$\.data\.source: is null/);
 });
 
+test('an extra data file is a data file and more (allOf), and neither takes a field the other has alone', () => {
+  const record = info(join(root, 'models', 'en-zh.s2s')).provenance;
+  assert.ok(record.extra_data?.length > 0, 'en-zh was trained with --extra-data');
+  const [extra] = record.extra_data;
+  const problems = (item, data = record.data) => validate(schema, { ...record, data, extra_data: [item] }).join('\n');
+  assert.equal(problems(extra), '');
+  const { repeat, ...noRepeat } = extra;
+  assert.match(problems(noRepeat), /\$\.extra_data\[0\]: lacks the required 'repeat'/);
+  const { fnv1a64, ...noHash } = extra;
+  assert.match(problems(noHash), /\$\.extra_data\[0\]: lacks the required 'fnv1a64'/);
+  assert.match(problems({ ...extra, pairs: '12' }), /\$\.extra_data\[0\]\.pairs: is string, not integer/);
+  assert.match(problems({ ...noRepeat, repeats: repeat }), /\$\.extra_data\[0\]: has 'repeats', which the schema does not declare/);
+  assert.match(problems({ ...noHash, fnv1a: fnv1a64 }), /\$\.extra_data\[0\]: has 'fnv1a'/);
+  // The training data file is closed too: the extra file's own fields are not its.
+  assert.match(problems(extra, { ...record.data, repeat: 1 }), /\$\.data: has 'repeat', which the schema does not declare/);
+});
+
 test('what today\'s writer records for a freshly trained model validates, with every field the schema gives training', () => {
   const record = info(wordModelForTests()).provenance;
   assert.deepEqual(validate(schema, record), []);
@@ -54,10 +71,12 @@ test('what today\'s writer records for a freshly trained model validates, with e
 });
 
 // A record holding every field the schema declares (the first option of
-// each anyOf, one item per array, one key per map).
+// each anyOf, the fields of every part of an allOf, one item per array,
+// one key per map).
 function fullRecord(s) {
   s = resolve(schema, s);
   if (s.anyOf) return fullRecord(s.anyOf.find((option) => option.type !== 'null'));
+  if (s.allOf) return Object.assign({}, ...s.allOf.map(fullRecord));
   const type = [s.type].flat().find((t) => t !== 'null');
   if (type === 'object') {
     if (!s.properties) return { key: fullRecord(s.additionalProperties) };

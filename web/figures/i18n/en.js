@@ -85,7 +85,10 @@ export default {
   'footer.data': 'Training data: the <a href="https://tatoeba.org">Tatoeba Project</a> sentence pairs, via <a href="https://www.manythings.org/anki/">manythings.org/anki</a>, licensed <a href="https://creativecommons.org/licenses/by/2.0/fr/">CC-BY 2.0 France</a>. Everything runs on your device; nothing you type leaves the page.',
   'footer.embed': 'Put this demo in your own page with one tag: <a href="embed-example.html">the embed example</a>.',
 
-  // Status line and notices (app.js, page-state.js, page-url.js, result-view.js)
+  // Status line and notices: web/demo/app.js, controls.js, sharing.js (the figure's download
+  // and link), page-state.js, page-url.js; error.png*: web/figures/heatmap.js;
+  // error.packageMissing: load-api.js; what.*: what app.js, embed.js, page-models.js and train.js
+  // load; features.*: features.js
   'status.cannotRun': 'The translator cannot run in this browser.',
   'status.typeSentence': 'Type an English sentence above (or pick an example) to see its translation.',
   'status.loadingModel': 'Loading the {label} model…',
@@ -124,7 +127,11 @@ export default {
   'noun.words': 'words',
   'noun.wordsAndPunctuation': 'words and punctuation marks',
 
-  // The result (result-view.js)
+  // The result. web/demo/figure-view.js: the chips' token.* (token.unknown, .end and .space:
+  // web/figures/dom.js), figure.*, unit.*, readout.* (readout.step also web/embed/embed-figure.js),
+  // result.empty (also result-view.js). web/demo/result-view.js: sentences.hint, result.score*,
+  // result.hypothesisOf, result.chosenByYou, notice.*. result.caveat: web/index.html; heatmap.*:
+  // web/figures/heatmap.js; alignment.label: web/figures/alignment.js
   'token.unknown': 'Unknown: a character (or, in a word-level model, a word) never seen in training, so the model sees only "<unk>"',
   'token.unknownWord': 'Unknown “{word}”: never seen in training, so the model sees only <unk>',
   'token.end': 'End of sentence: the model emits it to stop, and attends from it too',
@@ -442,7 +449,7 @@ export default {
   'map.opens': 'Opens its stage in the step panel below.',
   'map.hintTwin': 'The fixed-context twin, on the same sentence: it wrote its own translation (step {step} of its {steps}). The encoder runs once per sentence; the lit parts are what the decoder computes again at each step. Its parts open the comparison of contexts below.',
   'map.showTwin': 'Show its fixed-context twin',
-  // Issue 46, the figure first and labels that say what happens (web/index.html, web/demo/options-view.js, result-view.js, about.js)
+  // Issue 46, the figure first and labels that say what happens (web/index.html, web/demo/options-view.js, about.js)
   'decoding.options': 'Beam search options',
   'decoding.values': '(α {alpha} · β {beta}{shortlist})',
   'decoding.valuesGreedy': '(not used by greedy decoding, beam 1)',

@@ -428,7 +428,7 @@ export default {
   'map.opens': '在下方的单步面板中打开它的那一段。',
   'map.hintTwin': '固定上下文的对照模型，同一个句子：它写出的是自己的译文（第 {step} 步，共 {steps} 步）。编码器每个句子只运行一次；亮起的部分是解码器每一步重新计算的。点击它的部分会打开下方对上下文变化的比较。',
   'map.showTwin': '显示固定上下文的对照模型',
-  // Issue 46, the figure first and labels that say what happens (web/index.html, web/demo/options-view.js, result-view.js, about.js)
+  // Issue 46, the figure first and labels that say what happens (web/index.html, web/demo/options-view.js, about.js)
   'decoding.options': '束搜索选项',
   'decoding.values': '（α {alpha} · β {beta}{shortlist}）',
   'decoding.valuesGreedy': '（贪心解码，即束宽 1，不使用这些选项）',
