@@ -19,7 +19,7 @@
 import { EnvironmentError, UsageError, describeValue, errorOfKind } from './errors.js';
 import { asyncDisposeSymbol, disposeSymbol, isNode } from './platform.js';
 import { reviveTranslation } from './translation.js';
-import { WorkerChannel, isWorker, startNodeWorker, started } from './worker-start.js';
+import { WorkerChannel, isWorker, startNodeWorker, started, warnFallback } from './worker-start.js';
 
 const CONTEXT = 'createTrainerWorker';
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'probe', 'trace', 'probeEvery', 'evaluateEvery', 'chunkSize',
@@ -76,7 +76,7 @@ export async function createTrainerWorker(options = {}, how = {}) {
     } catch (error) {
       channel?.close();
       if (error?.code !== 'S2S_WORKER_FAILED' || worker !== 'auto') throw error;
-      console.warn(`seq2seq-attention: ${error.message}; training on the main thread instead (trainer.backend is 'main-thread')`);
+      warnFallback(error, "training on the main thread instead (trainer.backend is 'main-thread')");
     }
   }
   const channel = new TrainerChannel(await inThreadWorker(), callbacks);

@@ -15,7 +15,7 @@ import { EnvironmentError, LoadError, UsageError, describeValue } from './errors
 import { classifyModelSource } from './model-source.js';
 import { modelUrl } from './models.js';
 import { asyncDisposeSymbol, disposeSymbol, isNode, nextTask, timeSlicer } from './platform.js';
-import { WorkerChannel, isWorker, startNodeWorker, started } from './worker-start.js';
+import { WorkerChannel, isWorker, startNodeWorker, started, warnFallback } from './worker-start.js';
 import { reviveTranslation } from './translation.js';
 
 const CREATE_OPTIONS = ['worker', 'workerUrl', 'wasm', 'signal', 'onProgress'];
@@ -83,7 +83,7 @@ export async function createTranslator(model, options = {}) {
     // No worker could start: with 'auto', the main thread instead
     // (translator.backend says which, and the console why).
     if (error?.code !== 'S2S_WORKER_FAILED' || worker !== 'auto') throw error;
-    console.warn(`seq2seq-attention: ${error.message}; translating on the main thread instead (translator.backend is 'main-thread')`);
+    warnFallback(error, "translating on the main thread instead (translator.backend is 'main-thread')");
   }
   return inThread(await source, await wasm, signal, onProgress);
 }

@@ -24,6 +24,16 @@ export function workerFailed(message, cause) {
 }
 
 /**
+ * The console warning when no worker could start and the work runs on the
+ * calling thread: the error's own message (prefixed once with the package's
+ * name) and what happens instead (`instead`).
+ */
+export function warnFallback(error, instead) {
+  const message = error.message.startsWith('seq2seq-attention: ') ? error.message : `seq2seq-attention: ${error.message}`;
+  console.warn(`${message}; ${instead}`);
+}
+
+/**
  * `start()`'s worker; a throw becomes a WorkerError naming `what` (the
  * file), prefixed by `context` ('createTranslator'), ending with `fix`.
  */

@@ -190,3 +190,20 @@ test('Node: a worker_threads thread keeps the process alive while a request wait
     assert.deepEqual(JSON.parse(r.stdout.trim().split('\n').at(-1)), expected);
   }
 });
+
+test('the fallback warning names the package once, whether or not the error already does', async () => {
+  const { warnFallback, workerFailed } = await import(startModule);
+  const said = [];
+  const original = console.warn;
+  console.warn = (text) => said.push(text);
+  try {
+    warnFallback(workerFailed('seq2seq-attention: the training worker failed to start or crashed (boom)'), 'training on the main thread instead');
+    warnFallback(workerFailed('createTranslator: worker_threads is not available here (x); use { worker: false }'), 'translating on the main thread instead');
+  } finally {
+    console.warn = original;
+  }
+  assert.deepEqual(said, [
+    'seq2seq-attention: the training worker failed to start or crashed (boom); training on the main thread instead',
+    'seq2seq-attention: createTranslator: worker_threads is not available here (x); use { worker: false }; translating on the main thread instead',
+  ]);
+});
