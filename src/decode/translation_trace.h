@@ -57,9 +57,10 @@ TranslationTrace name_trace(AttentionKind scoring, float temperature, DecodeTrac
 // From DecodeTrace::beam_tree, moved.
 BeamTree name_beam_tree(std::vector<std::vector<BeamNode>>&& tree, const Vocabulary& target);
 
-// How trace_json and beam_tree_json write numbers. Without a float array
-// each number is a JSON number (a float32 as the double it equals). With
-// one, every number is appended to it and the JSON holds its place instead:
+// How trace_json, beam_tree_json and to_json's hypotheses (translator.h)
+// write numbers. Without a float array each number is a JSON number (a
+// float32 as the double it equals). With one, every number is appended to
+// it and the JSON holds its place instead:
 // a vector [offset, length], a float32 its offset, a float64 the offset of
 // its 8 bytes (two slots of the array, the double's bytes as they lie in
 // memory: little-endian in WebAssembly, read with a DataView). Printing

@@ -202,8 +202,8 @@ nlohmann::json words_json(const std::vector<WordSpan>& words) {
 
 nlohmann::json to_json(const Translation& translation, TranslationLayout layout, std::vector<float>* packed) {
     const bool document = layout == TranslationLayout::kDocument;
-    if (!document && packed == nullptr && (translation.trace || translation.beam_tree)) {
-        throw std::invalid_argument("to_json: the hypotheses-only layout packs a trace and a beam tree into an array; none was given");
+    if (!document && packed == nullptr) {
+        throw std::invalid_argument("to_json: the hypotheses-only layout packs its numbers into an array; none was given");
     }
     if (!document && packed != nullptr) packed->clear();
     NumberWriter numbers(document ? nullptr : packed);
@@ -215,14 +215,14 @@ nlohmann::json to_json(const Translation& translation, TranslationLayout layout,
         nlohmann::json alternatives = nlohmann::json::array();
         for (const auto& position : h.alternatives) {
             nlohmann::json choices = nlohmann::json::array();
-            for (const auto& [token, log_prob] : position) choices.push_back({{"token", token}, {"logProb", log_prob}});
+            for (const auto& [token, log_prob] : position) choices.push_back({{"token", token}, {"logProb", numbers.float32(log_prob)}});
             alternatives.push_back(choices);
         }
         nlohmann::json j = {{"text", h.text},         {"targetTokens", h.target_tokens}, {"targetWords", words_json(h.target_words)},
-                            {"attention", attention_json(h)}, {"coverage", h.coverage},
+                            {"attention", attention_json(h)}, {"coverage", numbers.floats(h.coverage)},
                             {"possiblyDropped", h.possibly_dropped},
-                            {"tokenProbabilities", h.token_probabilities},
-                            {"wordProbabilities", h.word_probabilities},
+                            {"tokenProbabilities", numbers.floats(h.token_probabilities)},
+                            {"wordProbabilities", numbers.floats(h.word_probabilities)},
                             {"unsureWords", h.unsure_words},
                             {"copiedWords", h.copied_words},
                             {"score", h.score},       {"logProb", h.log_prob},          {"finished", h.finished}};

@@ -133,9 +133,13 @@ enum class TranslationLayout {
     // The WebAssembly modules' (src/wasm/translation.js reads it): each
     // field once, in "hypotheses"; each attention matrix as [rows, cols],
     // its floats read by the caller straight from the hypothesis
-    // (AttentionMatrix::values), not copied into the JSON; the trace's and
-    // the beam tree's numbers packed into to_json's `packed` array, the JSON
-    // holding their places (NumberWriter, translation_trace.h).
+    // (AttentionMatrix::values), not copied into the JSON; every other
+    // float packed into to_json's `packed` array, the JSON holding its place
+    // (NumberWriter, translation_trace.h): each hypothesis's "coverage",
+    // "tokenProbabilities" and "wordProbabilities" ([offset, length]), its
+    // alternatives' "logProb" (an offset), and the trace's and the beam
+    // tree's numbers. "score" and "logProb", doubles, stay JSON numbers
+    // (exact as text; a float32 slot would round them).
     kHypothesesOnly,
 };
 
@@ -148,9 +152,8 @@ enum class TranslationLayout {
 // "sourceOffsets" has one [begin, end] per source token (UTF-16 code units
 // of the text, as JavaScript indexes it), null for <eos>. "trace" and
 // "beamTree": trace_json and beam_tree_json (translation_trace.h).
-// packed: where kHypothesesOnly appends the trace's and the beam tree's
-// numbers (cleared first); required with it when the translation has
-// either, unused by kDocument.
+// packed: where kHypothesesOnly appends its floats (cleared first);
+// required with it, unused by kDocument.
 nlohmann::json to_json(const Translation& translation, TranslationLayout layout = TranslationLayout::kDocument,
                        std::vector<float>* packed = nullptr);
 

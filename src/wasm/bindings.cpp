@@ -15,9 +15,10 @@
 //                                 translation is sentence 0), row after row
 //                                 (a Float32Array view into the heap)
 //   session.release()             frees the last call's translations (after the copy)
-//   session.numbers(s)            the trace's and the beam tree's numbers of
-//                                 sentence s of the last call, packed (a
-//                                 Float32Array view into the heap)
+//   session.numbers(s)            every other float of sentence s of the
+//                                 last call (its hypotheses' vectors and
+//                                 alternatives, its trace and beam tree),
+//                                 packed (a Float32Array view into the heap)
 //   session.infoBytes()           a JSON envelope with the model's header,
 //                                 as UTF-8 bytes (a Uint8Array view into the
 //                                 heap, valid until the next call), which
@@ -75,8 +76,8 @@ public:
 
     // options_json: the options read_translate_options reads (envelope.h),
     // all optional. The value: to_json(Translation) (src/decode/translator.h),
-    // hypotheses-only; its attention with attention(0, k), the numbers of its
-    // trace and beam tree with numbers(0).
+    // hypotheses-only; its attention with attention(0, k), its other floats
+    // with numbers(0).
     std::string translate(const std::string& text, const std::string& options_json) const {
         return run_translation(text, options_json, nullptr);
     }
@@ -122,8 +123,9 @@ public:
     // the heap then holds nothing that depends on which text came last.
     void release() { last_ = std::vector<SentenceTranslation>(); }
 
-    // The numbers of sentence s's trace and beam tree of the last call, when
-    // asked for, as to_json packed them (NumberWriter,
+    // The floats of sentence s of the last call but its attention (the
+    // hypotheses' coverage, probabilities and alternatives; the trace and
+    // the beam tree, when asked for), as to_json packed them (NumberWriter,
     // src/decode/translation_trace.h): a view into the heap, as attention().
     // Empty for an s out of range.
     emscripten::val numbers(int s) const {
@@ -175,8 +177,8 @@ private:
     std::unique_ptr<Model> model_;
     std::string load_error_;
     // The last call's sentences (translate's one, translateText's each):
-    // their hypotheses (the attention matrices), and the numbers of their
-    // traces and beam trees (packed_numbers; the JSON holds their places).
+    // their hypotheses (the attention matrices), and their other floats
+    // (packed_numbers; the JSON holds their places).
     mutable std::vector<SentenceTranslation> last_;
     mutable std::string info_text_;  // infoBytes()'s text
 };

@@ -110,8 +110,9 @@ inline DecodeOptions read_translate_options(const Model& model, const std::strin
 // kept: when not null, the translation is laid out hypotheses-only
 // (TranslationLayout::kHypothesesOnly) and moved into *kept, whose
 // attention matrices the caller hands over as they are; its packed_numbers
-// then receive every number of the trace and the beam tree, and the JSON
-// holds their places in it (NumberWriter, src/decode/translation_trace.h).
+// then receive every other float (the hypotheses' vectors and alternatives,
+// the trace, the beam tree), and the JSON holds their places in it
+// (NumberWriter, src/decode/translation_trace.h).
 // on_step: DecodeOptions::on_step (greedy decoding's steps as they come).
 inline json translate_json(const Model& model, const std::string& text, const std::string& options_json,
                            SentenceTranslation* kept = nullptr,

@@ -174,30 +174,36 @@ function makeWords(words) {
 }
 
 // The C++ side offers only possible tokens (top_tokens, src/decode/search.cpp);
-// a log probability that JSON could not carry (null) is read as impossible.
-function makeChoices(position) {
-  return position.map(({ token, logProb }) => (logProb === null
-    ? { token, logProb: -Infinity, probability: 0 }
-    : { token, logProb, probability: Math.exp(logProb) }));
+// a log probability that is not a finite number (JSON writes none: null) is
+// read as impossible.
+function makeChoices(position, numbers) {
+  return position.map(({ token, logProb: place }) => {
+    const logProb = numbers.float32(place);
+    return logProb === null || !Number.isFinite(logProb)
+      ? { token, logProb: -Infinity, probability: 0 }
+      : { token, logProb, probability: Math.exp(logProb) };
+  });
 }
 
 /**
  * A Translation from the bindings' JSON value. Two layouts come in
  * (translator.h, TranslationLayout): a model's module sends each hypothesis
  * once with its attention's shape, [rows, cols], and `heap` reads the floats
- * where the search wrote them ({ attention(k), numbers() }: heap views; the
- * trace's and the beam tree's numbers packed in numbers(), the JSON holding
- * their places); a trainer's module sends numbers (heap null). With a heap,
- * every float is copied once, into one buffer.
+ * where the search wrote them ({ attention(k), numbers() }: heap views; every
+ * other float packed in numbers(), the JSON holding its place: the
+ * hypotheses' coverage, probabilities and alternatives, the trace, the beam
+ * tree); a trainer's module sends numbers (heap null). With a heap, every
+ * float is copied once, into one buffer.
  */
 export function makeResult(value, withAlternatives, heap = null) {
   const shapes = value.hypotheses.map((h) => (heap
     ? { rows: h.attention[0], cols: h.attention[1] }
     : { rows: h.attention.length, cols: h.attention[0]?.length ?? 0 }));
-  const packed = heap && (value.trace || value.beamTree) ? heap.numbers() : null;
+  const packed = heap ? heap.numbers() : null;
   const packedLength = packed ? packed.length : 0;
   const floats = new Float32Array(packedLength + shapes.reduce((sum, { rows, cols }) => sum + rows * cols, 0));
   if (packed) floats.set(packed);  // at once (a heap view detaches when memory grows), bit for bit
+  const numbers = packed ? packedNumbers(floats) : JSON_NUMBERS;
   let offset = packedLength;
   const hypotheses = value.hypotheses.map((h, k) => {
     const { rows, cols } = shapes[k];
@@ -212,17 +218,17 @@ export function makeResult(value, withAlternatives, heap = null) {
       targetTokens: h.targetTokens,
       targetWords: makeWords(h.targetWords),
       attention,
-      coverage: h.coverage,
+      coverage: numbers.array(h.coverage),
       possiblyDropped: h.possiblyDropped,
-      tokenProbabilities: h.tokenProbabilities,
-      wordProbabilities: h.wordProbabilities,
+      tokenProbabilities: numbers.array(h.tokenProbabilities),
+      wordProbabilities: numbers.array(h.wordProbabilities),
       unsureWords: h.unsureWords,
       copiedWords: h.copiedWords ?? [],
       score: h.score,
       logProb: h.logProb,
       finished: h.finished,
     };
-    if (withAlternatives) hypothesis.alternatives = (h.alternatives ?? []).map(makeChoices);
+    if (withAlternatives) hypothesis.alternatives = (h.alternatives ?? []).map((position) => makeChoices(position, numbers));
     return hypothesis;
   });
   const fields = {
@@ -233,24 +239,27 @@ export function makeResult(value, withAlternatives, heap = null) {
     hypotheses,
   };
   // Present only when asked for (translate's trace and beamTree options).
-  const numbers = packed ? packedNumbers(floats) : JSON_NUMBERS;
   if (value.trace) fields.trace = makeTrace(value.trace, numbers);
   if (value.beamTree) fields.beamTree = makeBeamTree(value.beamTree, numbers);
   return new Translation(fields);
 }
 
-// How the trace's and the beam tree's numbers are read. A model's module
-// packs them (NumberWriter, src/decode/translation_trace.h): the JSON holds
-// only their places in the floats copied out of the heap, which start the
+// How the numbers beside the attention are read. A model's module packs
+// them (NumberWriter, src/decode/translation_trace.h): the JSON holds only
+// their places in the floats copied out of the heap, which start the
 // result's buffer (a vector [offset, length], a float32 its offset, a
-// float64 the offset of its 8 bytes, little-endian), so every vector is a
-// view of the one buffer a worker transfers. (Printed as JSON text and
-// parsed again they cost more than the decoding.) A trainer's module writes
-// them as JSON numbers, each vector made a Float32Array here.
+// float64 the offset of its 8 bytes, little-endian), so every vector of the
+// trace and the beam tree is a view of the one buffer a worker transfers
+// (floats), and a hypothesis's coverage and probabilities, which the API
+// gives as arrays of numbers (index.d.ts), are arrays of the same float32s
+// (array). (Printed as JSON text and parsed again they cost more than the
+// decoding.) A trainer's module writes them as JSON numbers: a float32 as
+// the double it equals, each trace vector made a Float32Array here.
 function packedNumbers(floats) {
   const bytes = new DataView(floats.buffer, floats.byteOffset, floats.byteLength);
   return {
     floats: (place) => (place === null ? null : floats.subarray(place[0], place[0] + place[1])),
+    array: (place) => Array.from(floats.subarray(place[0], place[0] + place[1])),
     float32: (place) => floats[place],
     float64: (place) => bytes.getFloat64(place * Float32Array.BYTES_PER_ELEMENT, true),
   };
@@ -258,6 +267,7 @@ function packedNumbers(floats) {
 
 const JSON_NUMBERS = {
   floats: (v) => (v === null ? null : Float32Array.from(v)),
+  array: (v) => v,
   float32: (v) => v,
   float64: (v) => v,
 };

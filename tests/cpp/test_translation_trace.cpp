@@ -1,13 +1,15 @@
 // The one serializer of a translation's trace and beam tree
 // (src/decode/translation_trace.h, to_json in translator.h): the fields as
 // the CLI writes them, and the WebAssembly modules' packed layout, which
-// holds only places in its JSON and, read back, gives the same numbers.
+// holds only places in its JSON (but a hypothesis's score and logProb) and,
+// read back, gives the same numbers, the hypotheses' included.
 #include "decode/translator.h"
 #include "test_helpers.h"
 
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -75,6 +77,13 @@ nlohmann::json unpack(nlohmann::json out, const std::vector<float>& packed) {
             for (auto& piece : step["top"]) piece["probability"] = packed.at(piece["probability"].get<size_t>());
         }
     }
+    for (auto& h : out["hypotheses"]) {
+        for (const char* field : {"coverage", "tokenProbabilities", "wordProbabilities"}) h[field] = unpack_floats(h[field], packed);
+        if (!h.contains("alternatives")) continue;
+        for (auto& position : h["alternatives"]) {
+            for (auto& choice : position) choice["logProb"] = packed.at(choice["logProb"].get<size_t>());
+        }
+    }
     if (out.contains("beamTree")) {
         for (auto& nodes : out["beamTree"]) {
             for (auto& node : nodes) {
@@ -84,6 +93,13 @@ nlohmann::json unpack(nlohmann::json out, const std::vector<float>& packed) {
         }
     }
     return out;
+}
+
+// The hypotheses but their attention, which the modules read from the
+// matrices themselves (test_translator.cpp checks it).
+nlohmann::json but_attention(nlohmann::json hypotheses) {
+    for (auto& h : hypotheses) h.erase("attention");
+    return hypotheses;
 }
 
 // True when no number in `j` has a fractional form: places only.
@@ -145,12 +161,48 @@ TEST_CASE("the trace and the beam tree as the CLI writes them, and packed for th
     CHECK_FALSE(to_json(plain, TranslationLayout::kHypothesesOnly, &packed).contains("beamTree"));
     CHECK(packed.empty());
     CHECK_THROWS_AS(to_json(t, TranslationLayout::kHypothesesOnly), std::invalid_argument);
+    CHECK_THROWS_AS(to_json(plain, TranslationLayout::kHypothesesOnly), std::invalid_argument);  // it packs the hypotheses too
 }
 
-TEST_CASE("a decoded translation's trace and beam tree: packed and read back, the document's numbers") {
+TEST_CASE("a hypothesis's floats packed for the modules: places in the JSON, the same numbers; its doubles as JSON numbers") {
+    Translation t = hand_made();
+    t.trace.reset();
+    t.beam_tree.reset();
+    TranslationHypothesis h;
+    h.text = "x";
+    h.target_tokens = {"x", "<eos>"};
+    h.target_words = {{"x", 0, 1}};
+    h.coverage = {1.5f, 0.5f};
+    h.token_probabilities = {0.25f, 0.75f};
+    h.word_probabilities = {0.25f};
+    h.alternatives = {{{"x", -0.125f}, {"y", -std::numeric_limits<float>::infinity()}}, {{"<eos>", -0.5f}}};
+    h.score = -0.6931471805599453;  // no float32 holds these
+    h.log_prob = -1.2345678901234;
+    t.hypotheses = {h, h};
+    const nlohmann::json document = to_json(t);
+    // JSON has no infinity: the document writes null, the packed array keeps
+    // -inf (JavaScript reads both as an impossible token).
+    CHECK(document.at("hypotheses")[0].at("alternatives")[0].dump() == R"([{"logProb":-0.125,"token":"x"},{"logProb":null,"token":"y"}])");
+    std::vector<float> packed;
+    nlohmann::json places = to_json(t, TranslationLayout::kHypothesesOnly, &packed);
+    // Each hypothesis: coverage (2), token and word probabilities (3), the alternatives' log probabilities (3).
+    CHECK(packed.size() == 2 * (2 + 3 + 3));
+    for (auto& hypothesis : places.at("hypotheses")) {
+        CHECK(hypothesis.at("score").get<double>() == -0.6931471805599453);
+        CHECK(hypothesis.at("logProb").get<double>() == -1.2345678901234);
+        hypothesis.erase("score");
+        hypothesis.erase("logProb");
+        CHECK(integers_only(hypothesis));
+    }
+    const nlohmann::json read_back = unpack(to_json(t, TranslationLayout::kHypothesesOnly, &packed), packed);
+    CHECK(but_attention(read_back.at("hypotheses")) == but_attention(document.at("hypotheses")));
+}
+
+TEST_CASE("a decoded translation's trace, beam tree and hypotheses: packed and read back, the document's numbers") {
     Model model = scaled_model(13, 7);
     DecodeOptions options;
     options.beam_size = 3;
+    options.alternatives = 3;
     options.trace = true;
     options.beam_tree = true;
     const Translation t = translate(model, "s4 s5 s6 s7 s8", options);
@@ -171,6 +223,7 @@ TEST_CASE("a decoded translation's trace and beam tree: packed and read back, th
     const nlohmann::json read_back = unpack(places, packed);
     CHECK(read_back.at("trace") == document.at("trace"));
     CHECK(read_back.at("beamTree") == document.at("beamTree"));
+    CHECK(but_attention(read_back.at("hypotheses")) == but_attention(document.at("hypotheses")));
     // Not asked for: absent (and the empty input has neither).
     CHECK_FALSE(translate(model, "s4 s5", DecodeOptions{}).trace.has_value());
     CHECK_FALSE(translate(model, "   ", options).trace.has_value());

@@ -247,7 +247,8 @@ TEST_CASE("to_json hypotheses-only: each field once, the matrices' shapes; with 
                 options.beam_size = beam;
                 const Translation t = translate(model, text, options);
                 const nlohmann::json document = to_json(t);
-                nlohmann::json compact = to_json(t, TranslationLayout::kHypothesesOnly);
+                std::vector<float> packed;
+                nlohmann::json compact = to_json(t, TranslationLayout::kHypothesesOnly, &packed);
                 // Nothing of the best hypothesis at the top level: it is hypotheses[0].
                 for (const char* field : {"text", "targetTokens", "targetWords", "attention", "coverage", "possiblyDropped",
                                           "tokenProbabilities", "wordProbabilities", "unsureWords", "score"}) {
@@ -259,6 +260,12 @@ TEST_CASE("to_json hypotheses-only: each field once, the matrices' shapes; with 
                     CHECK(compact["hypotheses"][k]["attention"] == nlohmann::json::array({m.size(), m.cols()}));
                     CHECK(m.values().size() == m.size() * m.cols());
                     compact["hypotheses"][k]["attention"] = m;  // the rows, from the floats the caller reads
+                    for (const char* field : {"coverage", "tokenProbabilities", "wordProbabilities"}) {  // and the packed floats
+                        const nlohmann::json place = compact["hypotheses"][k][field];
+                        REQUIRE(place[0].get<size_t>() + place[1].get<size_t>() <= packed.size());
+                        compact["hypotheses"][k][field] = std::vector<float>(packed.begin() + place[0].get<std::ptrdiff_t>(),
+                                                                             packed.begin() + (place[0].get<std::ptrdiff_t>() + place[1].get<std::ptrdiff_t>()));
+                    }
                 }
                 // The document is the compact layout plus the best hypothesis's fields on top.
                 nlohmann::json rebuilt = compact;

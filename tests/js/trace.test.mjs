@@ -7,8 +7,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cleanUpModels, distIndex, modelForTests, requireDist } from './helpers/models.mjs';
+import { cleanUpModels, distDir, distIndex, modelForTests, requireDist } from './helpers/models.mjs';
 
 requireDist();
 const { createTranslator, loadModel, optionRanges, translationBuffer } = await import(pathToFileURL(distIndex).href);
@@ -188,6 +190,50 @@ test('the trace and the beam tree cross in the one buffer: rows as Float32Array 
   } finally {
     await translator.dispose();
   }
+});
+
+// Every float of a hypothesis crosses packed too (translator.h,
+// TranslationLayout::kHypothesesOnly): the module's JSON holds places, and
+// the only fractions left in it are each hypothesis's score and logProb,
+// doubles that a float32 slot would round. The API still gives arrays of
+// numbers: the packed float32s, as the JSON of the CLI writes them.
+test('a hypothesis\'s coverage, probabilities and alternatives cross packed; the result keeps plain arrays of the same floats', async () => {
+  const { getCore } = await import(pathToFileURL(join(distDir, 'runtime.js')).href);  // internal: the raw module
+  const core = await getCore();
+  const session = new core.Session(readFileSync(modelForTests().path));
+  const options = { beamSize: 4, alternatives: 3 };
+  let value;
+  let packed;
+  try {
+    value = JSON.parse(session.translate(SENTENCE, JSON.stringify(options))).value;
+    packed = Float32Array.from(session.numbers(0));  // copied at once, as the wrapper does
+  } finally {
+    session.delete();
+  }
+  const fractions = [];
+  (function walk(v, path) {
+    if (typeof v === 'number' && !Number.isInteger(v)) fractions.push(path);
+    else if (v && typeof v === 'object') for (const [key, item] of Object.entries(v)) walk(item, `${path}.${key}`);
+  })(value, 'value');
+  assert.deepEqual(fractions.sort(), value.hypotheses.flatMap((h, k) => [`value.hypotheses.${k}.logProb`, `value.hypotheses.${k}.score`]).sort());
+  const r = model.translate(SENTENCE, options);
+  const at = ([offset, length]) => Array.from(packed.subarray(offset, offset + length));
+  assert.equal(r.hypotheses.length, value.hypotheses.length);
+  r.hypotheses.forEach((h, k) => {
+    const sent = value.hypotheses[k];
+    assert.equal(sent.coverage[1], r.sourceTokens.length);
+    assert.equal(sent.tokenProbabilities[1], h.targetTokens.length);
+    for (const field of ['coverage', 'tokenProbabilities', 'wordProbabilities']) {
+      assert.ok(Array.isArray(h[field]), `${field} is an array of numbers`);
+      assert.deepEqual(h[field], at(sent[field]), `${field}: the packed float32s`);
+    }
+    assert.equal(h.alternatives.length, h.targetTokens.length);
+    h.alternatives.forEach((choices, t) => choices.forEach(({ token, logProb, probability }, c) => {
+      assert.equal(token, sent.alternatives[t][c].token);
+      assert.equal(logProb, packed[sent.alternatives[t][c].logProb]);
+      assert.equal(probability, Math.exp(logProb));
+    }));
+  });
 });
 
 test('option errors name the option and its range; the model still works after', () => {
