@@ -10,9 +10,11 @@
 // The CMake wasm build runs it: node scripts/bundle-worker.mjs [DIST_DIR]
 //
 // esbuild is the project's existing dev dependency (the browser tests bundle
-// with it too). In the translation worker the trainer (runtime.js imports
-// ./s2s-train.js on first training only) is not inlined: it stays an
-// external import next to the bundle; the training worker inlines it. Each
+// with it too). In the translation worker the trainer's glue (trainer.js
+// imports ./s2s-train.js on first training only) is not inlined: it stays
+// an external import next to the bundle; the training worker inlines it,
+// and carries nothing of the translation runtime (s2s-core: runtime.js,
+// which trainer.js does not import; wasm-common.js holds what both share). Each
 // bundle lives in dist/, next to the .wasm files and models.js's models/
 // folder, so every URL made from import.meta.url stays right.
 import { build } from 'esbuild';
@@ -23,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = resolve(process.argv[2] ?? join(root, 'dist'));
 
-for (const file of ['model-worker.js', 'training-worker.js', 'load-model.js', 'translation.js', 'runtime.js', 'models.js', 's2s-core.js', 's2s-train.js']) {
+for (const file of ['model-worker.js', 'training-worker.js', 'load-model.js', 'translation.js', 'runtime.js', 'wasm-common.js', 'models.js', 's2s-core.js', 's2s-train.js']) {
   if (!existsSync(join(dist, file))) {
     console.error(`bundle-worker: ${join(dist, file)} is missing; build the wasm modules first (bash scripts/build-wasm.sh)`);
     process.exit(1);
@@ -47,7 +49,7 @@ async function bundle(name, plugins) {
     platform: 'browser',
     target: 'es2022',
     // Minified but for whitespace: the magic comments on the dynamic import
-    // of node:fs (runtime.js, /* webpackIgnore: true */ /* @vite-ignore */)
+    // of node:fs (wasm-common.js, /* webpackIgnore: true */ /* @vite-ignore */)
     // survive, so that a bundler that bundles this file again (Vite, webpack:
     // the package's default workers) leaves that import alone.
     minifySyntax: true,

@@ -1,6 +1,6 @@
 // loadModel and the Model it returns (the synchronous API; index.js
-// exports it): the runtimes are started in runtime.js, options and results
-// are shaped in translation.js. Under it is a raw Embind surface
+// exports it): the translation runtime is started in runtime.js, options
+// and results are shaped in translation.js. Under it is a raw Embind surface
 // (src/wasm/bindings.cpp) that users never see: Embind objects stay
 // private, every C++ failure arrives as a message and leaves as an ordinary
 // Error (errors.js), and results are data (translation.js).
@@ -8,8 +8,9 @@ import { LoadError, UsageError, describe, describeValue, internalError, openHand
 import { classifyModelSource } from './model-source.js';
 import { modelUrl, shippedModels } from './models.js';
 import { decodeUtf8, disposeSymbol, inPackage, isNode } from './platform.js';
-import { free, freeWhenForgotten, getCore, readNodeFile, setRuntimeSource } from './runtime.js';
+import { getCore, setRuntimeSource } from './runtime.js';
 import { checkOptions, makeInfo, makeResult, wellFormed } from './translation.js';
+import { free, freeWhenForgotten, readNodeFile } from './wasm-common.js';
 
 
 // Training (trainer.js, trainer-worker.js) is imported on first use, by a

@@ -1,5 +1,5 @@
 // What the package needs to know about where it runs, apart from the
-// runtimes (runtime.js), so that a module that only talks to a worker
+// runtimes (runtime.js, trainer.js, wasm-common.js), so that a module that only talks to a worker
 // (translator.js) does not load emscripten's glue on the calling thread.
 
 // Node (and Deno, Bun, Electron): a process with a Node version, window or

@@ -8,9 +8,9 @@
 //   trainer.translate('a b c d').attention;       // the mirrored diagonal
 import { UsageError, describeValue, internalError, openHandle, unwrap } from './errors.js';
 import { disposeSymbol, nextTask } from './platform.js';
-import { free, freeWhenForgotten, lazyModule } from './runtime.js';
 import { trainerLimits } from './trainer-options.js';  // generated from the C++ table (src/wasm/run_options.h)
 import { checkOptions, deepFreeze, makeResult, wellFormed } from './translation.js';
+import { free, freeWhenForgotten, lazyModule } from './wasm-common.js';  // not runtime.js, which starts the translation runtime
 
 export { trainerLimits, trainerOptionRanges } from './trainer-options.js';
 
@@ -21,7 +21,8 @@ let trainSource = null;  // where s2s-train.wasm comes from, when told (setTrain
  * .wasm named by one literal URL, which bundlers follow.
  */
 export const getTrainCore = lazyModule(async () => (await import('./s2s-train.js')).default,
-  new URL('./s2s-train.wasm', import.meta.url), 'training module s2s-train.wasm', () => trainSource);
+  new URL('./s2s-train.wasm', import.meta.url), 'training module s2s-train.wasm', () => trainSource,
+  'createTrainerWorker(options, { wasm: url }) or setTrainRuntimeSource(url)');
 
 /**
  * Says where the training runtime's s2s-train.wasm comes from (a URL, its

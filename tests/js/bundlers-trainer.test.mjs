@@ -7,11 +7,15 @@
 // 'worker', never the page's thread), stop exactly at the step it asked
 // for, and answer its probe and a translation; the worker Chromium started
 // must be a file of the bundler's output, served with 200, and no request
-// of the page or its worker may fail. tests/js/bundlers.test.mjs does the
-// same for the translator (createTranslator).
+// of the page or its worker may fail. And the app carries the trainer only:
+// no translation runtime (s2s-core.wasm, under any name) in its output, and
+// no mention of s2s-core in its worker or any of its scripts (the Vite dev
+// server: in the worker it serves). Each output's files and sizes are
+// reported (t.diagnostic). tests/js/bundlers.test.mjs does the same for the
+// translator (createTranslator).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from './helpers/chromium.mjs';
@@ -71,8 +75,8 @@ after(async () => {
 });
 
 // Opens the app at `url` in Chromium; resolves to what the app reported,
-// the workers the page started (their URLs, and the status a second fetch
-// of each gets), and the problems seen (page errors, console errors and
+// the workers the page started (their URLs, and the status and text a
+// second fetch of each gets), and the problems seen (page errors, console errors and
 // warnings, responses of 400 and over).
 async function trainIn(url) {
   chromium ??= await launchChromium();
@@ -92,7 +96,10 @@ async function trainIn(url) {
     const state = await out.getAttribute('data-state');
     const text = await out.textContent();
     const served = [];
-    for (const worker of workers) served.push({ url: worker, path: new URL(worker).pathname, status: (await fetch(worker)).status });
+    for (const worker of workers) {
+      const response = await fetch(worker);
+      served.push({ url: worker, path: new URL(worker).pathname, status: response.status, source: await response.text() });
+    }
     return { state, text, report: state === 'done' ? JSON.parse(text) : null, workers: served, problems };
   } finally {
     await context.close();
@@ -122,6 +129,27 @@ function assertTrainedInWorker({ state, text, report, workers, problems }, bundl
   assert.ok(answer.rowSums.every((sum) => Math.abs(sum - 1) < 1e-4), `each attention row sums to 1: ${answer.rowSums}`);
   assert.equal(workers.length, 1, `${bundler}: one worker started: ${workers.map((w) => w.url)}`);
   assert.equal(workers[0].status, 200, `${bundler}: the worker ${workers[0].url} is served`);
+  assert.ok(!workers[0].source.includes('s2s-core'),
+    `${bundler}: the training worker ${workers[0].path} mentions s2s-core (the translation runtime's glue or .wasm): trainer.js imports it`);
+}
+
+// The package's file `name` (dist/), as the app installed it.
+const packageFile = (name) => readFileSync(join(app, 'node_modules', 'seq2seq-attention', 'dist', name));
+
+// A trainer-only app's output holds no translation runtime: no file named
+// s2s-core, none with s2s-core.wasm's bytes (webpack names assets by hash),
+// no script that mentions it (its glue, or its URL in the chunk of the
+// { worker: false } fallback), and its only WebAssembly is s2s-train.wasm.
+function assertNoTranslationRuntime(outDir, bundler) {
+  const files = filesIn(outDir).filter((f) => statSync(join(outDir, f)).isFile());
+  const core = packageFile('s2s-core.wasm');
+  const train = packageFile('s2s-train.wasm');
+  const sameBytes = (f, bytes) => statSync(join(outDir, f)).size === bytes.length && readFileSync(join(outDir, f)).equals(bytes);
+  assert.deepEqual(files.filter((f) => f.includes('s2s-core') || sameBytes(f, core)), [], `${bundler}: s2s-core.wasm in a trainer-only app's output`);
+  const mentions = files.filter((f) => /\.(js|html)$/.test(f) && readFileSync(join(outDir, f), 'utf8').includes('s2s-core'));
+  assert.deepEqual(mentions, [], `${bundler}: scripts of a trainer-only app that mention s2s-core`);
+  const wasm = files.filter((f) => f.endsWith('.wasm'));
+  assert.ok(wasm.length >= 1 && wasm.every((f) => sameBytes(f, train)), `${bundler}: the output's only WebAssembly is s2s-train.wasm: ${wasm}`);
 }
 
 // Builds the app with `bundler` (or runs `build`), serves the output and
@@ -130,7 +158,7 @@ async function buildAndTrain(t, bundler, build = (outDir) => builders[bundler](a
   const outDir = join(work, `out-${bundler}`);
   const warnings = await build(outDir);
   t.diagnostic(`${bundler} warnings: ${warnings.length ? warnings.join(' | ') : 'none'}`);
-  t.diagnostic(`${bundler} output: ${filesIn(outDir).join(', ')}`);
+  t.diagnostic(`${bundler} output: ${sizes(outDir)}`);
   const server = await serveFolder(outDir);
   let result;
   try {
@@ -142,11 +170,19 @@ async function buildAndTrain(t, bundler, build = (outDir) => builders[bundler](a
   assertTrainedInWorker(result, bundler);
   const [worker] = result.workers;
   assert.ok(existsSync(join(outDir, decodeURIComponent(worker.path))), `${bundler}: the worker ${worker.path} is a file of the output (${filesIn(outDir)})`);
+  assertNoTranslationRuntime(outDir, bundler);
   return { result, warnings };
 }
 
 function filesIn(folder) {
   return readdirSync(folder, { recursive: true }).map(String).sort();
+}
+
+// The output's total size and each file's: "N bytes in K files: a (n), ...".
+function sizes(folder) {
+  const files = filesIn(folder).map((f) => [f, statSync(join(folder, f))]).filter(([, stat]) => stat.isFile());
+  const total = files.reduce((sum, [, stat]) => sum + stat.size, 0);
+  return `${total} bytes in ${files.length} files: ${files.map(([f, stat]) => `${f} (${stat.size})`).join(', ')}`;
 }
 
 test('Vite build: the app trains in the worker Vite bundled', async (t) => {

@@ -53,8 +53,8 @@ test('the start-up modules include the page, its translator and the package modu
   for (const file of ['demo/page-state.js', 'figures/dom.js', 'figures/translator.js', 'figures/i18n/zh-CN.js', '../dist/translator.js', '../dist/data.js', '../dist/models.js', '../dist/platform.js']) {
     assert.ok(modules.includes(file), `${file} in ${modules}`);
   }
-  // Not the runtime's glue: the model runs in the worker.
-  for (const file of ['../dist/s2s-core.js', '../dist/runtime.js', '../dist/load-model.js']) assert.ok(!modules.includes(file), file);
+  // Not the runtimes or their glue: the model runs in the worker.
+  for (const file of ['../dist/s2s-core.js', '../dist/runtime.js', '../dist/wasm-common.js', '../dist/load-model.js']) assert.ok(!modules.includes(file), file);
 });
 
 test('the import graph walker finds nested imports (it can fail)', () => {

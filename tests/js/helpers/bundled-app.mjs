@@ -27,10 +27,12 @@ function mustRun(command, args, options) {
 /**
  * Packs this checkout into `work`, and installs the tarball into `work`/app,
  * whose package.json is the app's own; then writes `files` ({ 'src/main.js':
- * text, ... }) there. Resolves to the app's folder.
+ * text, ... }) there. Resolves to the app's folder. Both offline: neither
+ * needs the registry, and npm's update check alone, with no network, kept
+ * `npm pack` waiting almost 4 minutes.
  */
 export function packedApp(work, files) {
-  const [packed] = JSON.parse(mustRun(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root }));
+  const [packed] = JSON.parse(mustRun(npm, ['pack', '--json', '--ignore-scripts', '--offline', '--pack-destination', work], { cwd: root }));
   const app = join(work, 'app');
   mkdirSync(app, { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'bundled-app', private: true, type: 'module' }, null, 2));
