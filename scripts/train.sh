@@ -16,7 +16,7 @@
 #     4. (S2S_TYPING_CYCLE=1 only, an experiment not shipped) the typing
 #        cycle described under en-zh's sixth below, from the third stage,
 #        written to checkpoints/NAME-sixth.s2s.
-#   en-zh, en-zh-fixed: eight learning-rate cycles on the same data.
+#   en-zh, en-zh-fixed: six learning-rate cycles on the same data.
 #     1. joint: Tatoeba and the domain data (corpus, glossary, CC-CEDICT
 #        pairs) together from the start, with the encoder of the matching
 #        en-fr base: trained on both at once, the model does not trade one
@@ -43,16 +43,11 @@
 #        the English pieces drawn afresh with BPE-dropout (--piece-dropout
 #        0.1; checkpoints/NAME-typing.s2s), one without
 #        (checkpoints/NAME-nodrop.s2s), and the mean of their weights
-#        (checkpoints/NAME-sixth.s2s) (models/README.md, "Typing: BPE-dropout").
-#     7. every weight from the sixth, with the second long set (data/prose/)
-#        added three times an epoch (checkpoints/NAME-seventh.s2s).
-#     9. every weight from the seventh, the second long set six times an
-#        epoch and the long corpus four (checkpoints/NAME-ninth.s2s), written
-#        to models/NAME.s2s. (The eighth, the seventh with BPE-dropout, lost
-#        clean text and was not shipped; models/README.md.)
+#        (checkpoints/NAME-sixth.s2s), written to models/NAME.s2s
+#        (models/README.md, "Typing: BPE-dropout").
 #   A stage is skipped when its output, or a later stage's, is in
-#   checkpoints/; a fresh checkout has none: to run only the last two cycles,
-#   copy the sixth cycle's file to checkpoints/NAME-sixth.s2s.
+#   checkpoints/; a fresh checkout has none: to run only the sixth cycle,
+#   copy the fifth cycle's file to checkpoints/NAME-textbook.s2s.
 # Resumable: rerunning continues from checkpoints/NAME-base/,
 # checkpoints/NAME-joint/, checkpoints/NAME-long/ and the others; --max-minutes ends a stage cleanly (with a checkpoint)
 # so that a long training spans sessions (rerun the same command). Training
@@ -113,8 +108,6 @@ textbook=(--warmup 200 --checkpoint-every 500 --learning-rate 0.0007 --seed 7)
 # still; one of its two runs draws the English pieces of every sentence
 # afresh with BPE-dropout (Provilkov et al., 2020, whose rate 0.1 this is).
 sixth=(--warmup 200 --checkpoint-every 500 --learning-rate 0.0005 --seed 8)
-# The seventh and ninth cycles: the same schedule, each its own seed.
-later_cycles=(--warmup 200 --checkpoint-every 500 --learning-rate 0.0005)
 
 case "$name" in
   en-fr)       attention=additive; language=fr ;;
@@ -134,7 +127,7 @@ if [[ $twin == en-fr ]]; then
   chain=("$base" "checkpoints/$name-domain.s2s" "checkpoints/$name.s2s")
 else
   chain=()
-  for cycle in joint long tatoeba longer third fourth fourth-mean textbook sixth seventh ninth; do chain+=("checkpoints/$name-$cycle.s2s"); done
+  for cycle in joint long tatoeba longer third fourth fourth-mean textbook sixth; do chain+=("checkpoints/$name-$cycle.s2s"); done
 fi
 # True when FILE or a later output of the chain exists.
 reached() {
@@ -277,20 +270,7 @@ else
   typing_cycle "checkpoints/$name-textbook.s2s" \
     "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data" \
     "checkpoints/$name-sixth.s2s" "${en_zh_common[@]}"
-  # Cycle 7: every weight from the sixth, its data and the second long set
-  # (data/prose/) three times an epoch, no BPE-dropout (checkpoints/NAME-seventh.s2s;
-  # models/README.md, "The seventh cycle again, with the spelling corrector").
-  prose=checkpoints/data/prose.en-zh.tsv
-  stage "checkpoints/$name-seventh.s2s" "checkpoints/$name-seventh" "${en_zh_common[@]}" --steps 6000 "${later_cycles[@]}" --seed 9 \
-    --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,$textbook_data,$prose:3" \
-    --attention "$attention" --init-model "checkpoints/$name-sixth.s2s" "${storage[@]}"
-  # Cycle 9 (the eighth, with BPE-dropout, was not shipped): every weight from
-  # the seventh, the second long set six times an epoch and the long corpus
-  # four (checkpoints/NAME-ninth.s2s; models/README.md, "A ninth cycle").
-  stage "checkpoints/$name-ninth.s2s" "checkpoints/$name-ninth" "${en_zh_common[@]}" --steps 6000 "${later_cycles[@]}" --seed 10 \
-    --extra-data "$domain,checkpoints/data/concat16.en-zh.tsv:1,checkpoints/en-zh-train.tsv:1,checkpoints/data/long.en-zh.tsv:4,checkpoints/data/noisy.en-zh.tsv:1,$prose:6" \
-    --attention "$attention" --init-model "checkpoints/$name-seventh.s2s" "${storage[@]}"
-  cp "checkpoints/$name-ninth.s2s" "checkpoints/$name.s2s"
+  cp "checkpoints/$name-sixth.s2s" "checkpoints/$name.s2s"
 fi
 
 # Each model's own beam search penalties (chosen on its development split
